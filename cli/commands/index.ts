@@ -1,0 +1,15 @@
+import type { Command } from '../context.js';
+import { applyIngress } from './apply-ingress.js';
+import { createCluster } from './create-cluster.js';
+import { deleteCluster } from './delete-cluster.js';
+import { detect } from './detect.js';
+import { settings } from './settings.js';
+
+/** Every top-level command, in help order. Command files only declare flags and call one use case. */
+export const commands: Command[] = [
+  settings,
+  detect,
+  applyIngress,
+  createCluster,
+  deleteCluster,
+];

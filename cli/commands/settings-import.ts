@@ -1,0 +1,37 @@
+
+import { handle, type Command } from '../context.js';
+
+interface Args {
+  clusterctl: string;
+  cloudConf?: string;
+  harborSettings?: string;
+  cluster: string;
+  dryRun: boolean;
+}
+
+/** kaas settings import <clusterctl.yaml> --cluster NAME */
+export const settingsImport: Command = {
+  command: 'import <clusterctl>',
+  describe: 'turn an SCS clusterctl.yaml (+ cloud.conf, harbor-settings) into a clusters.<name> section of <settings-dir>/<env>.yaml',
+  builder: (y) =>
+    y
+      .positional('clusterctl', { type: 'string', demandOption: true, describe: 'the SCS per-cluster clusterctl.yaml' })
+      .option('cloud-conf', { type: 'string', describe: 'the SCS cloud.conf: its [LoadBalancer] extras become occm_loadbalancer' })
+      .option('harbor-settings', { type: 'string', describe: 'the SCS harbor-settings file' })
+      .option('cluster', { type: 'string', demandOption: true, describe: 'name of the clusters.<name> section to write' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the resulting file instead of writing it' }),
+  handler: handle<Args>(async (ctx, argv) => {
+    const { importScs } = await import('../../lib/settings/import.js');
+    return importScs({
+      clusterctlFile: argv.clusterctl,
+      cloudConfFile: argv.cloudConf,
+      harborSettingsFile: argv.harborSettings,
+      cluster: argv.cluster,
+      settingsDir: ctx.settingsDir,
+      env: ctx.env,
+      cwd: ctx.cwd,
+      dryRun: argv.dryRun,
+      logger: ctx.logger,
+    });
+  }),
+};

@@ -1,0 +1,20 @@
+
+import { handle, type Command } from '../context.js';
+
+interface Args {
+  cluster: string;
+}
+
+/** kaas settings show <cluster> */
+export const settingsShow: Command = {
+  command: 'show <cluster>',
+  describe: 'print every effective setting of a cluster and where it came from',
+  builder: (y) => y.positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name (its clusters.<name> section applies)' }),
+  handler: handle<Args>(async (ctx, argv) => {
+    const { showSettings } = await import('../../lib/settings/show.js');
+    return showSettings({
+      settingsDir: ctx.settingsDir, env: ctx.env, cluster: argv.cluster, environ: ctx.environ, sets: ctx.set, cwd: ctx.cwd,
+      warn: ctx.logger.warn,
+    });
+  }),
+};

@@ -1,0 +1,20 @@
+
+import { handle, type Command } from '../context.js';
+
+interface Args {
+  cluster?: string;
+}
+
+/** kaas settings validate [<cluster>] */
+export const settingsValidate: Command = {
+  command: 'validate [cluster]',
+  describe: 'check the environment file (all cluster sections, or one), KAAS_* variables and --set flags; exit 2 listing every problem',
+  builder: (y) => y.positional('cluster', { type: 'string', describe: 'only this cluster section must exist' }),
+  handler: handle<Args>(async (ctx, argv) => {
+    const { validateSettings } = await import('../../lib/settings/show.js');
+    return validateSettings({
+      settingsDir: ctx.settingsDir, env: ctx.env, cluster: argv.cluster, environ: ctx.environ, sets: ctx.set, cwd: ctx.cwd,
+      warn: ctx.logger.warn,
+    });
+  }),
+};

@@ -1,0 +1,113 @@
+import os from 'node:os';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { createProcessRunner, type ProcessRunner } from '../lib/exec/runner.js';
+import { createLogger, type Logger, type StepHandle } from '../lib/log.js';
+import { redact } from '../lib/redact.js';
+
+export type OutputFormat = 'text' | 'json' | 'yaml';
+
+/** The global flags every command has. */
+export interface GlobalArgs {
+  env: string;
+  settingsDir: string;
+  output: OutputFormat;
+  verbose: boolean;
+  quiet: boolean;
+  color: boolean;
+  set: string[];
+}
+
+/** Everything a command handler may use; built once per run, here and only here. */
+export interface CliContext extends GlobalArgs {
+  logger: Logger;
+  runner: ProcessRunner;
+  environ: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+}
+
+/**
+ * What a command hands back to the entry point: `data` is printed as JSON/YAML with -o, `text`
+ * for humans; `raw` goes to stdout as-is whatever -o says (manifests, schemas, completion).
+ */
+export interface CommandResult {
+  data?: unknown;
+  text?: string;
+  raw?: string;
+  /** Exit code when the command completed but found problems (e.g. validate). */
+  exitCode?: 0 | 1 | 2;
+}
+
+/** Declares the global flags (defaults from KAAS_ENV / KAAS_SETTINGS_DIR). */
+export function globalOptions<T>(y: Argv<T>, environ: NodeJS.ProcessEnv) {
+  return y
+    .option('env', { alias: 'e', type: 'string', default: environ.KAAS_ENV || 'default', describe: 'environment: reads <settings-dir>/<env>.yaml (env KAAS_ENV)', global: true })
+    .option('settings-dir', { type: 'string', default: environ.KAAS_SETTINGS_DIR || './settings', describe: 'directory of the environment files (env KAAS_SETTINGS_DIR)', global: true })
+    .option('output', { alias: 'o', choices: ['text', 'json', 'yaml'] as const, default: 'text' as OutputFormat, describe: 'result format', global: true })
+    .option('set', { type: 'string', array: true, default: [] as string[], describe: 'override a setting: --set key=value (repeatable; highest precedence)', global: true })
+    .option('verbose', { type: 'boolean', default: false, describe: 'show debug output, HTTP traces (secrets redacted) and stack traces', global: true })
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'only warnings and errors on stderr', global: true })
+    .option('color', { type: 'boolean', default: true, describe: 'colored output (--no-color to disable; NO_COLOR is honoured)', global: true });
+}
+
+let current: CommandResult | undefined;
+
+/** The result the last command produced (read by the entry point). */
+export function takeResult(): CommandResult | undefined {
+  const r = current;
+  current = undefined;
+  return r;
+}
+
+async function spinnerFactory(color: boolean): Promise<(title: string) => StepHandle> {
+  // Loaded only for interactive terminals, so that plain runs (and --help) start fast.
+  const { default: ora } = await import('ora');
+  return (title) => {
+    const t0 = Date.now();
+    const s = ora({ text: title, stream: process.stderr, color: color ? 'cyan' : false, isEnabled: true }).start();
+    const secs = () => `(${((Date.now() - t0) / 1000).toFixed(1)}s)`;
+    return {
+      update: (m) => {
+        s.text = redact(`${title}: ${m}`);
+      },
+      succeed: (m) => s.succeed(redact(`${m ?? title} ${secs()}`)),
+      fail: (m) => s.fail(redact(`${m ?? title} ${secs()}`)),
+    };
+  };
+}
+
+/** Builds the context from parsed flags and the real process. */
+export async function makeContext(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<CliContext> {
+  const g = argv as unknown as GlobalArgs;
+  const color = g.color && !process.env.NO_COLOR && process.stderr.isTTY === true;
+  const interactive = process.stderr.isTTY === true && !g.verbose && !g.quiet && !process.env.CI;
+  const logger = createLogger({ verbose: g.verbose, quiet: g.quiet, color, spinner: interactive ? await spinnerFactory(color) : undefined });
+  return {
+    env: g.env,
+    settingsDir: g.settingsDir,
+    output: g.output,
+    verbose: g.verbose,
+    quiet: g.quiet,
+    color,
+    set: (g.set ?? []).map(String),
+    logger,
+    runner: createProcessRunner(logger),
+    environ: process.env,
+    cwd: process.cwd(),
+    home: os.homedir(),
+  };
+}
+
+/** Wraps a command's use case: builds the context, runs it, keeps its result for the entry point. */
+export function handle<A>(fn: (ctx: CliContext, argv: ArgumentsCamelCase<A>) => Promise<CommandResult>) {
+  return async (argv: ArgumentsCamelCase<Record<string, unknown>>) => {
+    current = await fn(await makeContext(argv), argv as unknown as ArgumentsCamelCase<A>);
+  };
+}
+
+/**
+ * A kaas command module. Argument types are checked where they are used (handle<Args>); yargs's
+ * builder inference is too strict for kebab-case flags read as camelCase.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Command = CommandModule<object, any>;

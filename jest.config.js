@@ -1,0 +1,11 @@
+/** Tests are compiled by `tsc` first (npm test runs the build), then run as native ESM. */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/dist/test'],
+  testMatch: ['**/*.test.js'],
+  globalSetup: '<rootDir>/dist/test/support/global-setup.js',
+  globalTeardown: '<rootDir>/dist/test/support/global-teardown.js',
+  testTimeout: 60000,
+  maxWorkers: 2,
+  transform: {},
+};

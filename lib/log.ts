@@ -1,0 +1,69 @@
+import { redact } from './redact.js';
+
+/**
+ * Where kaas talks to the user while it works. Everything goes to stderr (stdout is reserved for
+ * the command's result), through redaction. `debug` only shows with --verbose; `info` is hidden by
+ * --quiet; warnings and errors always show.
+ */
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  debug(msg: string): void;
+  /** Starts a progress line for a long step; returns a function that ends it (ok or failed). */
+  step(title: string): StepHandle;
+  readonly verbose: boolean;
+}
+
+export interface StepHandle {
+  update(msg: string): void;
+  succeed(msg?: string): void;
+  fail(msg?: string): void;
+}
+
+export interface LoggerOptions {
+  verbose?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+  write?: (text: string) => void;
+  /** A progress spinner for interactive terminals; plain lines otherwise. */
+  spinner?: (title: string) => StepHandle;
+}
+
+const paint = (on: boolean, code: string, s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+
+/** Builds the logger used by one kaas run. */
+export function createLogger(opts: LoggerOptions = {}): Logger {
+  const write = opts.write ?? ((t: string) => process.stderr.write(t));
+  const color = opts.color ?? false;
+  const out = (line: string) => write(redact(line) + '\n');
+  const logger: Logger = {
+    verbose: opts.verbose ?? false,
+    info: (m) => {
+      if (!opts.quiet) out(m);
+    },
+    warn: (m) => out(`${paint(color, '33', 'warning:')} ${m}`),
+    debug: (m) => {
+      if (opts.verbose) out(paint(color, '2', m));
+    },
+    step: (title) => {
+      if (opts.spinner && !opts.quiet) return opts.spinner(redact(title));
+      const t0 = Date.now();
+      if (!opts.quiet) out(`… ${title}`);
+      return {
+        update: (m) => logger.debug(`  ${m}`),
+        succeed: (m) => {
+          if (!opts.quiet) out(`${paint(color, '32', '✓')} ${m ?? title} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+        },
+        fail: (m) => out(`${paint(color, '31', '✗')} ${m ?? title}`),
+      };
+    },
+  };
+  return logger;
+}
+
+/** A logger that keeps every line, for tests. */
+export function memoryLogger(verbose = true): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const l = createLogger({ verbose, write: (t) => lines.push(t.replace(/\n$/, '')) });
+  return Object.assign(l, { lines });
+}

@@ -1,0 +1,163 @@
+import { UsageError } from '../errors.js';
+import { registerSecret } from '../redact.js';
+import { readCloudsFiles, type CloudsFilesContext } from './clouds-files.js';
+
+/** Keystone v3 credentials of one cloud, in keystoneauth's parameter names (camel-cased). */
+export interface CloudAuth {
+  kind: 'password' | 'application_credential';
+  authUrl: string;
+  username?: string;
+  userId?: string;
+  password?: string;
+  userDomainName?: string;
+  userDomainId?: string;
+  projectName?: string;
+  projectId?: string;
+  projectDomainName?: string;
+  projectDomainId?: string;
+  applicationCredentialId?: string;
+  applicationCredentialName?: string;
+  applicationCredentialSecret?: string;
+}
+
+/** Everything kaas needs to reach one cloud. Secrets in it are registered for redaction. */
+export interface CloudConfig {
+  /** clouds.yaml entry name, or "envvars" for plain OS_* variables. */
+  name: string;
+  /** Where it came from: the clouds file (plus secure file) or "environment". */
+  source: string;
+  auth: CloudAuth;
+  regionName?: string;
+  interface: 'public' | 'internal' | 'admin';
+  /** Path of a CA bundle (PEM). */
+  cacert?: string;
+  /** false = TLS certificates are not checked (clouds.yaml `verify: false` or `insecure: true`). */
+  verify: boolean;
+}
+
+/** Inputs of cloud resolution; `cloudFlag` (--cloud) beats `cloudSetting` beats OS_CLOUD. */
+export interface ResolveCloudOptions extends CloudsFilesContext {
+  cloudFlag?: string;
+  cloudSetting?: string;
+}
+
+const AUTH_TYPES: Record<string, CloudAuth['kind']> = {
+  password: 'password',
+  v3password: 'password',
+  v3applicationcredential: 'application_credential',
+};
+
+/** Maps OS_* variables to a clouds.yaml-shaped entry (the "envvars" cloud of openstacksdk). */
+export function cloudEntryFromEnv(environ: NodeJS.ProcessEnv): Record<string, unknown> | undefined {
+  if (!environ.OS_AUTH_URL) return undefined;
+  const auth: Record<string, unknown> = {};
+  const authKeys = [
+    'auth_url', 'username', 'user_id', 'password', 'user_domain_name', 'user_domain_id', 'project_name',
+    'project_id', 'project_domain_name', 'project_domain_id', 'application_credential_id',
+    'application_credential_name', 'application_credential_secret',
+  ];
+  for (const k of authKeys) {
+    const v = environ[`OS_${k.toUpperCase()}`];
+    if (v) auth[k] = v;
+  }
+  // Legacy spellings still written by many openrc files.
+  if (!auth.project_name && environ.OS_TENANT_NAME) auth.project_name = environ.OS_TENANT_NAME;
+  if (!auth.project_id && environ.OS_TENANT_ID) auth.project_id = environ.OS_TENANT_ID;
+  const entry: Record<string, unknown> = { auth };
+  if (environ.OS_AUTH_TYPE) entry.auth_type = environ.OS_AUTH_TYPE;
+  if (environ.OS_REGION_NAME) entry.region_name = environ.OS_REGION_NAME;
+  if (environ.OS_INTERFACE ?? environ.OS_ENDPOINT_TYPE) entry.interface = environ.OS_INTERFACE ?? environ.OS_ENDPOINT_TYPE;
+  if (environ.OS_CACERT) entry.cacert = environ.OS_CACERT;
+  if (environ.OS_INSECURE) entry.insecure = /^(1|true|yes)$/i.test(environ.OS_INSECURE);
+  return entry;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+
+/**
+ * Validates one clouds.yaml entry and turns it into a CloudConfig, listing every problem found.
+ * Registers the password / application-credential secret for redaction at once.
+ */
+export function normalizeCloudEntry(name: string, source: string, entry: Record<string, unknown>): CloudConfig {
+  const a = (typeof entry.auth === 'object' && entry.auth !== null ? entry.auth : {}) as Record<string, unknown>;
+  registerSecret(a.password);
+  registerSecret(a.application_credential_secret);
+  const problems: string[] = [];
+  const authType = str(entry.auth_type) ?? (a.application_credential_secret ? 'v3applicationcredential' : 'password');
+  const kind = AUTH_TYPES[authType];
+  if (!kind) problems.push(`auth_type "${authType}" is not supported (use password, v3password or v3applicationcredential)`);
+  const auth: CloudAuth = {
+    kind: kind ?? 'password',
+    authUrl: str(a.auth_url) ?? '',
+    username: str(a.username), userId: str(a.user_id), password: str(a.password),
+    userDomainName: str(a.user_domain_name) ?? str(a.default_domain_name),
+    userDomainId: str(a.user_domain_id) ?? str(a.default_domain_id),
+    projectName: str(a.project_name), projectId: str(a.project_id),
+    projectDomainName: str(a.project_domain_name) ?? str(a.default_domain_name),
+    projectDomainId: str(a.project_domain_id) ?? str(a.default_domain_id),
+    applicationCredentialId: str(a.application_credential_id),
+    applicationCredentialName: str(a.application_credential_name),
+    applicationCredentialSecret: str(a.application_credential_secret),
+  };
+  if (!auth.authUrl) problems.push('auth.auth_url is missing');
+  if (kind === 'password') {
+    if (!auth.username && !auth.userId) problems.push('auth.username (or auth.user_id) is missing');
+    if (!auth.password) problems.push('auth.password is missing');
+    if (!auth.projectName && !auth.projectId) problems.push('auth.project_name (or auth.project_id) is missing');
+  }
+  if (kind === 'application_credential') {
+    if (!auth.applicationCredentialSecret) problems.push('auth.application_credential_secret is missing');
+    if (!auth.applicationCredentialId && !auth.applicationCredentialName)
+      problems.push('auth.application_credential_id (or _name with user_id/username) is missing');
+    if (!auth.applicationCredentialId && auth.applicationCredentialName && !auth.userId && !auth.username)
+      problems.push('auth.application_credential_name needs auth.user_id or auth.username');
+  }
+  const iface = (str(entry.interface) ?? 'public').replace(/URL$/, '');
+  if (!['public', 'internal', 'admin'].includes(iface)) problems.push(`interface "${iface}" is not one of public|internal|admin`);
+  if (problems.length) {
+    throw new UsageError(`cloud "${name}" (${source}) is incomplete`, {
+      problems: problems.sort(),
+      hint: 'fix the cloud entry in clouds.yaml / secure.yaml, or the OS_* variables',
+    });
+  }
+  const insecure = entry.insecure === true || entry.insecure === 'true';
+  const verify = !(entry.verify === false || entry.verify === 'false' || insecure);
+  return {
+    name, source, auth,
+    regionName: str(entry.region_name),
+    interface: iface as CloudConfig['interface'],
+    cacert: str(entry.cacert),
+    verify,
+  };
+}
+
+/**
+ * Resolves the cloud to talk to, as openstacksdk would: --cloud, then the `cloud` setting, then
+ * OS_CLOUD name an entry of clouds.yaml (+ secure.yaml); with none named, plain OS_* variables,
+ * else the only entry of clouds.yaml. Throws a UsageError (exit 2) naming the choices otherwise.
+ */
+export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
+  const files = readCloudsFiles(opts);
+  const source = [files.cloudsFile, files.secureFile].filter(Boolean).join(' + ') || 'no clouds.yaml';
+  const named = opts.cloudFlag || opts.cloudSetting || opts.environ.OS_CLOUD;
+  const known = Object.keys(files.clouds).sort();
+  if (named) {
+    const entry = files.clouds[named];
+    if (!entry) {
+      throw new UsageError(`cloud "${named}" is not in ${source}`, {
+        problems: known.length ? [`clouds defined: ${known.join(', ')}`] : [],
+        hint: 'name a cloud defined in clouds.yaml (--cloud, the cloud setting or OS_CLOUD), or set OS_CLIENT_CONFIG_FILE',
+      });
+    }
+    return normalizeCloudEntry(named, source, entry);
+  }
+  const fromEnv = cloudEntryFromEnv(opts.environ);
+  if (fromEnv) return normalizeCloudEntry(opts.environ.OS_CLOUD_NAME || 'envvars', 'environment', fromEnv);
+  if (known.length === 1) return normalizeCloudEntry(known[0], source, files.clouds[known[0]]);
+  throw new UsageError(known.length ? `several clouds in ${source}, none chosen` : 'no OpenStack cloud configured', {
+    problems: known.length ? [`clouds defined: ${known.join(', ')}`] : [],
+    hint: known.length
+      ? 'choose one with --cloud NAME, the cloud setting or OS_CLOUD'
+      : 'create clouds.yaml (./, ~/.config/openstack/ or /etc/openstack/) or source an openrc file (OS_AUTH_URL, …)',
+  });
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { UsageError } from '../errors.js';
+
+/** Where to look for clouds.yaml / secure.yaml. Passed in explicitly: nothing is read implicitly. */
+export interface CloudsFilesContext {
+  environ: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+  /** Site config dir; /etc/openstack unless a test says otherwise. */
+  etcDir?: string;
+  /** Injectable for tests; defaults to fs.existsSync/readFileSync. */
+  exists?: (p: string) => boolean;
+  readFile?: (p: string) => string;
+}
+
+/** The clouds file that was read, the secure file merged over it, and the merged content. */
+export interface CloudsFiles {
+  cloudsFile?: string;
+  secureFile?: string;
+  /** `clouds:` map after secure.yaml was deep-merged over clouds.yaml. */
+  clouds: Record<string, Record<string, unknown>>;
+}
+
+const EXTENSIONS = ['.yaml', '.yml', '.json'];
+
+/**
+ * Candidate paths in openstacksdk's order (openstack/config/loader.py): the file named by the
+ * override variable, then ./, ~/.config/openstack/, /etc/openstack/, each with .yaml/.yml/.json.
+ */
+export function candidatePaths(base: 'clouds' | 'secure', ctx: CloudsFilesContext): string[] {
+  const override = ctx.environ[base === 'clouds' ? 'OS_CLIENT_CONFIG_FILE' : 'OS_CLIENT_SECURE_FILE'];
+  const dirs = [ctx.cwd, path.join(ctx.home, '.config', 'openstack'), ctx.etcDir ?? '/etc/openstack'];
+  const files = dirs.flatMap((d) => EXTENSIONS.map((ext) => path.join(d, base + ext)));
+  return override ? [override, ...files] : files;
+}
+
+/** Nested maps merge key by key; scalars and lists from `over` replace (openstacksdk _util.merge_clouds). */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isMap(b) && isMap(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+function isMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function readDoc(file: string, read: (p: string) => string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = parse(read(file));
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`, {
+      hint: 'fix the YAML syntax of the clouds file',
+    });
+  }
+  if (doc === null || doc === undefined) return {};
+  if (!isMap(doc)) throw new UsageError(`${file}: expected a mapping with a "clouds:" key`);
+  return doc;
+}
+
+/**
+ * Finds the first clouds file and the first secure file (first found wins, as in openstacksdk)
+ * and returns their `clouds:` maps deep-merged. No file at all is not an error here: plain OS_*
+ * variables may still describe a cloud.
+ */
+export function readCloudsFiles(ctx: CloudsFilesContext): CloudsFiles {
+  const exists = ctx.exists ?? ((p: string) => fs.existsSync(p));
+  const read = ctx.readFile ?? ((p: string) => fs.readFileSync(p, 'utf8'));
+  const cloudsFile = candidatePaths('clouds', ctx).find(exists);
+  const secureFile = candidatePaths('secure', ctx).find(exists);
+  const clouds = cloudsFile ? readDoc(cloudsFile, read).clouds : undefined;
+  const secure = secureFile ? readDoc(secureFile, read).clouds : undefined;
+  if (clouds !== undefined && !isMap(clouds)) throw new UsageError(`${cloudsFile}: "clouds" must be a mapping`);
+  if (secure !== undefined && !isMap(secure)) throw new UsageError(`${secureFile}: "clouds" must be a mapping`);
+  const merged = deepMerge(clouds ?? {}, secure ?? {});
+  return { cloudsFile, secureFile, clouds: merged as Record<string, Record<string, unknown>> };
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { findEndpoint, joinUrl, type EndpointLookup } from './catalog.js';
+import type { CloudConfig } from './cloud-config.js';
+import { createHttpClient, type HttpClient, type HttpRequest, type HttpResponse } from './http.js';
+import { authenticate, type KeystoneSession } from './keystone.js';
+
+/** Catalog service types kaas uses, with the names used in messages. */
+export const SERVICES = {
+  'load-balancer': 'Octavia',
+  network: 'Neutron',
+  compute: 'Nova',
+  image: 'Glance',
+} as const;
+export type ServiceType = keyof typeof SERVICES;
+
+/** An authenticated connection to one cloud: one token, one HTTP client, endpoint lookup. */
+export interface Connection {
+  cloud: CloudConfig;
+  session: KeystoneSession;
+  http: HttpClient;
+  /** The catalog endpoint of a service for the cloud's interface and region, or why there is none. */
+  endpoint(type: ServiceType): EndpointLookup;
+  /** Sends an authenticated request to `path` under a service's endpoint root. */
+  call<T>(type: ServiceType, root: string, req: Omit<HttpRequest, 'url' | 'service'> & { path: string }): Promise<HttpResponse<T>>;
+}
+
+/** Options of connect(); `http` may be injected (tests, shared counters). */
+export interface ConnectOptions {
+  logger: Logger;
+  timeoutMs?: number;
+  http?: HttpClient;
+  readFile?: (p: string) => string;
+}
+
+/** Reads the CA bundle named by clouds.yaml `cacert`, with a clear error when it is missing. */
+export function readCaBundle(cloud: CloudConfig, readFile: (p: string) => string): string | undefined {
+  if (!cloud.cacert || !cloud.verify) return undefined;
+  try {
+    return readFile(cloud.cacert);
+  } catch (err) {
+    throw new UsageError(`cacert ${cloud.cacert} of cloud "${cloud.name}" cannot be read: ${(err as Error).message}`, {
+      hint: 'point cacert (or OS_CACERT) at a readable PEM file',
+    });
+  }
+}
+
+/** Authenticates against Keystone and returns the connection every service module uses. */
+export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise<Connection> {
+  const http =
+    opts.http ??
+    createHttpClient({
+      logger: opts.logger,
+      cloud: cloud.name,
+      timeoutMs: opts.timeoutMs,
+      ca: readCaBundle(cloud, opts.readFile ?? ((p) => fs.readFileSync(p, 'utf8'))),
+      verify: cloud.verify,
+    });
+  const session = await authenticate(http, cloud.auth);
+  opts.logger.debug(`authenticated to ${cloud.name} (project ${session.projectName ?? session.projectId ?? '?'}, region ${cloud.regionName ?? 'any'})`);
+  return {
+    cloud,
+    session,
+    http,
+    endpoint: (type) => findEndpoint(session.catalog, type, cloud.interface, cloud.regionName),
+    call: (type, root, req) =>
+      http.send({
+        ...req,
+        url: joinUrl(root, req.path),
+        service: SERVICES[type],
+        headers: { 'X-Auth-Token': session.token, ...req.headers },
+      }),
+  };
+}

@@ -1,0 +1,93 @@
+import { OperationError } from '../errors.js';
+import { redact } from '../redact.js';
+
+/** What went wrong on one HTTP call to OpenStack, with what a user needs to fix it. */
+export class HttpError extends OperationError {
+  /** HTTP status; undefined when no answer came (refused, timeout, TLS, DNS). */
+  readonly status?: number;
+  readonly method: string;
+  readonly url: string;
+  /** x-openstack-request-id (or x-compute-request-id) of the failed call, for the operator. */
+  readonly requestId?: string;
+  /** Network error code such as ECONNREFUSED, when there was no HTTP answer. */
+  readonly code?: string;
+  /** Human name of the service called ("Keystone", "Octavia", …). */
+  readonly service: string;
+
+  constructor(init: {
+    service: string; method: string; url: string; status?: number; requestId?: string; code?: string;
+    detail?: string; hint?: string; cause?: unknown;
+  }) {
+    const what = init.status !== undefined ? `HTTP ${init.status}` : init.code ?? 'no answer';
+    const rid = init.requestId ? ` (request id ${init.requestId})` : '';
+    const detail = init.detail ? `: ${init.detail}` : '';
+    super(redact(`${init.service}: ${init.method} ${init.url} failed with ${what}${rid}${detail}`), {
+      hint: init.hint === undefined ? undefined : redact(init.hint),
+      cause: init.cause,
+    });
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.requestId = init.requestId;
+    this.code = init.code;
+    this.service = init.service;
+  }
+}
+
+/**
+ * The one-line fix for a failed call: 401 → credentials, 403 → role, refused/timeout → which
+ * endpoint. `cloud` names the clouds.yaml entry so the user knows where to look.
+ */
+export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number }): string | undefined {
+  const cloud = e.cloud ? ` of cloud "${e.cloud}"` : '';
+  let origin = e.url;
+  try {
+    origin = new URL(e.url).origin;
+  } catch {
+    // keep the raw URL
+  }
+  if (e.status === 401) return `check the credentials${cloud} (password or application credential id/secret; expired or deleted?)`;
+  if (e.status === 403) {
+    return e.service === 'Octavia'
+      ? 'the user lacks a role for this call: Octavia\'s default policy needs "load-balancer_member" (or "member")'
+      : `the user lacks a role for this ${e.service} call (ask the cloud operator)`;
+  }
+  if (e.status === 404) return `${e.service} does not know this URL: is the catalog endpoint ${origin} right?`;
+  if (e.status !== undefined && e.status >= 500) return `${e.service} failed on its side; retry later or give the operator the request id`;
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      return `nothing listens at ${origin}: is ${e.service} running, and is its catalog endpoint (or auth_url) right?`;
+    case 'ETIMEDOUT':
+    case 'ECONNABORTED':
+      return `${e.service} at ${origin} did not answer within ${Math.round((e.timeoutMs ?? 0) / 1000)} s: check network access (proxy, firewall, VPN)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host of ${origin} cannot be resolved: check auth_url / the catalog and DNS`;
+    case 'ECONNRESET':
+      return `${e.service} at ${origin} dropped the connection repeatedly; retry later`;
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'CERT_HAS_EXPIRED':
+      return `the TLS certificate of ${origin} is not trusted: set cacert${cloud} to the CA bundle (or verify: false, insecure)`;
+    default:
+      return undefined;
+  }
+}
+
+/** Pulls the human message out of the error bodies of Keystone, Octavia, Neutron and Nova. */
+export function openstackErrorMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  if (typeof b.faultstring === 'string') return b.faultstring; // Octavia (wsme)
+  if (typeof b.message === 'string') return b.message;
+  for (const v of Object.values(b)) {
+    // Keystone {"error": {...}}, Neutron {"NeutronError": {...}}, Nova {"itemNotFound": {...}}
+    if (v && typeof v === 'object' && typeof (v as Record<string, unknown>).message === 'string') {
+      return (v as Record<string, string>).message;
+    }
+  }
+  return undefined;
+}

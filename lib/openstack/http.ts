@@ -1,0 +1,135 @@
+import http from 'node:http';
+import https from 'node:https';
+import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
+import type { Logger } from '../log.js';
+import { redactValue } from '../redact.js';
+import { HttpError, hintFor, openstackErrorMessage } from './http-error.js';
+
+/** One call to an OpenStack API. */
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD';
+  url: string;
+  /** Service name for messages and hints ("Keystone", "Octavia", …). */
+  service: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Statuses that count as success; default 2xx. */
+  expect?: number[];
+  /** Retry on 5xx / connection reset; default true except for POST and PATCH (not idempotent). */
+  retry?: boolean;
+}
+
+/** The answer to an HttpRequest; header names are lower-case. */
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  data: T;
+}
+
+/** The one HTTP client kaas uses for OpenStack; counts every request it sends. */
+export interface HttpClient {
+  send<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>>;
+  readonly stats: { requests: number };
+}
+
+/** Tuning and TLS of the client. */
+export interface HttpClientOptions {
+  logger: Logger;
+  /** The cloud's name, for hints. */
+  cloud?: string;
+  timeoutMs?: number;
+  /** Extra attempts after the first; default 2. */
+  retries?: number;
+  /** First backoff delay, doubled each retry; default 500 ms. */
+  backoffMs?: number;
+  /** PEM text of extra CA certificates (clouds.yaml cacert). */
+  ca?: string;
+  /** false = do not check TLS certificates. */
+  verify?: boolean;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+const TRACE_BODY_LIMIT = 1500;
+
+function trace(body: unknown): string {
+  if (body === undefined || body === '') return '';
+  const text = typeof body === 'string' ? body : JSON.stringify(redactValue(body));
+  return text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : text;
+}
+
+function lowerHeaders(h: AxiosResponse['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h ?? {})) if (v !== undefined && v !== null) out[k.toLowerCase()] = String(v);
+  return out;
+}
+
+/** Creates the client: timeouts, retry with backoff (5xx except 501, connection resets), CA, trace. */
+export function createHttpClient(opts: HttpClientOptions): HttpClient {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const retries = opts.retries ?? 2;
+  const backoffMs = opts.backoffMs ?? 500;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  if (opts.verify === false) opts.logger.warn('TLS certificates are not verified (verify: false / insecure) — use cacert instead where possible');
+  const ax: AxiosInstance = axios.create({
+    timeout: timeoutMs,
+    validateStatus: () => true,
+    maxRedirects: 0,
+    proxy: false,
+    httpAgent: new http.Agent({ keepAlive: false }),
+    httpsAgent: new https.Agent({ keepAlive: false, ca: opts.ca, rejectUnauthorized: opts.verify !== false }),
+    transitional: { clarifyTimeoutError: true },
+  });
+  const stats = { requests: 0 };
+  const log = opts.logger;
+
+  async function attempt(req: HttpRequest): Promise<AxiosResponse> {
+    stats.requests++;
+    const headers = { Accept: 'application/json', ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...req.headers };
+    log.debug(`→ ${req.method} ${req.url} ${JSON.stringify(redactValue(headers))} ${trace(req.body)}`.trimEnd());
+    const t0 = Date.now();
+    const res = await ax.request({ method: req.method, url: req.url, headers, data: req.body });
+    const rid = res.headers['x-openstack-request-id'] ?? res.headers['x-compute-request-id'] ?? '';
+    log.debug(`← ${res.status} ${req.method} ${req.url} (${Date.now() - t0} ms) ${rid} ${trace(res.data)}`.trimEnd());
+    return res;
+  }
+
+  async function send<T>(req: HttpRequest): Promise<HttpResponse<T>> {
+    const mayRetry = req.retry ?? !['POST', 'PATCH'].includes(req.method);
+    for (let n = 0; ; n++) {
+      const last = !mayRetry || n >= retries;
+      let res: AxiosResponse;
+      try {
+        res = await attempt(req);
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (!last && code && RETRY_CODES.has(code)) {
+          log.debug(`  ${code}; retrying in ${backoffMs * 2 ** n} ms`);
+          await sleep(backoffMs * 2 ** n);
+          continue;
+        }
+        throw new HttpError({
+          service: req.service, method: req.method, url: req.url, code, cause: err,
+          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs }),
+        });
+      }
+      const ok = req.expect ? req.expect.includes(res.status) : res.status >= 200 && res.status < 300;
+      if (ok) return { status: res.status, headers: lowerHeaders(res.headers), data: res.data as T };
+      // 501 is a definite "not implemented" (e.g. the ovn provider's flavor capabilities), never transient.
+      if (!last && res.status >= 500 && res.status !== 501) {
+        log.debug(`  HTTP ${res.status}; retrying in ${backoffMs * 2 ** n} ms`);
+        await sleep(backoffMs * 2 ** n);
+        continue;
+      }
+      const headers = lowerHeaders(res.headers);
+      throw new HttpError({
+        service: req.service, method: req.method, url: req.url, status: res.status,
+        requestId: headers['x-openstack-request-id'] ?? headers['x-compute-request-id'],
+        detail: openstackErrorMessage(res.data),
+        hint: hintFor({ service: req.service, url: req.url, status: res.status, cloud: opts.cloud }),
+      });
+    }
+  }
+
+  return { send, stats };
+}

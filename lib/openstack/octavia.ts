@@ -1,0 +1,89 @@
+import { stripVersionSuffix } from './catalog.js';
+import type { Connection } from './connection.js';
+
+/** One entry of Octavia's `GET /` version document. */
+export interface ApiVersion {
+  id: string;
+  status?: string;
+  updated?: string;
+}
+
+/** An Octavia provider driver as `GET /v2/lbaas/providers` lists it. */
+export interface Provider {
+  name: string;
+  description?: string;
+}
+
+/** The fields of a load balancer later issues use. */
+export interface LoadBalancer {
+  id: string;
+  name: string;
+  provider?: string;
+  vip_address?: string;
+  vip_port_id?: string;
+  provisioning_status?: string;
+  operating_status?: string;
+  [key: string]: unknown;
+}
+
+/** Parses "v2.24" / "2.24" into [2, 24]; undefined when it is not a version. */
+export function parseVersion(id: string): [number, number] | undefined {
+  const m = /^v?(\d+)\.(\d+)$/.exec(id.trim());
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+/** Numeric comparison of two versions ("2.9" < "2.24"); negative when a < b. */
+export function compareVersions(a: string, b: string): number {
+  const pa = parseVersion(a) ?? [0, 0];
+  const pb = parseVersion(b) ?? [0, 0];
+  return pa[0] - pb[0] || pa[1] - pb[1];
+}
+
+/**
+ * The highest version in the list, without the leading "v" (e.g. "2.26"). Compared numerically,
+ * never by `updated` (v2.7 carries an out-of-order date) nor by position.
+ */
+export function highestVersion(versions: ApiVersion[]): string | undefined {
+  const ids = versions.map((v) => v.id).filter((id) => parseVersion(id));
+  if (ids.length === 0) return undefined;
+  const best = ids.reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b));
+  const [maj, min] = parseVersion(best)!;
+  return `${maj}.${min}`;
+}
+
+/** The API root of an Octavia catalog URL (strips a "/v2" or "/v2.0" suffix). */
+export function octaviaRoot(endpointUrl: string): string {
+  return stripVersionSuffix(endpointUrl);
+}
+
+/** `GET /` → the version list. The root needs no token but sending one does no harm. */
+export async function listVersions(c: Connection, root: string): Promise<ApiVersion[]> {
+  const res = await c.call<{ versions?: ApiVersion[] }>('load-balancer', root, { method: 'GET', path: '/' });
+  return res.data?.versions ?? [];
+}
+
+/** `GET /v2/lbaas/providers` → enabled provider drivers. */
+export async function listProviders(c: Connection, root: string): Promise<Provider[]> {
+  const res = await c.call<{ providers?: Provider[] }>('load-balancer', root, { method: 'GET', path: '/v2/lbaas/providers' });
+  return res.data?.providers ?? [];
+}
+
+/** Load balancers of the project, optionally filtered by exact name. */
+export async function listLoadBalancers(c: Connection, root: string, name?: string): Promise<LoadBalancer[]> {
+  const q = name ? `?name=${encodeURIComponent(name)}` : '';
+  const res = await c.call<{ loadbalancers?: LoadBalancer[] }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers${q}` });
+  return res.data?.loadbalancers ?? [];
+}
+
+/** The load balancer named `name`, or undefined; several with that name is an error. */
+export async function findLoadBalancer(c: Connection, root: string, name: string): Promise<LoadBalancer | undefined> {
+  const found = await listLoadBalancers(c, root, name);
+  if (found.length > 1) throw new Error(`${found.length} Octavia load balancers are named "${name}" (ids ${found.map((l) => l.id).join(', ')})`);
+  return found[0];
+}
+
+/** `GET /v2/lbaas/loadbalancers/{id}`. */
+export async function showLoadBalancer(c: Connection, root: string, id: string): Promise<LoadBalancer> {
+  const res = await c.call<{ loadbalancer: LoadBalancer }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}` });
+  return res.data.loadbalancer;
+}

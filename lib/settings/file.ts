@@ -1,0 +1,141 @@
+import { closest, distance } from 'fastest-levenshtein';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
+import { checkValue, parseScsList, show } from './check.js';
+import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
+import type { Origin, SettingKey } from './types.js';
+
+/** One layer of settings: values with where each came from. */
+export interface Layer {
+  values: Partial<Record<SettingKey, unknown>>;
+  origins: Partial<Record<SettingKey, Origin>>;
+}
+
+/** A parsed environment file: its top level, each `clusters.<name>` section, and what was wrong. */
+export interface ParsedFile {
+  environment: Layer;
+  clusters: Map<string, Layer>;
+  problems: string[];
+  warnings: string[];
+}
+
+const ALL_NAMES = [...SETTINGS.map((d) => d.key), ...LEGACY.keys(), 'clusters'];
+
+/** Suggests the closest known key for a typo (case-insensitive, at most a third of it changed). */
+export function didYouMean(name: string, candidates: string[] = ALL_NAMES): string {
+  const lower = name.toLowerCase();
+  const best = closest(lower, candidates.map((c) => c.toLowerCase()));
+  const original = candidates.find((c) => c.toLowerCase() === best) ?? best;
+  return distance(lower, best) <= Math.max(2, Math.floor(name.length / 3)) ? `; did you mean ${original}?` : '';
+}
+
+/**
+ * Parses the text of settings/<env>.yaml. Never throws: every problem (syntax, unknown key, wrong
+ * type or value, legacy/new conflict) is collected as `file:line:col: path: message`.
+ */
+export function parseSettingsFile(text: string, file: string): ParsedFile {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const out: ParsedFile = { environment: emptyLayer(), clusters: new Map(), problems: [], warnings: [] };
+  const at = (node: Node | null | undefined) => {
+    const p = lc.linePos(node?.range?.[0] ?? 0);
+    return { line: p.line, col: p.col };
+  };
+  const loc = (node: Node | null | undefined) => {
+    const p = at(node);
+    return `${file}:${p.line}:${p.col}`;
+  };
+  for (const e of doc.errors) {
+    const p = e.linePos?.[0];
+    out.problems.push(`${file}:${p?.line ?? 1}:${p?.col ?? 1}: YAML syntax error: ${e.message.split('\n')[0]}`);
+  }
+  if (out.problems.length) return out;
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && root.value === null)) return out; // an empty file is a valid (empty) layer
+  if (!isMap(root)) {
+    out.problems.push(`${loc(root)}: the settings file must be a map of setting: value (found ${isSeq(root) ? 'a list' : 'a scalar'})`);
+    return out;
+  }
+
+  const readLevel = (pairs: Pair[], prefix: string, layer: Layer, section: 'environment' | 'cluster') => {
+    const seen = new Map<SettingKey, { name: string; value: unknown; raw: string }>();
+    for (const pair of pairs) {
+      const keyNode = pair.key as Node;
+      const name = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
+      const valueNode = pair.value as Node | null;
+      if (name === 'clusters' && section === 'environment') {
+        readClusters(valueNode);
+        continue;
+      }
+      const key: SettingKey | undefined = isSettingKey(name) ? name : LEGACY.get(name);
+      if (!key) {
+        const hint = name === 'clusters' ? ' (clusters sections cannot be nested)' : didYouMean(name);
+        out.problems.push(`${loc(keyNode)}: ${prefix}${name}: unknown setting${hint}`);
+        continue;
+      }
+      const decl = declOf(key);
+      const path = `${prefix}${name}`;
+      let value: unknown = valueNode ? (valueNode as Node).toJSON() : null;
+      const raw = valueNode?.range ? text.slice(valueNode.range[0], valueNode.range[1]) : '';
+      // YAML 1.2 reads True/TRUE as booleans; the SCS scripts compared with the literal "true".
+      if (typeof value === 'boolean' && raw !== 'true' && raw !== 'false') {
+        out.problems.push(`${loc(valueNode)}: ${path}: ${raw} is not a boolean here; write ${value} (lower case)`);
+        continue;
+      }
+      if (typeof value === 'string' && (decl.type.kind === 'cidrList' || decl.type.kind === 'ipList') && /^\s*\[/.test(value)) {
+        value = parseScsList(value);
+      }
+      if (value === null) {
+        out.problems.push(`${loc(valueNode ?? keyNode)}: ${path}: has no value; remove the line to use the default${decl.default !== undefined ? ` (${show(decl.default)})` : ''}`);
+        continue;
+      }
+      const bad = checkValue(decl, value, path);
+      if (bad.length) {
+        out.problems.push(...bad.map((b) => `${loc(valueNode)}: ${b}`));
+        continue;
+      }
+      if (name !== key) out.warnings.push(`${loc(keyNode)}: ${path} is the legacy SCS name; use ${prefix}${key} instead`);
+      const prev = seen.get(key);
+      if (prev) {
+        if (JSON.stringify(prev.value) !== JSON.stringify(value)) {
+          out.problems.push(`${loc(keyNode)}: ${path}: conflicts with ${prefix}${prev.name} (${show(prev.value)} vs ${show(value)}); keep only ${prefix}${key}`);
+        }
+        continue;
+      }
+      seen.set(key, { name, value, raw });
+      layer.values[key] = value;
+      layer.origins[key] = { kind: 'file', file, line: at(keyNode).line, section };
+    }
+  };
+
+  const readClusters = (node: Node | null) => {
+    if (node === null || (isScalar(node) && node.value === null)) return;
+    if (!isMap(node)) {
+      out.problems.push(`${loc(node)}: clusters: must be a map of cluster name to settings`);
+      return;
+    }
+    for (const pair of node.items) {
+      const name = String(isScalar(pair.key) ? pair.key.value : pair.key);
+      const body = pair.value as Node | null;
+      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
+        out.problems.push(`${loc(pair.key as Node)}: clusters.${name}: a cluster name must be lower-case letters, digits and '-' (at most 40, as Kubernetes object names)`);
+        continue;
+      }
+      const layer = emptyLayer();
+      out.clusters.set(name, layer);
+      if (body === null || (isScalar(body) && body.value === null)) continue;
+      if (!isMap(body)) {
+        out.problems.push(`${loc(body)}: clusters.${name}: must be a map of setting: value`);
+        continue;
+      }
+      readLevel(body.items as Pair[], `clusters.${name}.`, layer, 'cluster');
+    }
+  };
+
+  readLevel(root.items as Pair[], '', out.environment, 'environment');
+  return out;
+}
+
+function emptyLayer(): Layer {
+  return { values: {}, origins: {} };
+}
+

@@ -1,0 +1,104 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SettingsError } from '../errors.js';
+import { parseSettingsFile, type Layer, type ParsedFile } from './file.js';
+import { defaultsLayer, envLayer, flagLayer } from './sources.js';
+import type { Origin, ResolvedSettings, SettingKey, Settings } from './types.js';
+
+export interface LoadOptions {
+  settingsDir: string;
+  env: string;
+  /** Apply `clusters.<cluster>` from the file. */
+  cluster?: string;
+  /** The process environment (passed in; never read implicitly). */
+  environ: NodeJS.ProcessEnv;
+  /** `--set key=value` flags. */
+  sets?: string[];
+  /** Typed flags of a command (e.g. --cloud) that override everything. */
+  flags?: Partial<Record<SettingKey, unknown>>;
+  cwd?: string;
+}
+
+/** The path of an environment's settings file. */
+export function settingsFilePath(settingsDir: string, env: string, cwd = process.cwd()): string {
+  return path.resolve(cwd, settingsDir, `${env}.yaml`);
+}
+
+/** A path as users should see it: relative to cwd when inside it, else absolute. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  const rel = path.relative(cwd, file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
+}
+
+/** Reads and parses an environment file; a missing file is an error except for env "default". */
+export function readEnvironmentFile(opts: LoadOptions): { file: string; parsed: ParsedFile } {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(opts.env)) {
+    throw new SettingsError(`invalid environment name "${opts.env}"`, [], 'use letters, digits, ".", "_" and "-" (the file is <settings-dir>/<env>.yaml)');
+  }
+  const file = settingsFilePath(opts.settingsDir, opts.env, opts.cwd);
+  if (!existsSync(file)) {
+    if (opts.env === 'default') return { file, parsed: { environment: { values: {}, origins: {} }, clusters: new Map(), problems: [], warnings: [] } };
+    const dir = path.dirname(file);
+    const envs = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)) : [];
+    throw new SettingsError(`settings file ${file} not found`, [], envs.length
+      ? `environments in ${dir}: ${envs.sort().join(', ')}; choose one with --env, or create ${path.basename(file)} (kaas settings import can convert an SCS clusterctl.yaml)`
+      : `create it (see settings/example.yaml), or point --settings-dir / KAAS_SETTINGS_DIR at your settings directory`);
+  }
+  return { file, parsed: parseSettingsFile(readFileSync(file, 'utf8'), displayPath(file, opts.cwd)) };
+}
+
+/** Merges layers in order; a later layer's value wins, an unset value never overwrites. */
+export function mergeLayers(layers: Layer[]): { values: Partial<Settings>; origins: Partial<Record<SettingKey, Origin>> } {
+  const values: Record<string, unknown> = {};
+  const origins: Partial<Record<SettingKey, Origin>> = {};
+  for (const l of layers) {
+    for (const [k, v] of Object.entries(l.values)) {
+      if (v === undefined) continue;
+      values[k] = v;
+      origins[k as SettingKey] = l.origins[k as SettingKey];
+    }
+  }
+  return { values: values as Partial<Settings>, origins };
+}
+
+/**
+ * The effective settings: defaults < environment file < clusters.<name> < KAAS_* env < flags.
+ * Throws SettingsError (exit 2) listing every problem of every layer at once.
+ */
+export function loadSettings(opts: LoadOptions): ResolvedSettings {
+  const { file, parsed } = readEnvironmentFile(opts);
+  const env = envLayer(opts.environ);
+  const flags = flagLayer(opts.sets ?? [], opts.flags);
+  const warnings = [...parsed.warnings, ...env.warnings];
+  const clusterLayer = opts.cluster ? parsed.clusters.get(opts.cluster) : undefined;
+  if (opts.cluster && !clusterLayer && !parsed.problems.length && existsSync(file)) {
+    const known = [...parsed.clusters.keys()];
+    warnings.push(`${path.basename(file)} has no clusters.${opts.cluster} section${known.length ? ` (it has: ${known.join(', ')})` : ''}; using the environment-level settings`);
+  }
+  const problems = [...parsed.problems, ...env.problems, ...flags.problems];
+  if (problems.length) {
+    throw new SettingsError(`invalid settings (${problems.length} problem${problems.length > 1 ? 's' : ''})`, problems, 'fix the values above; `kaas settings schema` prints the allowed values, the README lists every setting');
+  }
+  const layers = [defaultsLayer(), parsed.environment, ...(clusterLayer ? [clusterLayer] : []), env.layer, flags.layer];
+  const merged = mergeLayers(layers);
+  return {
+    env: opts.env,
+    cluster: opts.cluster,
+    file,
+    values: merged.values as Settings,
+    origins: merged.origins as Record<SettingKey, Origin>,
+    warnings,
+  };
+}
+
+/** Validates the whole file (every cluster section) plus env and flags; returns the problems. */
+export function validateAll(opts: LoadOptions): { file: string; clusters: string[]; problems: string[]; warnings: string[] } {
+  const { file, parsed } = readEnvironmentFile(opts);
+  const env = envLayer(opts.environ);
+  const flags = flagLayer(opts.sets ?? [], opts.flags);
+  const problems = [...parsed.problems, ...env.problems, ...flags.problems];
+  if (opts.cluster && !parsed.clusters.has(opts.cluster) && existsSync(file)) {
+    problems.push(`${path.basename(file)}: clusters.${opts.cluster}: no such cluster section${parsed.clusters.size ? ` (it has: ${[...parsed.clusters.keys()].join(', ')})` : ''}`);
+  }
+  return { file, clusters: [...parsed.clusters.keys()], problems, warnings: [...parsed.warnings, ...env.warnings] };
+}

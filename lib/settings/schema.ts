@@ -1,0 +1,119 @@
+import { LEGACY, SETTINGS, type SettingDecl, type SettingType } from './table.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const VERSION = '^v\\d+\\.\\d+\\.\\d+$';
+const VERSION_X = '^v\\d+\\.\\d+\\.(\\d+|x)$';
+
+/** JSON Schema of one setting's value, as written in a settings file. */
+export function valueSchema(type: SettingType): JsonSchema {
+  switch (type.kind) {
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'string':
+      return { type: 'string' };
+    case 'integer':
+      return { type: 'integer', ...(type.min !== undefined && { minimum: type.min }), ...(type.max !== undefined && { maximum: type.max }) };
+    case 'enum':
+      return { enum: type.values };
+    case 'boolOrVersion':
+      return { anyOf: [{ type: 'boolean' }, { type: 'string', pattern: VERSION }] };
+    case 'version':
+      return { type: 'string', pattern: type.allowPatchX ? VERSION_X : VERSION };
+    case 'cidr':
+      return { type: 'string', format: 'kaas-cidr' };
+    case 'cidrList': {
+      const item = { type: 'string', format: type.bareIpAsHost ? 'kaas-cidr-or-ip' : 'kaas-cidr' };
+      const list = { type: 'array', items: item, uniqueItems: true };
+      if (!type.allowNone) return list;
+      return { anyOf: [list, { type: 'array', items: { const: 'none' }, minItems: 1, maxItems: 1 }] };
+    }
+    case 'ipList':
+      return { type: 'array', items: { type: 'string', format: 'kaas-ip' } };
+    case 'map':
+      return {
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean'] },
+        propertyNames: { pattern: '^[a-z0-9][a-z0-9-]*$' },
+      };
+  }
+}
+
+/** The wording used in error messages: `<path>: <value> is not <expectation>`. */
+export function expectation(type: SettingType): string {
+  switch (type.kind) {
+    case 'boolean':
+      return 'a boolean (true or false)';
+    case 'string':
+      return 'a string';
+    case 'integer':
+      return `an integer${type.min !== undefined ? ` from ${type.min}` : ''}${type.max !== undefined ? ` to ${type.max}` : ''}`;
+    case 'enum':
+      return `one of ${type.values.join(', ')}`;
+    case 'boolOrVersion':
+      return 'true, false or a version like "v1.2.3"';
+    case 'version':
+      return type.allowPatchX ? 'a version like "v1.34.2" or "v1.34.x"' : 'a version like "v3.27.3"';
+    case 'cidr':
+      return 'a CIDR like "10.8.0.0/20"';
+    case 'cidrList':
+      return `a list of CIDRs${type.bareIpAsHost ? ' or IP addresses' : ''}${type.allowNone ? ', or ["none"]' : ''}`;
+    case 'ipList':
+      return 'a list of IP addresses';
+    case 'map':
+      return 'a map of lower-case option names to strings, numbers or booleans';
+  }
+}
+
+/** Lists may also be written in SCS's one-string form "[ a, b, ]"; kaas converts it before checking. */
+function fileValueSchema(type: SettingType): JsonSchema {
+  const base = valueSchema(type);
+  if (type.kind !== 'cidrList' && type.kind !== 'ipList') return base;
+  return { anyOf: [base, { type: 'string', pattern: '^\\s*\\[.*\\]\\s*$' }] };
+}
+
+function settingProperty(d: SettingDecl): JsonSchema {
+  return {
+    ...fileValueSchema(d.type),
+    description: d.description,
+    ...(d.default !== undefined && { default: d.default }),
+  };
+}
+
+/** The properties every level (environment and cluster section) accepts: current and legacy keys. */
+function levelProperties(): Record<string, JsonSchema> {
+  const props: Record<string, JsonSchema> = {};
+  for (const d of SETTINGS) props[d.key] = settingProperty(d);
+  for (const [legacy, key] of LEGACY) {
+    const d = SETTINGS.find((s) => s.key === key)!;
+    props[legacy] = { ...fileValueSchema(d.type), deprecated: true, description: `Legacy SCS name of ${key}.` };
+  }
+  return props;
+}
+
+/**
+ * The JSON Schema of a settings file (draft-07), for editors (yaml-language-server) and for
+ * kaas's own validation: the same schema users see is the one their files are checked against.
+ */
+export function settingsFileSchema(): JsonSchema {
+  const props = levelProperties();
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'https://kaas.invalid/schema/settings.json',
+    title: 'kaas environment settings',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      ...props,
+      clusters: {
+        description: 'Per-cluster overrides: clusters.<name>.<setting>.',
+        type: 'object',
+        propertyNames: { pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+        additionalProperties: { $ref: '#/definitions/cluster' },
+      },
+    },
+    definitions: {
+      cluster: { type: 'object', additionalProperties: false, properties: props },
+    },
+  };
+}

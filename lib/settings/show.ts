@@ -1,0 +1,68 @@
+import { SettingsError } from '../errors.js';
+import { redactValue } from '../redact.js';
+import { displayPath, loadSettings, validateAll, type LoadOptions } from './load.js';
+import { settingsFileSchema } from './schema.js';
+import { SETTINGS } from './table.js';
+import type { Origin } from './types.js';
+
+/** "default", "settings/example.yaml:12 (clusters.demo)", "env KAAS_X", "flag --set x". */
+export function describeOrigin(o: Origin | undefined): string {
+  if (!o) return 'unset';
+  switch (o.kind) {
+    case 'default':
+      return 'default';
+    case 'file':
+      return `${o.file}:${o.line}${o.section === 'cluster' ? ' (cluster section)' : ''}`;
+    case 'env':
+      return `env ${o.name}`;
+    case 'flag':
+      return `flag ${o.name}`;
+  }
+}
+
+function display(v: unknown): string {
+  if (v === undefined) return '(unset)';
+  return typeof v === 'string' ? (v === '' ? '""' : v) : JSON.stringify(v);
+}
+
+/** `kaas settings show <cluster>`: every effective value and where it came from. */
+export function showSettings(opts: LoadOptions & { warn: (m: string) => void }) {
+  const r = loadSettings(opts);
+  r.warnings.forEach(opts.warn);
+  const rows = SETTINGS.map((d) => ({
+    key: d.key,
+    value: redactValue((r.values as unknown as Record<string, unknown>)[d.key]),
+    origin: describeOrigin(r.origins[d.key]),
+  }));
+  const w1 = Math.max(...rows.map((x) => x.key.length));
+  const w2 = Math.min(48, Math.max(...rows.map((x) => display(x.value).length)));
+  const text = [
+    `# environment ${r.env}${r.cluster ? `, cluster ${r.cluster}` : ''} (${displayPath(r.file, opts.cwd)})`,
+    ...rows.map((x) => `${x.key.padEnd(w1)}  ${display(x.value).padEnd(w2)}  ${x.origin}`),
+  ].join('\n');
+  const data = {
+    env: r.env,
+    cluster: r.cluster ?? null,
+    file: r.file,
+    settings: Object.fromEntries(rows.map((x) => [x.key, { value: x.value ?? null, origin: x.origin }])),
+  };
+  return { data, text };
+}
+
+/** `kaas settings validate [<cluster>]`: every problem of the file, env vars and flags at once. */
+export function validateSettings(opts: LoadOptions & { warn: (m: string) => void }) {
+  const r = validateAll(opts);
+  r.warnings.forEach(opts.warn);
+  if (r.problems.length) {
+    throw new SettingsError(`invalid settings (${r.problems.length} problem${r.problems.length > 1 ? 's' : ''})`, r.problems,
+      'fix the values above; `kaas settings schema` prints the allowed values, the README lists every setting');
+  }
+  const rel = displayPath(r.file, opts.cwd);
+  const scope = opts.cluster ? `cluster ${opts.cluster}` : r.clusters.length ? `clusters: ${r.clusters.join(', ')}` : 'no cluster sections';
+  return { data: { valid: true, file: r.file, clusters: r.clusters }, text: `${rel}: valid (${scope})` };
+}
+
+/** `kaas settings schema`: the JSON Schema editors use through yaml-language-server. */
+export function schemaText(): string {
+  return JSON.stringify(settingsFileSchema(), null, 2) + '\n';
+}

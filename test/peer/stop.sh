@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Stop the kaas test peer that test/peer/start.sh started in DIR.
+#
+#   test/peer/stop.sh [DIR [SERVICE...]]   DIR defaults to .kaas-test/peer under the repository
+#
+# With SERVICE names (e.g. octavia-api-noovn) only those are stopped; start.sh DIR brings them back.
+#
+# Stops exactly the process groups listed in DIR/pids (start.sh runs every service with setsid, so
+# each recorded pid is a process-group id covering the service and its workers). A group is only
+# signalled while one of its processes still mentions DIR on its command line, so a recycled pid
+# is never hit. Databases, keys and clouds.yaml stay in DIR: start.sh DIR brings the same cloud
+# back in a few seconds. Delete DIR after stopping for a fresh cloud.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+DIR=${1:-$HERE/../../.kaas-test/peer}
+shift || true
+ONLY=" $* "
+[ -d "$DIR" ] || { echo "stop.sh: no such directory: $DIR" >&2; exit 1; }
+DIR=$(cd "$DIR" && pwd)
+PIDS="$DIR/pids"
+rm -f "$PIDS.keep"
+[ -f "$PIDS" ] || { echo "stop.sh: nothing recorded in $PIDS"; exit 0; }
+
+ours() { ps -eo pgid=,args= | awk -v g="$1" -v d="$DIR/" '$1==g && index($0,d){f=1} END{exit !f}'; }
+alive() { ps -eo pgid=,stat= | awk -v g="$1" '$1==g && $2!~/^Z/{f=1} END{exit !f}'; }  # zombies do not count
+
+# Stop in reverse start order: API servers before the databases and agents they use.
+tac "$PIDS" | while read -r name pgid; do
+  [ -n "${pgid:-}" ] || continue
+  if [ "$ONLY" != "  " ] && [[ "$ONLY" != *" $name "* ]]; then echo "$name $pgid" >> "$PIDS.keep"; continue; fi
+  if ! ours "$pgid"; then
+    echo "  $name ($pgid): not running"
+    continue
+  fi
+  # The group leader shuts its own workers down cleanly; the rest of the group is signalled only
+  # if that has not happened within 10 s.
+  kill -TERM "$pgid" 2>/dev/null
+  for _ in $(seq 1 40); do alive "$pgid" || break; sleep 0.25; done
+  if alive "$pgid"; then
+    kill -TERM -- "-$pgid" 2>/dev/null
+    for _ in $(seq 1 40); do alive "$pgid" || break; sleep 0.25; done
+  fi
+  if alive "$pgid"; then
+    kill -KILL -- "-$pgid" 2>/dev/null
+    echo "  $name ($pgid): killed"
+  else
+    echo "  $name ($pgid): stopped"
+  fi
+done
+rm -f "$PIDS"
+# Services not named on the command line stay recorded (start.sh keeps their order).
+if [ -f "$PIDS.keep" ]; then tac "$PIDS.keep" > "$PIDS"; rm -f "$PIDS.keep"; fi

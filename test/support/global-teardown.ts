@@ -1,0 +1,2 @@
+/** Jest global teardown. */
+export default async function globalTeardown(): Promise<void> {}
