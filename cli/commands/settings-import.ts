@@ -7,6 +7,7 @@ interface Args {
   harborSettings?: string;
   cluster: string;
   dryRun: boolean;
+  force: boolean;
 }
 
 /** kaas settings import <clusterctl.yaml> --cluster NAME */
@@ -19,7 +20,8 @@ export const settingsImport: Command = {
       .option('cloud-conf', { type: 'string', describe: 'the SCS cloud.conf: its [LoadBalancer] extras become occm_loadbalancer' })
       .option('harbor-settings', { type: 'string', describe: 'the SCS harbor-settings file' })
       .option('cluster', { type: 'string', demandOption: true, describe: 'name of the clusters.<name> section to write' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the resulting file instead of writing it' }),
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the resulting file instead of writing it' })
+      .option('force', { type: 'boolean', default: false, describe: 'replace an existing, different clusters.<name> section' }),
   handler: handle<Args>(async (ctx, argv) => {
     const { importScs } = await import('../../lib/settings/import.js');
     return importScs({
@@ -31,6 +33,7 @@ export const settingsImport: Command = {
       env: ctx.env,
       cwd: ctx.cwd,
       dryRun: argv.dryRun,
+      force: argv.force,
       logger: ctx.logger,
     });
   }),

@@ -1,5 +1,5 @@
 import { closest, distance } from 'fastest-levenshtein';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLError } from 'yaml';
 import { checkValue, parseScsList, show } from './check.js';
 import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
 import type { Origin, SettingKey } from './types.js';
@@ -44,10 +44,7 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     const p = at(node);
     return `${file}:${p.line}:${p.col}`;
   };
-  for (const e of doc.errors) {
-    const p = e.linePos?.[0];
-    out.problems.push(`${file}:${p?.line ?? 1}:${p?.col ?? 1}: YAML syntax error: ${e.message.split('\n')[0]}`);
-  }
+  out.problems.push(...yamlErrors(doc.errors, text, lc, file));
   if (out.problems.length) return out;
   const root = doc.contents;
   if (root === null || (isScalar(root) && root.value === null)) return out; // an empty file is a valid (empty) layer
@@ -133,6 +130,24 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
 
   readLevel(root.items as Pair[], '', out.environment, 'environment');
   return out;
+}
+
+/**
+ * YAML errors as `file:line:col: YAML syntax error: …`. With prettyErrors off, yaml leaves
+ * linePos unset, so the position comes from the error's offset; duplicate keys are named.
+ */
+export function yamlErrors(errors: YAMLError[], text: string, lc: LineCounter, file: string): string[] {
+  return errors.map((e) => {
+    // Errors found at the end of input (unclosed quote or bracket) point at the last written line.
+    const p = lc.linePos(Math.min(e.pos[0], Math.max(0, text.trimEnd().length - 1)));
+    const key = e.code === 'DUPLICATE_KEY' ? /^[^:\n]+/.exec(text.slice(e.pos[0]))?.[0].trim() : undefined;
+    const msg = key
+      ? `duplicate key ${key} (each key may appear once per map)`
+      : e.code === 'MULTIPLE_DOCS'
+        ? 'a settings file holds one YAML document; remove the "---" separator and merge the parts'
+        : e.message.split('\n')[0];
+    return `${file}:${p.line}:${p.col}: YAML syntax error: ${msg}`;
+  });
 }
 
 function emptyLayer(): Layer {

@@ -1,6 +1,18 @@
-import { OperationError } from '../errors.js';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SettingsError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { parseSettingsFile } from './file.js';
+import { importCloudConf, readIni } from './import-cloudconf.js';
+import { importClusterctl, readClusterctl } from './import-clusterctl.js';
+import { ImportCollector } from './import-convert.js';
+import { importHarbor, readShellVars } from './import-harbor.js';
+import { reportText, type ImportReport } from './import-report.js';
+import { mergeClusterSection, writeFileAtomic } from './import-write.js';
+import { checkEnvName, displayPath, settingsFilePath } from './load.js';
+import { SETTINGS } from './table.js';
 
+/** `kaas settings import`: which SCS files to read and where the result goes. */
 export interface ImportOptions {
   clusterctlFile: string;
   cloudConfFile?: string;
@@ -10,10 +22,99 @@ export interface ImportOptions {
   env: string;
   cwd: string;
   dryRun: boolean;
+  /** Replace an existing, different `clusters.<cluster>` section. */
+  force?: boolean;
   logger: Logger;
 }
 
-/** Placeholder until the import is written (in progress). */
-export async function importScs(_opts: ImportOptions): Promise<{ data: unknown; text: string; raw?: string }> {
-  throw new OperationError('settings import is not available yet');
+/** The texts of the SCS files, each with the name used in messages. */
+export interface ScsInputs {
+  clusterctl: { text: string; file: string };
+  cloudConf?: { text: string; file: string };
+  harborSettings?: { text: string; file: string };
+}
+
+/** Pure conversion of SCS files into one cluster's settings, with everything dropped and why. */
+export function convertScs(inputs: ScsInputs): ImportCollector {
+  const c = new ImportCollector();
+  const cc = readClusterctl(inputs.clusterctl.text, inputs.clusterctl.file);
+  c.problems.push(...cc.problems);
+  importClusterctl(cc.raws, c);
+  if (inputs.cloudConf) {
+    const ini = readIni(inputs.cloudConf.text, inputs.cloudConf.file);
+    c.problems.push(...ini.problems);
+    importCloudConf(ini.entries, c);
+  }
+  if (inputs.harborSettings) {
+    const sh = readShellVars(inputs.harborSettings.text, inputs.harborSettings.file);
+    c.problems.push(...sh.problems);
+    importHarbor(sh.raws, c);
+  }
+  return c;
+}
+
+function readInput(file: string | undefined, cwd: string, flag: string) {
+  if (file === undefined) return undefined;
+  const abs = path.resolve(cwd, file);
+  if (!existsSync(abs)) throw new UsageError(`${flag} ${file}: no such file`, { hint: 'give the path of the SCS file (e.g. ~/<cluster>/clusterctl.yaml)' });
+  return { text: readFileSync(abs, 'utf8'), file: displayPath(abs, cwd) };
+}
+
+/**
+ * Imports an SCS cluster into `<settings-dir>/<env>.yaml` as `clusters.<cluster>`. Every value is
+ * checked and the whole resulting file validated before anything is written; the file is
+ * written atomically, or printed with `dryRun`. Secrets are never copied or printed.
+ */
+export async function importScs(opts: ImportOptions): Promise<{ data: unknown; text: string }> {
+  checkEnvName(opts.env);
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(opts.cluster) || opts.cluster.length > 40) {
+    throw new UsageError(`--cluster ${opts.cluster}: a cluster name must be lower-case letters, digits and '-' (at most 40)`);
+  }
+  const inputs: ScsInputs = {
+    clusterctl: readInput(opts.clusterctlFile, opts.cwd, 'clusterctl.yaml')!,
+    cloudConf: readInput(opts.cloudConfFile, opts.cwd, '--cloud-conf'),
+    harborSettings: readInput(opts.harborSettingsFile, opts.cwd, '--harbor-settings'),
+  };
+  const c = convertScs(inputs);
+  const hint = 'fix the SCS file (or the environment file) and import again; nothing was written';
+  if (c.problems.length) throw new SettingsError(`cannot import ${inputs.clusterctl.file} (${c.problems.length} problem${c.problems.length > 1 ? 's' : ''})`, c.problems, hint);
+
+  const section = Object.fromEntries(SETTINGS.filter((d) => d.key in c.values).map((d) => [d.key, c.values[d.key]]));
+  const file = settingsFilePath(opts.settingsDir, opts.env, opts.cwd);
+  const shown = displayPath(file, opts.cwd);
+  const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  if (existing !== undefined) {
+    const before = parseSettingsFile(existing, shown);
+    if (before.problems.length) throw new SettingsError(`${shown} is invalid; fix it before importing into it`, before.problems, 'kaas settings validate --env ' + opts.env);
+  }
+  const merged = mergeClusterSection(existing, opts.cluster, section, {
+    force: opts.force ?? false,
+    comment: ` imported from ${inputs.clusterctl.file} by kaas settings import`,
+    header: ` kaas environment "${opts.env}" (created by kaas settings import)\n Layers, lowest first: defaults < this file < clusters.<name> < KAAS_<KEY> env vars < --set flags.`,
+  });
+  if ('conflict' in merged) {
+    throw new UsageError(`${shown}: ${merged.conflict}; nothing was written`, { hint: 'use --force to replace it, or import under another --cluster name' });
+  }
+  const after = parseSettingsFile(merged.text, shown);
+  if (after.problems.length) throw new SettingsError(`the imported ${shown} would be invalid`, after.problems, hint);
+
+  const write = !opts.dryRun && merged.status !== 'unchanged';
+  if (write) writeFileAtomic(file, merged.text);
+  const report: ImportReport = {
+    env: opts.env,
+    file,
+    cluster: opts.cluster,
+    status: merged.status,
+    written: write,
+    imported: Object.keys(section).map((key) => ({ key, value: section[key], from: c.sources[key as keyof typeof c.sources] ?? '' })),
+    conversions: c.conversions,
+    dropped: c.dropped,
+    notes: c.notes,
+  };
+  const text = reportText(report, shown, opts.dryRun);
+  if (opts.dryRun) {
+    text.split('\n').forEach((l) => opts.logger.info(l));
+    return { data: { ...report, content: merged.text }, text: merged.text };
+  }
+  return { data: report, text };
 }

@@ -30,11 +30,16 @@ export function displayPath(file: string, cwd = process.cwd()): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : file;
 }
 
+/** Throws (exit 2) unless `env` can name a file <settings-dir>/<env>.yaml. */
+export function checkEnvName(env: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(env)) {
+    throw new SettingsError(`invalid environment name "${env}"`, [], 'use letters, digits, ".", "_" and "-" (the file is <settings-dir>/<env>.yaml)');
+  }
+}
+
 /** Reads and parses an environment file; a missing file is an error except for env "default". */
 export function readEnvironmentFile(opts: LoadOptions): { file: string; parsed: ParsedFile } {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(opts.env)) {
-    throw new SettingsError(`invalid environment name "${opts.env}"`, [], 'use letters, digits, ".", "_" and "-" (the file is <settings-dir>/<env>.yaml)');
-  }
+  checkEnvName(opts.env);
   const file = settingsFilePath(opts.settingsDir, opts.env, opts.cwd);
   if (!existsSync(file)) {
     if (opts.env === 'default') return { file, parsed: { environment: { values: {}, origins: {} }, clusters: new Map(), problems: [], warnings: [] } };

@@ -34,7 +34,7 @@ export function valueSchema(type: SettingType): JsonSchema {
       return {
         type: 'object',
         additionalProperties: { type: ['string', 'number', 'boolean'] },
-        propertyNames: { pattern: '^[a-z0-9][a-z0-9-]*$' },
+        propertyNames: { pattern: type.keys === 'metadata' ? '^[A-Za-z0-9_.:-]+$' : '^[a-z0-9][a-z0-9-]*$' },
       };
   }
 }
@@ -61,7 +61,9 @@ export function expectation(type: SettingType): string {
     case 'ipList':
       return 'a list of IP addresses';
     case 'map':
-      return 'a map of lower-case option names to strings, numbers or booleans';
+      return type.keys === 'metadata'
+        ? 'a map of metadata keys (letters, digits, _ . : -) to strings, numbers or booleans'
+        : 'a map of lower-case option names to strings, numbers or booleans';
   }
 }
 

@@ -11,7 +11,8 @@ export type SettingType =
   | { kind: 'cidr' }
   | { kind: 'cidrList'; bareIpAsHost?: boolean; allowNone?: boolean }
   | { kind: 'ipList' }
-  | { kind: 'map' };
+  /** `keys: 'metadata'` allows Nova metadata keys (upper case, '_', '.', ':'); else cloud.conf option names. */
+  | { kind: 'map'; keys?: 'option' | 'metadata' };
 
 export type SettingGroup = 'cloud' | 'ingress' | 'network' | 'cluster' | 'add-ons' | 'management';
 
@@ -33,6 +34,7 @@ const bool = { kind: 'boolean' } as const;
 const str = { kind: 'string' } as const;
 const cidr = { kind: 'cidr' } as const;
 const map = { kind: 'map' } as const;
+const metadata = { kind: 'map', keys: 'metadata' } as const;
 const bov = { kind: 'boolOrVersion' } as const;
 
 const TABLE: Table = {
@@ -155,11 +157,11 @@ const TABLE: Table = {
     description: 'Run etcd without fsync barriers (faster on slow disks, loses data on power failure).',
   },
   controller_metadata: {
-    type: map, default: {}, group: 'cluster', legacy: ['OPENSTACK_CONTROL_PLANE_MACHINE_METADATA'],
+    type: metadata, default: {}, group: 'cluster', legacy: ['OPENSTACK_CONTROL_PLANE_MACHINE_METADATA'],
     description: 'Extra Nova server metadata for control-plane nodes.',
   },
   worker_metadata: {
-    type: map, default: {}, group: 'cluster', legacy: ['OPENSTACK_NODE_MACHINE_METADATA'],
+    type: metadata, default: {}, group: 'cluster', legacy: ['OPENSTACK_NODE_MACHINE_METADATA'],
     description: 'Extra Nova server metadata for worker nodes.',
   },
   use_cilium: {

@@ -1,0 +1,81 @@
+import { isMap, isScalar, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
+import { registerSecret, SECRET_KEY_PATTERN } from '../redact.js';
+import { yamlErrors } from './file.js';
+import type { DropCategory, ImportCollector, RawValue } from './import-convert.js';
+import { LEGACY } from './table.js';
+
+/** SCS keys kaas does not take over, and why (the SCS names are from clusterctl.yaml.tmpl). */
+export const SCS_DROPPED: ReadonlyMap<string, { category: DropCategory; reason: string }> = new Map([
+  ['OPENSTACK_CLOUD_YAML_B64', { category: 'secret', reason: 'secret: kaas reads clouds.yaml itself (setting cloud); secrets never go into settings files' }],
+  ['OPENSTACK_CLOUD_PROVIDER_CONF_B64', { category: 'secret', reason: 'secret: kaas writes cloud.conf itself from clouds.yaml and occm_loadbalancer' }],
+  ['OPENSTACK_CLOUD_CACERT_B64', { category: 'secret', reason: 'secret: kaas takes the CA bundle from clouds.yaml (cacert)' }],
+  ['OPENSTACK_SRVGRP_CONTROLLER', { category: 'derived', reason: 'derived by kaas: it creates the server groups from anti_affinity and looks up their IDs' }],
+  ['OPENSTACK_SRVGRP_WORKER', { category: 'derived', reason: 'derived by kaas: it creates the server groups from anti_affinity and looks up their IDs' }],
+  ['DEPLOY_FLUX', { category: 'unsupported', reason: 'not supported: kaas does not deploy flux' }],
+  ['DEPLOY_GATEWAY_API', { category: 'unsupported', reason: 'not supported: kaas does not deploy the Gateway API CRDs' }],
+  ['PROXY_CMD', { category: 'unsupported', reason: 'not supported: kaas runs no shell snippets; give it HTTPS_PROXY/NO_PROXY in its environment' }],
+  ['OPENSTACK_IMAGE_RAW', { category: 'unsupported', reason: 'not supported: kaas does not upload node images; register the image in Glance first' }],
+  ['OPENSTACK_IMAGE_REGISTRATION_EXTRA_FLAGS', { category: 'unsupported', reason: 'not supported: kaas does not upload node images' }],
+]);
+
+/** True for keys whose values are secrets: the known ones, anything base64 (`*_B64`), secret-named keys. */
+export function isSecretKey(name: string): boolean {
+  return SCS_DROPPED.get(name)?.category === 'secret' || /B64$/i.test(name) || SECRET_KEY_PATTERN.test(name);
+}
+
+/** What a clusterctl.yaml holds, as raw values in file order (read errors as problems). */
+export function readClusterctl(text: string, file: string): { raws: RawValue[]; problems: string[] } {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  const where = (n: Node | null | undefined) => {
+    const p = lc.linePos(n?.range?.[0] ?? 0);
+    return `${file}:${p.line}:${p.col}`;
+  };
+  const problems = yamlErrors(doc.errors, text, lc, file);
+  if (problems.length) return { raws: [], problems };
+  if (!isMap(doc.contents)) return { raws: [], problems: [`${file}: a clusterctl.yaml must be a map of KEY: value`] };
+  const raws = (doc.contents.items as Pair[]).map((pair): RawValue => {
+    const k = pair.key as Node;
+    const v = pair.value as Node | null;
+    const value = v ? v.toJSON() : null;
+    const text = v && isScalar(v) ? (v.source ?? String(v.value)) : JSON.stringify(value);
+    return { name: String(isScalar(k) ? k.value : k), where: where(k), value, text };
+  });
+  return { raws, problems };
+}
+
+/**
+ * Takes every clusterctl.yaml key into the collector: settings under their legacy names,
+ * secrets dropped unseen (and registered for redaction), the rest dropped with the reason.
+ */
+export function importClusterctl(raws: RawValue[], c: ImportCollector): void {
+  const version = raws.find((r) => r.name === 'KUBERNETES_VERSION')?.text;
+  for (const raw of raws) {
+    if (isSecretKey(raw.name)) {
+      registerSecret(raw.value);
+      c.drop(raw, 'secret', SCS_DROPPED.get(raw.name)?.reason ?? 'secret (base64 or secret-named): never copied into settings files');
+      continue;
+    }
+    const fixed = SCS_DROPPED.get(raw.name);
+    if (fixed) {
+      c.drop(raw, fixed.category, fixed.reason);
+      continue;
+    }
+    if (raw.name === 'OPENSTACK_IMAGE_NAME' && version !== undefined && raw.text === `ubuntu-capi-image-${version}`) {
+      c.drop(raw, 'derived', 'derived by kaas from kubernetes_version (image "" = ubuntu-capi-image-<kubernetes_version>)');
+      continue;
+    }
+    const key = LEGACY.get(raw.name);
+    if (!key) {
+      c.drop(raw, 'unknown', 'unknown to kaas: no setting has this SCS name');
+      continue;
+    }
+    c.take(key, raw);
+    // SCS names the keypair "<prefix>-keypair"; kaas needs the prefix to find the server groups.
+    const m = key === 'ssh_key_name' && typeof raw.value === 'string' ? /^(.+)-keypair$/.exec(raw.value) : null;
+    if (m && /^[a-z0-9][-a-z0-9]*$/.test(m[1])) {
+      c.set('prefix', m[1], `${raw.name} (${raw.where}; SCS names the keypair <prefix>-keypair)`);
+      c.notes.push(`prefix "${m[1]}" inferred from ${raw.name} "${raw.value}"`);
+    }
+  }
+}

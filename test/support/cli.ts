@@ -1,0 +1,47 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (tests run compiled from dist/test/…). */
+export const ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
+
+/** The built CLI entry point. */
+export const KAAS = path.join(ROOT, 'dist', 'cli', 'main.js');
+
+/** A fresh, empty directory under the system temp dir. */
+export function tempDir(prefix = 'kaas-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+let home: string | undefined;
+
+/** A minimal environment: no KAAS_* variables, no OpenStack variables, HOME an empty temp dir. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  home ??= tempDir('kaas-home-');
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', ...extra };
+}
+
+/** The outcome of one CLI run. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `kaas` with a clean environment (cwd defaults to the repo root). */
+export function runKaas(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): CliRun {
+  const r = spawnSync(process.execPath, [KAAS, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: cleanEnv(opts.env),
+    encoding: 'utf8',
+    input: opts.input,
+    timeout: 120000, // generous: CI machines run several jest workers at once
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
