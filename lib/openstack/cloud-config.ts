@@ -72,6 +72,13 @@ export function cloudEntryFromEnv(environ: NodeJS.ProcessEnv): Record<string, un
   return entry;
 }
 
+/** openstacksdk's `regions:` list form: without region_name the first entry is used. */
+function firstRegion(regions: unknown): string | undefined {
+  if (!Array.isArray(regions) || regions.length === 0) return undefined;
+  const r = regions[0] as unknown;
+  return typeof r === 'string' ? r : typeof r === 'object' && r !== null ? (r as { name?: string }).name : undefined;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
 /**
@@ -124,7 +131,7 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
   const verify = !(entry.verify === false || entry.verify === 'false' || insecure);
   return {
     name, source, auth,
-    regionName: str(entry.region_name),
+    regionName: str(entry.region_name) ?? firstRegion(entry.regions),
     interface: iface as CloudConfig['interface'],
     cacert: str(entry.cacert),
     verify,

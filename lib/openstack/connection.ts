@@ -59,6 +59,10 @@ export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise
     });
   const session = await authenticate(http, cloud.auth);
   opts.logger.debug(`authenticated to ${cloud.name} (project ${session.projectName ?? session.projectId ?? '?'}, region ${cloud.regionName ?? 'any'})`);
+  // The token body is redacted as a whole in the HTTP trace, so the catalog is shown here.
+  for (const s of session.catalog) {
+    opts.logger.debug(`  catalog ${s.type}: ${(s.endpoints ?? []).map((e) => `${e.interface}@${e.region_id ?? e.region ?? '?'} ${e.url}`).join(', ')}`);
+  }
   return {
     cloud,
     session,

@@ -56,7 +56,9 @@ export function hintFor(e: { service: string; url: string; status?: number; code
   if (e.status !== undefined && e.status >= 500) return `${e.service} failed on its side; retry later or give the operator the request id`;
   switch (e.code) {
     case 'ECONNREFUSED':
-      return `nothing listens at ${origin}: is ${e.service} running, and is its catalog endpoint (or auth_url) right?`;
+      return e.service === 'Keystone'
+        ? `nothing listens at ${origin}: is Keystone running, and is auth_url${cloud} right?`
+        : `nothing listens at ${origin}: is ${e.service} running, and is its catalog endpoint right?`;
     case 'ETIMEDOUT':
     case 'ECONNABORTED':
       return `${e.service} at ${origin} did not answer within ${Math.round((e.timeoutMs ?? 0) / 1000)} s: check network access (proxy, firewall, VPN)`;

@@ -1,3 +1,4 @@
+import { OperationError } from '../errors.js';
 import { registerSecret } from '../redact.js';
 import type { CatalogService } from './catalog.js';
 import { joinUrl } from './catalog.js';
@@ -53,7 +54,7 @@ export async function authenticate(http: HttpClient, auth: CloudAuth): Promise<K
   });
   const token = res.headers['x-subject-token'];
   registerSecret(token);
-  if (!token) throw new Error('Keystone answered without an X-Subject-Token header');
+  if (!token) throw new OperationError(`Keystone at ${auth.authUrl} answered without an X-Subject-Token header`, { hint: 'is auth_url really a Keystone v3 endpoint?' });
   const t = res.data?.token ?? {};
   return {
     token,

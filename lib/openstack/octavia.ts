@@ -1,3 +1,4 @@
+import { OperationError } from '../errors.js';
 import { stripVersionSuffix } from './catalog.js';
 import type { Connection } from './connection.js';
 
@@ -78,7 +79,11 @@ export async function listLoadBalancers(c: Connection, root: string, name?: stri
 /** The load balancer named `name`, or undefined; several with that name is an error. */
 export async function findLoadBalancer(c: Connection, root: string, name: string): Promise<LoadBalancer | undefined> {
   const found = await listLoadBalancers(c, root, name);
-  if (found.length > 1) throw new Error(`${found.length} Octavia load balancers are named "${name}" (ids ${found.map((l) => l.id).join(', ')})`);
+  if (found.length > 1) {
+    throw new OperationError(`${found.length} Octavia load balancers are named "${name}" (ids ${found.map((l) => l.id).join(', ')})`, {
+      hint: 'delete the stray ones (openstack loadbalancer delete ID) or rename them',
+    });
+  }
   return found[0];
 }
 

@@ -25,7 +25,8 @@
 # load balancer creation then fails with "publicURL endpoint for network service not found".
 #
 # Outputs in DIR:
-#   clouds.yaml  clouds "peer-admin", "peer-demo" (password), "peer-demo-appcred"
+#   clouds.yaml  clouds "peer-admin", "peer-demo" (password; "peer-demo-noovn" and "peer-demo-bare"
+#                are the same user in regions RegionNoOvn and RegionBare), "peer-demo-appcred"
 #                (v3applicationcredential by id) and "peer-demo-appcred-name" (by name + user);
 #                use with OS_CLIENT_CONFIG_FILE=DIR/clouds.yaml
 #   peer.env     the same facts as shell variables (source it)
@@ -43,8 +44,8 @@ DIR=${1:-$HERE/../../.kaas-test/peer}
 mkdir -p "$DIR"
 DIR=$(cd "$DIR" && pwd)
 # Two test runs may start the peer at once (two jest processes); the second waits for the first.
-exec 9>"$DIR/.start.lock"
-flock 9
+# stop.sh takes the same lock. KAAS_PEER_LOCK_HELD=1: the caller already holds it (flock DIR/.lock).
+if [ -z "${KAAS_PEER_LOCK_HELD:-}" ]; then exec 9>"$DIR/.lock"; flock 9; fi
 NEUTRON=${NEUTRON:-1}
 OVN_PROVIDER=${OVN_PROVIDER:-1}
 HOST=127.0.0.1
@@ -102,7 +103,7 @@ record() { { [ -f "$PIDS" ] && grep -v "^$1 " "$PIDS"; echo "$1 $2"; } > "$PIDS.
 launch() { # name logfile cmd...
   local name=$1 out=$2; shift 2
   if running "$name"; then return 0; fi
-  setsid "$@" </dev/null >>"$out" 2>&1 &
+  setsid "$@" </dev/null >>"$out" 2>&1 9>&- &
   record "$name" $!
   STARTED="$STARTED $name"
 }
@@ -557,7 +558,7 @@ pwcloud() { cat <<EOF
       project_name: $4
       user_domain_name: Default
       project_domain_name: Default
-    region_name: $REGION
+    region_name: ${5:-$REGION}
     interface: public
     identity_api_version: 3
 EOF
@@ -566,6 +567,8 @@ EOF
   echo "clouds:"
   pwcloud peer-admin admin "$ADMIN_PASSWORD" admin
   pwcloud peer-demo demo "$DEMO_PASSWORD" demo
+  pwcloud peer-demo-noovn demo "$DEMO_PASSWORD" demo RegionNoOvn
+  pwcloud peer-demo-bare demo "$DEMO_PASSWORD" demo RegionBare
   cat <<EOF
   peer-demo-appcred:
     auth_type: v3applicationcredential

@@ -19,6 +19,7 @@ ONLY=" $* "
 [ -d "$DIR" ] || { echo "stop.sh: no such directory: $DIR" >&2; exit 1; }
 DIR=$(cd "$DIR" && pwd)
 PIDS="$DIR/pids"
+if [ -z "${KAAS_PEER_LOCK_HELD:-}" ]; then exec 9>"$DIR/.lock"; flock 9; fi  # see start.sh
 rm -f "$PIDS.keep"
 [ -f "$PIDS" ] || { echo "stop.sh: nothing recorded in $PIDS"; exit 0; }
 

@@ -1,0 +1,67 @@
+import type { Logger } from '../log.js';
+import { resolveCloudConfig } from '../openstack/cloud-config.js';
+import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
+import { connect } from '../openstack/connection.js';
+import { detectCapabilities } from '../openstack/detect.js';
+import type { HttpClient } from '../openstack/http.js';
+import type { Capabilities } from '../openstack/types.js';
+import { resolveLoadBalancerPlan } from '../plan/loadbalancer.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
+import { loadSettings } from '../settings/load.js';
+import { formatDetectText } from './text.js';
+
+/** Inputs of `kaas detect`; everything from the outside world is passed in. */
+export interface DetectOptions {
+  settingsDir: string;
+  env: string;
+  cluster?: string;
+  environ: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+  sets?: string[];
+  /** --cloud: beats the `cloud` setting and OS_CLOUD. */
+  cloud?: string;
+  /** --capabilities FILE: plan from saved capabilities, without asking the cloud. */
+  capabilitiesFile?: string;
+  logger: Logger;
+  timeoutMs?: number;
+  /** Injected HTTP client (tests); otherwise one is built from the cloud's TLS settings. */
+  http?: HttpClient;
+}
+
+/** What `kaas detect -o json` prints: the capabilities plus the load-balancer plan. */
+export type DetectReport = Capabilities & { loadBalancer: LoadBalancerPlan };
+
+/** Asks the cloud (one token, ≤ 3 requests after it) for its capabilities. */
+export async function detectCloud(opts: DetectOptions, cloudSetting?: string): Promise<{ capabilities: Capabilities; requests: number }> {
+  const cloud = resolveCloudConfig({ environ: opts.environ, cwd: opts.cwd, home: opts.home, cloudFlag: opts.cloud, cloudSetting });
+  opts.logger.debug(`cloud "${cloud.name}" from ${cloud.source}, region ${cloud.regionName ?? '(any)'}, interface ${cloud.interface}`);
+  const conn = await connect(cloud, { logger: opts.logger, timeoutMs: opts.timeoutMs, http: opts.http });
+  const capabilities = await detectCapabilities(conn);
+  return { capabilities, requests: conn.http.stats.requests };
+}
+
+/**
+ * `kaas detect [<cluster>]`: loads the environment's settings (with the cluster's overrides),
+ * detects the cloud's capabilities (or reads them from --capabilities FILE) and resolves the
+ * load-balancer plan. Returns the report as data and as text; throws PlanError (exit 2) when the
+ * settings ask for what the cloud cannot do.
+ */
+export async function runDetect(opts: DetectOptions): Promise<{ data: DetectReport; text: string }> {
+  const settings = loadSettings({
+    settingsDir: opts.settingsDir, env: opts.env, cluster: opts.cluster, environ: opts.environ, sets: opts.sets, cwd: opts.cwd,
+  });
+  settings.warnings.forEach((w) => opts.logger.warn(w));
+  let capabilities: Capabilities;
+  if (opts.capabilitiesFile) {
+    capabilities = loadCapabilitiesFile(opts.capabilitiesFile);
+  } else {
+    const r = await detectCloud(opts, settings.values.cloud || undefined);
+    capabilities = r.capabilities;
+    // The bench and curious users read this line (kaas detect --verbose).
+    opts.logger.debug(`openstack: ${r.requests} HTTP requests`);
+  }
+  const loadBalancer = resolveLoadBalancerPlan(settings.values, capabilities);
+  const data: DetectReport = { ...capabilities, loadBalancer };
+  return { data, text: formatDetectText(data) };
+}

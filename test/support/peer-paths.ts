@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (tests run compiled from dist/test/…). */
+export const ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
+
+/** Where the test run keeps the OpenStack peer (databases, logs, clouds.yaml, peer.env). */
+export const PEER_DIR = path.join(ROOT, '.kaas-test', 'peer');
+/** Written by global setup when it started the peer, so teardown never stops a developer's peer. */
+export const PEER_STARTED_MARK = path.join(ROOT, '.kaas-test', 'peer-started-by-jest');
+/** One file per jest process using the peer (named by pid); the last one out stops it. */
+export const PEER_USERS_DIR = path.join(ROOT, '.kaas-test', 'peer-users');
+/** The variable global setup sets to the path of peer.env for the test workers. */
+export const PEER_ENV_VAR = 'KAAS_TEST_PEER_ENV';
+/** Every stdout/stderr/logger text a test run captured, one file per capture, for the secrets check. */
+export const PRINTED_ROOT = path.join(ROOT, '.kaas-test', 'printed');
+/** The variable global setup sets to this run's own capture directory (concurrent runs do not mix). */
+export const PRINTED_ENV_VAR = 'KAAS_TEST_PRINTED_DIR';
+
+/** This test run's capture directory. */
+export function printedDir(): string {
+  return process.env[PRINTED_ENV_VAR] ?? path.join(PRINTED_ROOT, 'default');
+}

@@ -1,0 +1,102 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { PEER_DIR, PEER_ENV_VAR, ROOT } from './peer-paths.js';
+import { recordPrinted } from './printed.js';
+import { runKaas, tempDir, type CliRun } from './cli.js';
+import path from 'node:path';
+
+/** What test/peer/start.sh wrote to peer.env, plus the secrets it uses. */
+export interface PeerFacts {
+  dir: string;
+  cloudsFile: string;
+  authUrl: string;
+  region: string;
+  demoPassword: string;
+  adminPassword: string;
+  appcredId: string;
+  appcredSecret: string;
+  demoUserId: string;
+  demoProjectId: string;
+  /** Every secret of the peer, for the leak checks. */
+  secrets: string[];
+}
+
+function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+/**
+ * The peer global setup started. Throws (failing the test, never skipping) when global setup did
+ * not start one, e.g. under KAAS_PEER=skip.
+ */
+export function peer(): PeerFacts {
+  const file = process.env[PEER_ENV_VAR];
+  if (!file || !fs.existsSync(file)) {
+    throw new Error(`the OpenStack peer was not started by jest global setup (${PEER_ENV_VAR} unset${process.env.KAAS_PEER === 'skip' ? ', KAAS_PEER=skip' : ''})`);
+  }
+  const e = parseEnvFile(fs.readFileSync(file, 'utf8'));
+  return {
+    dir: e.OS_PEER_DIR ?? PEER_DIR,
+    cloudsFile: e.OS_CLIENT_CONFIG_FILE,
+    authUrl: e.OS_PEER_AUTH_URL,
+    region: e.OS_PEER_REGION,
+    demoPassword: e.OS_PEER_DEMO_PASSWORD,
+    adminPassword: e.OS_PEER_ADMIN_PASSWORD,
+    appcredId: e.OS_PEER_APPCRED_ID,
+    appcredSecret: e.OS_PEER_APPCRED_SECRET,
+    demoUserId: e.OS_PEER_DEMO_USER_ID,
+    demoProjectId: e.OS_PEER_DEMO_PROJECT_ID,
+    secrets: [e.OS_PEER_DEMO_PASSWORD, e.OS_PEER_ADMIN_PASSWORD, e.OS_PEER_APPCRED_SECRET, 'service-secret'],
+  };
+}
+
+/**
+ * Runs the built `kaas` against the peer with a clean environment plus `env`, an empty settings
+ * directory unless one is given, and records everything it printed for the secrets check.
+ */
+export function kaasOnPeer(args: string[], env: Record<string, string> = {}, extraSecrets: string[] = []): CliRun {
+  const p = peer();
+  const withDir = args.includes('--settings-dir') ? args : [...args, '--settings-dir', tempDir('kaas-settings-')];
+  const r = runKaas(withDir, { env: { OS_CLIENT_CONFIG_FILE: p.cloudsFile, ...env } });
+  recordPrinted(`kaas ${args.join(' ')}`, `${r.stdout}\n${r.stderr}`, [...p.secrets, ...extraSecrets, ...Object.values(env).filter((v) => /secret|pw|pass/i.test(v))]);
+  return r;
+}
+
+/** Runs test/peer/stop.sh for some services, or start.sh to bring missing ones back (caller holds the lock). */
+function peerScript(script: 'start.sh' | 'stop.sh', ...services: string[]): void {
+  const r = spawnSync('bash', [path.join(ROOT, 'test', 'peer', script), peer().dir, ...services], {
+    encoding: 'utf8', timeout: 300_000, env: { ...process.env, KAAS_PEER_LOCK_HELD: '1' },
+  });
+  if (r.status !== 0) throw new Error(`${script} failed: ${r.stdout}\n${r.stderr}`);
+}
+
+/**
+ * Stops some peer services while holding the peer's lock, so that a concurrent test run's
+ * start.sh waits instead of bringing them back early. Returns the function that restarts them
+ * and releases the lock.
+ */
+export async function stopPeerServices(...services: string[]): Promise<() => void> {
+  const holder = spawn('flock', [path.join(peer().dir, '.lock'), '-c', 'echo locked; read _'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout.once('data', () => resolve());
+    holder.once('exit', (code) => reject(new Error(`flock exited ${code}`)));
+  });
+  try {
+    peerScript('stop.sh', ...services);
+  } catch (e) {
+    holder.stdin.end();
+    throw e;
+  }
+  return () => {
+    try {
+      peerScript('start.sh');
+    } finally {
+      holder.stdin.end();
+    }
+  };
+}

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from '../../../lib/errors.js';
+import { loadCapabilitiesFile } from '../../../lib/openstack/capabilities-file.js';
+import { findEndpoint, stripVersionSuffix, type CatalogService } from '../../../lib/openstack/catalog.js';
+import { compareVersions, highestVersion } from '../../../lib/openstack/octavia.js';
+import { fixture } from '../../support/openstack-fixtures.js';
+
+const catalog: CatalogService[] = [
+  {
+    type: 'load-balancer',
+    endpoints: [
+      { interface: 'public', region_id: 'R1', url: 'https://lb.r1.example:9876/' },
+      { interface: 'internal', region_id: 'R1', url: 'http://10.0.0.5:9876' },
+      { interface: 'public', region: 'R2', url: 'https://lb.r2.example/load-balancer/v2.0' },
+    ],
+  },
+];
+
+describe('catalog endpoint selection', () => {
+  it.each([
+    ['public', 'R1', { found: true, url: 'https://lb.r1.example:9876' }],
+    ['internal', 'R1', { found: true, url: 'http://10.0.0.5:9876' }],
+    ['public', 'R2', { found: true, url: 'https://lb.r2.example/load-balancer/v2.0' }],
+    ['public', undefined, { found: true, url: 'https://lb.r1.example:9876' }],
+    ['admin', 'R1', { found: false, reason: 'the "load-balancer" service has no admin endpoint (interfaces: internal, public)' }],
+    ['internal', 'R2', { found: false, reason: 'the "load-balancer" service has no internal endpoint in region R2 (regions: R1)' }],
+  ])('%s in region %s', (iface, region, want) => {
+    expect(findEndpoint(catalog, 'load-balancer', iface, region)).toEqual(want);
+  });
+
+  it('a service type absent from the catalog is a reason, not an error', () => {
+    expect(findEndpoint(catalog, 'network', 'public', 'R1')).toEqual({ found: false, reason: 'the catalog has no "network" service' });
+  });
+
+  it.each([
+    ['https://lb.example/load-balancer/v2.0', 'https://lb.example/load-balancer'],
+    ['https://lb.example:9876/v2/', 'https://lb.example:9876'],
+    ['https://lb.example:9876', 'https://lb.example:9876'],
+  ])('strips the version suffix of %s', (url, root) => expect(stripVersionSuffix(url)).toBe(root));
+
+  it('the Keystone api-ref catalog sample parses', () => {
+    const c = fixture('keystone/get-service-catalog-response.json').catalog as CatalogService[];
+    expect(findEndpoint(c, 'identity', 'public', 'RegionOne').found).toBe(true);
+  });
+});
+
+describe('Octavia versions compare numerically', () => {
+  it.each([
+    ['2.9', '2.24', -1],
+    ['2.24', '2.3', 1],
+    ['v2.26', '2.26', 0],
+  ])('%s vs %s', (a, b, sign) => expect(Math.sign(compareVersions(a, b))).toBe(sign));
+
+  it('the api-ref sample (out-of-order `updated` of v2.7) yields its highest id', () => {
+    expect(highestVersion(fixture('octavia/versions-get-resp.json').versions)).toMatch(/^2\.\d+$/);
+    expect(highestVersion([{ id: 'v2.7', updated: '2018-01-25T12:00:00Z' }, { id: 'v2.10', updated: '2018-01-01T00:00:00Z' }])).toBe('2.10');
+    expect(highestVersion([])).toBeUndefined();
+  });
+});
+
+describe('--capabilities FILE', () => {
+  const write = (text: string) => {
+    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-caps-')), 'caps.json');
+    fs.writeFileSync(f, text);
+    return f;
+  };
+  const good = {
+    cloud: 'c', detectedAt: '2026-01-01T00:00:00Z',
+    octavia: { present: true, maxVersion: '2.26', providers: ['amphora', 'ovn'], wallabyOrLater: true, allowedCidrs: true },
+    neutron: { present: true }, nova: { present: false, reason: 'x' },
+    loadBalancer: { provider: 'ovn' },
+  };
+
+  it('reads what kaas detect -o json printed (the plan part is dropped)', () => {
+    const caps = loadCapabilitiesFile(write(JSON.stringify(good)));
+    expect(caps.octavia.providers).toEqual(['amphora', 'ovn']);
+    expect('loadBalancer' in caps).toBe(false);
+  });
+
+  it('a wrong shape is exit 2 with every problem, sorted', () => {
+    const bad = { ...good, octavia: { present: true, maxVersion: 2.26, providers: 'ovn' }, nova: undefined };
+    try {
+      loadCapabilitiesFile(write(JSON.stringify(bad)));
+      throw new Error('no error');
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as UsageError).exitCode).toBe(2);
+      expect((e as UsageError).problems).toEqual([
+        'nova: must be a mapping',
+        'octavia.allowedCidrs: must be true or false',
+        'octavia.maxVersion: must be a string like "2.26"',
+        'octavia.providers: must be a list of provider names',
+        'octavia.wallabyOrLater: must be true or false',
+      ]);
+    }
+  });
+
+  it('a missing file says how to make one', () => {
+    expect(() => loadCapabilitiesFile('/nonexistent/caps.json')).toThrow(/cannot be read/);
+  });
+});
