@@ -59,7 +59,8 @@ export function createProcessRunner(logger?: Logger): ProcessRunner {
       const { execa } = await import('execa');
       try {
         const r = await execa(command, args, {
-          input: opts.input,
+          // No input: stdin is closed, so a tool that reads stdin sees EOF instead of hanging.
+          ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
           env: opts.env,
           cwd: opts.cwd,
           timeout: opts.timeoutMs,

@@ -1,0 +1,53 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Kubectl } from '../kube/kubectl.js';
+import type { Logger } from '../log.js';
+import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from './render.js';
+
+/**
+ * What kaas applied to a workload cluster, kept as files (like the SCS scripts'
+ * deployed-manifests.d) under `~/.kube/kaas/<cluster>/applied/<name>.yaml`, next to the kubeconfig
+ * create-cluster writes. delete-cluster uses them to remove the objects (first the LoadBalancer
+ * Service, so that OCCM deletes its Octavia LB before the cluster disappears).
+ */
+
+/** The folder of applied manifests of one cluster. */
+export function appliedDir(home: string, cluster: string): string {
+  return path.join(home, '.kube', 'kaas', cluster, 'applied');
+}
+
+/** Saves an applied manifest (dir 0700, file 0600: it is as private as the kubeconfig beside it); returns its path. */
+export function recordApplied(home: string, cluster: string, name: string, manifest: string): string {
+  const dir = appliedDir(home, cluster);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, `${name}.yaml`);
+  writeFileSync(file, manifest, { mode: 0o600 });
+  return file;
+}
+
+/** The manifest saved under `name`, or undefined when nothing was recorded. */
+export function readApplied(home: string, cluster: string, name: string): string | undefined {
+  const file = path.join(appliedDir(home, cluster), `${name}.yaml`);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+}
+
+/**
+ * Removes the ingress from a workload cluster: deletes the controller Service and waits (OCCM's
+ * finalizer holds it until the Octavia LB and its floating IP are gone), then everything else
+ * recorded, then the record. Idempotent: missing objects and a missing record are fine.
+ */
+export async function removeIngress(kubectl: Kubectl, home: string, cluster: string, logger: Logger): Promise<void> {
+  const step = logger.step(`deleting the ingress Service ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE} (OCCM removes its load balancer)`);
+  try {
+    await kubectl.delete(['service', CONTROLLER_SERVICE], { namespace: INGRESS_NAMESPACE });
+    step.succeed();
+  } catch (e) {
+    step.fail();
+    throw e;
+  }
+  const manifest = readApplied(home, cluster, 'ingress-nginx');
+  if (manifest) {
+    await kubectl.deleteManifest(manifest, { wait: false });
+    rmSync(path.join(appliedDir(home, cluster), 'ingress-nginx.yaml'), { force: true });
+  }
+}

@@ -1,0 +1,105 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ProcessRunner } from '../exec/runner.js';
+import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import type { Logger } from '../log.js';
+import { renderCloudConf } from '../render/cloud-conf.js';
+import { loadSettings } from '../settings/load.js';
+import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
+import { createIngressCloud, type IngressCloud } from './cloud.js';
+import { ingressKubeTarget } from './kubeconfig.js';
+import { decideIngress, formatIngressPlan } from './plan.js';
+import { renderIngress } from './render.js';
+
+/** Inputs of `kaas apply-ingress <cluster>` (flags and the process's surroundings). */
+export interface ApplyIngressOptions {
+  cluster: string;
+  settingsDir: string;
+  env: string;
+  environ: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+  sets?: string[];
+  dryRun?: boolean;
+  /** With dryRun: write DIR/ingress-nginx.yaml and DIR/cloud.conf (0600) instead of stdout. */
+  outputDir?: string;
+  /** A `kaas detect -o json` file: plan without asking the cloud. */
+  capabilitiesFile?: string;
+  kubeconfig?: string;
+  context?: string;
+  /** Apply although OCCM's live cloud config contradicts the plan. */
+  force?: boolean;
+  timeouts?: Partial<ApplyTimeouts>;
+}
+
+/** Adapters; everything that reaches outside is injectable. */
+export interface ApplyIngressDeps {
+  logger: Logger;
+  runner: ProcessRunner;
+  /** kubectl for the workload cluster; default: the kubectl adapter over `runner`. */
+  kubectlFor?: (t: KubeTarget) => Kubectl;
+  /** The cloud; default: clouds.yaml / OS_* through lib/openstack, connected on first use. */
+  cloud?: IngressCloud;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** What the command hands back: raw manifests (dry-run), a summary text, and data for -o json. */
+export interface ApplyIngressResult {
+  raw?: string;
+  text?: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * `kaas apply-ingress`: load settings → plan (printed with its reasons on stderr) → render →
+ * dry-run output, or apply to the workload cluster and verify. Throws PlanError/UsageError (exit 2)
+ * before touching anything when the settings, the cloud or the live OCCM config do not fit.
+ */
+export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngressDeps): Promise<ApplyIngressResult> {
+  const { logger } = deps;
+  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
+  settings.warnings.forEach((w) => logger.warn(w));
+  const s = settings.values;
+  let cloud = deps.cloud;
+  const getCloud = () => (cloud ??= createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, logger }));
+
+  const decision = await decideIngress(s, { capabilitiesFile: o.capabilitiesFile, cloud: getCloud });
+  formatIngressPlan(o.cluster, o.env, decision).forEach((l) => logger.info(l));
+  decision.ingress.warnings.forEach((w) => logger.warn(w));
+  const data: Record<string, unknown> = { cluster: o.cluster, loadBalancer: decision.lb, ingress: decision.ingress };
+  if (!decision.ingress.deploy) {
+    logger.info('nothing to apply');
+    return { text: '', data };
+  }
+
+  const rendered = await renderIngress(decision.ingress);
+  if (o.dryRun && !o.outputDir) return { raw: rendered.yaml, data };
+  if (o.dryRun) {
+    const creds = getCloud().credentials();
+    if (!creds.cloud) logger.warn(`cloud.conf written without [Global]: ${creds.problem}`);
+    const conf = renderCloudConf({ cloud: creds.cloud, lb: decision.lb, occm: s.occm_loadbalancer, required: decision.ingress.cloudConf });
+    conf.warnings.forEach((w) => logger.warn(w));
+    const dir = path.resolve(o.cwd, o.outputDir!);
+    mkdirSync(dir, { recursive: true });
+    const manifestFile = path.join(dir, 'ingress-nginx.yaml');
+    const confFile = path.join(dir, 'cloud.conf');
+    writeFileSync(manifestFile, rendered.yaml);
+    writeFileSync(confFile, conf.text, { mode: 0o600 });
+    chmodSync(confFile, 0o600); // an existing file keeps its old mode otherwise
+    logger.info(`wrote ${manifestFile} and ${confFile} (mode 0600)`);
+    return { text: '', data: { ...data, files: [manifestFile, confFile] } };
+  }
+
+  const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+  const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
+  const applied = await applyToCluster(
+    { cluster: o.cluster, home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts },
+    { kubectl, logger, cloud: getCloud, sleep: deps.sleep },
+    decision,
+    rendered,
+  );
+  return {
+    text: `ingress-nginx ${decision.ingress.version!.version} (${decision.ingress.variant}) applied to cluster ${o.cluster}; address ${applied.address}`,
+    data: { ...data, applied },
+  };
+}

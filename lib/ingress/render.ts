@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { OperationError } from '../errors.js';
+import { templatePath } from '../paths.js';
+import { VARIANT_PATCHES, type IngressPlan } from '../plan/ingress.js';
+import { applyPatches, findObject, objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
+import { loadTemplate } from '../render/engine.js';
+import { validateObjects } from '../render/schema.js';
+
+/** Namespace of every namespaced object in the upstream manifests. */
+export const INGRESS_NAMESPACE = 'ingress-nginx';
+/** The LoadBalancer Service (OCCM names its Octavia LB after it). */
+export const CONTROLLER_SERVICE = 'ingress-nginx-controller';
+/** The controller ConfigMap (use-proxy-protocol, proxy-real-ip-cidr). */
+export const CONTROLLER_CONFIGMAP = 'ingress-nginx-controller';
+/** The controller Deployment (rollout waited for). */
+export const CONTROLLER_DEPLOYMENT = 'ingress-nginx-controller';
+/** The admission Jobs: immutable once created, so they are deleted before a re-apply (SCS issue #151). */
+export const ADMISSION_JOBS = ['ingress-nginx-admission-create', 'ingress-nginx-admission-patch'];
+
+/** The rendered ingress: objects in upstream order, and the same as multi-document YAML. */
+export interface RenderedIngress {
+  objects: KubeObject[];
+  yaml: string;
+}
+
+/** Reads a bundled upstream manifest and checks every document in it. */
+export function readUpstream(file: string): KubeObject[] {
+  const p = templatePath('ingress', 'upstream', file);
+  let text: string;
+  try {
+    text = readFileSync(p, 'utf8');
+  } catch (e) {
+    throw new OperationError(`bundled manifest ${file} is missing: ${(e as Error).message}`, { hint: 'reinstall kaas: its templates/ folder is incomplete' });
+  }
+  return parseDocuments(text, `templates/ingress/upstream/${file}`);
+}
+
+/**
+ * Renders the manifests for a deploy plan: the bundled upstream "cloud" manifest of the plan's
+ * version, with the variant's patch templates merged in, every document parsed and the core kinds
+ * schema-validated (`validate`: the patched objects, or all). `realIpCidr` overrides the plan's
+ * (the LB VIP/32 once it is known).
+ */
+export async function renderIngress(plan: IngressPlan, realIpCidr = plan.realIpCidr, validate: 'patched' | 'all' = 'patched'): Promise<RenderedIngress> {
+  if (!plan.deploy || !plan.version || !plan.variant) throw new OperationError('renderIngress called for a plan that deploys nothing');
+  let objects = readUpstream(plan.version.file);
+  const vars: Record<string, unknown> = { realIpCidr };
+  const patched = new Set<string>();
+  for (const name of VARIANT_PATCHES[plan.variant]) {
+    const rel = `ingress/patches/${name}.yaml.hbs`;
+    const patch = parseDocuments(loadTemplate(templatePath('ingress', 'patches', `${name}.yaml.hbs`), rel).render(vars), rel);
+    objects = applyPatches(objects, patch, rel);
+    patch.forEach((p) => patched.add(objectKey(p)));
+  }
+  // The unpatched upstream objects are verbatim bundled data, schema-checked by the test suite for
+  // every version (validate 'all'); at run time only what kaas changed is checked, which keeps the
+  // dry-run fast (each schema module costs ~100 ms to load).
+  const toCheck = validate === 'all' ? objects : objects.filter((o) => patched.has(objectKey(o)));
+  await validateObjects(toCheck, `ingress-nginx ${plan.version.version} (${plan.variant})`);
+  return { objects, yaml: stringifyDocuments(objects) };
+}
+
+/** The controller Service of a rendered manifest (always present in the upstream cloud manifest). */
+export function controllerService(objects: KubeObject[]): KubeObject | undefined {
+  return findObject(objects, 'Service', CONTROLLER_SERVICE, INGRESS_NAMESPACE);
+}
+
+/**
+ * The controller ConfigMap alone, as a manifest. Server-side apply owns fields per manager and
+ * object: re-applying the WHOLE ConfigMap (not just the changed key) keeps kaas's other keys.
+ */
+export function configMapManifest(objects: KubeObject[]): string {
+  const cm = findObject(objects, 'ConfigMap', CONTROLLER_CONFIGMAP, INGRESS_NAMESPACE);
+  if (!cm) throw new OperationError(`the rendered manifest has no ConfigMap ${INGRESS_NAMESPACE}/${CONTROLLER_CONFIGMAP}`);
+  return stringifyDocuments([cm]);
+}

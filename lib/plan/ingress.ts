@@ -1,0 +1,132 @@
+import { PlanError } from '../errors.js';
+import type { Settings } from '../settings/types.js';
+import {
+  BUNDLED_INGRESS_VERSIONS, defaultIngressVersion, findBundled, kubernetesMinor, rangeText, supportsKubernetes,
+  type BundledIngressVersion,
+} from './ingress-versions.js';
+import type { LoadBalancerPlan } from './types.js';
+
+/** The settings the ingress decision reads. */
+export type IngressSettings = Pick<
+  Settings,
+  'deploy_nginx_ingress' | 'nginx_use_proxy' | 'node_cidr' | 'deploy_harbor' | 'harbor_domain_name' | 'occm_loadbalancer' | 'kubernetes_version'
+>;
+
+/**
+ * How ingress-nginx meets the load balancer:
+ * - `amphora-proxy`: health-monitor annotation + PROXY protocol (Service annotation, ConfigMap keys);
+ * - `amphora-monitor`: the health-monitor annotation only;
+ * - `amphora-plain`: upstream unchanged, `create-monitor` is already on in cloud.conf;
+ * - `ovn`: upstream unchanged, monitors from cloud.conf `create-monitor=true`, no PROXY protocol.
+ */
+export type IngressVariant = 'amphora-proxy' | 'amphora-monitor' | 'amphora-plain' | 'ovn';
+
+/** Template patches (templates/ingress/patches/<name>.yaml.hbs) of each variant, in order. */
+export const VARIANT_PATCHES: Record<IngressVariant, string[]> = {
+  'amphora-proxy': ['health-monitor', 'proxy-protocol'],
+  'amphora-monitor': ['health-monitor'],
+  'amphora-plain': [],
+  ovn: [],
+};
+
+/** The ingress decision: plain data plus the reasons (sentences) and warnings to print. */
+export interface IngressPlan {
+  deploy: boolean;
+  /** Set when deploy is true. */
+  version?: BundledIngressVersion;
+  variant?: IngressVariant;
+  provider: string;
+  /** Where health monitors come from. */
+  monitor: 'service annotation' | 'cloud.conf create-monitor' | 'none';
+  proxyProtocol: boolean;
+  /** proxy-real-ip-cidr before the LB address is known (node_cidr); set only with PROXY protocol. */
+  realIpCidr?: string;
+  /** Keys the ingress needs in cloud.conf [LoadBalancer] (enable-ingress-hostname with PROXY). */
+  cloudConf: Record<string, string>;
+  reasons: string[];
+  warnings: string[];
+}
+
+const truthy = (v: unknown) => v === true || (typeof v === 'string' && /^(true|1|yes)$/i.test(v));
+
+/** The retirement notice printed whenever ingress-nginx is deployed. */
+export const RETIREMENT_WARNING =
+  'ingress-nginx is retired upstream: no releases, bug fixes or security fixes after March 2026 ' +
+  '(https://kubernetes.io/blog/2025/11/11/ingress-nginx-retirement/); plan a move to a Gateway API implementation';
+
+/** Picks the bundled version: `true` → the default for kubernetes_version; "vX.Y.Z" → that bundled version. */
+export function chooseIngressVersion(s: IngressSettings, forced: boolean): { version: BundledIngressVersion; reasons: string[]; warnings: string[] } {
+  const minor = kubernetesMinor(s.kubernetes_version);
+  const reasons: string[] = [];
+  const warnings: string[] = [];
+  let version: BundledIngressVersion;
+  if (typeof s.deploy_nginx_ingress === 'string') {
+    const found = findBundled(s.deploy_nginx_ingress);
+    if (!found) {
+      throw new PlanError(`deploy_nginx_ingress: ${s.deploy_nginx_ingress} is not a bundled ingress-nginx version`, {
+        problems: BUNDLED_INGRESS_VERSIONS.map((b) => `${b.version} (Kubernetes ${rangeText(b)})`),
+        hint: 'set deploy_nginx_ingress to true (the version matching kubernetes_version) or to one of the bundled versions above; kaas downloads nothing at apply time',
+      });
+    }
+    version = found;
+    reasons.push(`ingress-nginx ${version.version}: pinned by deploy_nginx_ingress.`);
+  } else {
+    const d = defaultIngressVersion(minor);
+    version = d.pick;
+    reasons.push(
+      d.inRange
+        ? `ingress-nginx ${version.version}: the newest bundled release tested with Kubernetes ${minor!.join('.')} (${rangeText(version)}).`
+        : `ingress-nginx ${version.version}: no bundled release is tested with Kubernetes ${s.kubernetes_version}; using the closest.`,
+    );
+    if (forced) reasons.push('deploy_nginx_ingress is false, but Harbor needs an ingress: deploy_harbor is true and harbor_domain_name is set.');
+  }
+  if (!minor || !supportsKubernetes(version, minor)) {
+    warnings.push(`ingress-nginx ${version.version} is tested with Kubernetes ${rangeText(version)}, not with kubernetes_version ${s.kubernetes_version}`);
+  }
+  warnings.push(RETIREMENT_WARNING);
+  return { version, reasons, warnings };
+}
+
+/**
+ * The pure decision: whether to deploy ingress-nginx, which bundled version, which variant, and
+ * what cloud.conf must hold for it. Throws PlanError (exit 2) for an unbundled pinned version and
+ * for PROXY protocol without a node CIDR (the old scripts wrote `proxy-real-ip-cidr: "null"`).
+ */
+export function planIngress(s: IngressSettings, lb: LoadBalancerPlan): IngressPlan {
+  const base = { provider: lb.provider, monitor: 'none' as const, proxyProtocol: false, cloudConf: {}, warnings: [] as string[] };
+  const forced = s.deploy_nginx_ingress === false && s.deploy_harbor && s.harbor_domain_name.trim() !== '';
+  if (s.deploy_nginx_ingress === false && !forced) {
+    const why = s.deploy_harbor ? ' (deploy_harbor is true, but harbor_domain_name is empty, so Harbor needs no ingress)' : '';
+    return { ...base, deploy: false, reasons: [`ingress-nginx not deployed: deploy_nginx_ingress is false${why}.`] };
+  }
+  const { version, reasons, warnings } = chooseIngressVersion(s, forced);
+  const globalMonitor = truthy(s.occm_loadbalancer['create-monitor']) || truthy(lb.cloudConf['create-monitor']);
+
+  if (lb.ovn) {
+    reasons.push('OVN load balancer: the upstream manifest unchanged; health monitors come from cloud.conf create-monitor=true.');
+    if (s.nginx_use_proxy) reasons.push('nginx_use_proxy does not apply to OVN: OVN keeps client IPs, no PROXY protocol.');
+    return { ...base, deploy: true, version, variant: 'ovn', monitor: 'cloud.conf create-monitor', reasons, warnings };
+  }
+  if (s.nginx_use_proxy && lb.proxyProtocolPossible) {
+    if (!s.node_cidr) {
+      throw new PlanError('nginx_use_proxy is true but node_cidr is empty: nginx would not know which PROXY-protocol source to trust', {
+        hint: 'set node_cidr (the subnet of the cluster nodes), or nginx_use_proxy: false',
+      });
+    }
+    reasons.push(
+      `${lb.provider} load balancer with PROXY protocol: health-monitor and proxy-protocol annotations; nginx trusts PROXY headers from ${s.node_cidr} (node_cidr) until the LB address is known.`,
+      'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the ingress through the LB (hairpin with PROXY protocol).',
+    );
+    return {
+      ...base, deploy: true, version, variant: 'amphora-proxy', monitor: 'service annotation', proxyProtocol: true,
+      realIpCidr: s.node_cidr, cloudConf: { 'enable-ingress-hostname': 'true' }, reasons, warnings,
+    };
+  }
+  if (s.nginx_use_proxy) reasons.push(`PROXY protocol not possible with provider ${lb.provider}.`);
+  if (globalMonitor) {
+    reasons.push(`${lb.provider} load balancer without PROXY protocol: create-monitor is on in cloud.conf, so the upstream manifest unchanged.`);
+    return { ...base, deploy: true, version, variant: 'amphora-plain', monitor: 'cloud.conf create-monitor', reasons, warnings };
+  }
+  reasons.push(`${lb.provider} load balancer without PROXY protocol: the health-monitor annotation only (externalTrafficPolicy: Local needs it).`);
+  return { ...base, deploy: true, version, variant: 'amphora-monitor', monitor: 'service annotation', reasons, warnings };
+}

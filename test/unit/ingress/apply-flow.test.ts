@@ -1,0 +1,129 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PlanError, UsageError } from '../../../lib/errors.js';
+import { createKubectl } from '../../../lib/kube/kubectl.js';
+import { memoryLogger } from '../../../lib/log.js';
+import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
+import { appliedDir } from '../../../lib/ingress/applied.js';
+import type { IngressCloud } from '../../../lib/ingress/cloud.js';
+import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
+import { tempDir } from '../../support/cli.js';
+
+const NS = ['--namespace', 'ingress-nginx'];
+let fake: FakeTools | undefined;
+afterEach(() => fake?.cleanup());
+
+function setup(calls: (kc: string) => FakeCall[], cloud: Partial<IngressCloud> = {}) {
+  const home = tempDir('kaas-home-');
+  const kubeconfig = path.join(home, 'workload.yaml');
+  writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+  fake = fakeTools(calls(kubeconfig));
+  const looked: string[] = [];
+  const logger = memoryLogger();
+  const opts: ApplyIngressOptions = {
+    cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig,
+    timeouts: { pollMs: 1, addressSec: 60 },
+  };
+  const deps = {
+    logger,
+    runner: fakeRunner(fake),
+    kubectlFor: (t: { kubeconfig?: string; context?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')),
+    sleep: async () => {},
+    cloud: {
+      credentials: () => ({ problem: 'none in tests' }),
+      capabilities: () => Promise.reject(new Error('not asked in tests')),
+      loadBalancerVip: async (name: string) => {
+        looked.push(name);
+        return '10.8.0.17';
+      },
+      ...cloud,
+    } as IngressCloud,
+  };
+  return { opts, deps, home, looked, logger };
+}
+
+const secretCall = (kc: string, response: FakeCall['response']): FakeCall => ({
+  tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], response,
+});
+const secretWith = (cloudConf: string) => ({
+  stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-config', namespace: 'kube-system' }, data: { 'cloud.conf': Buffer.from(cloudConf).toString('base64') } }),
+});
+const APPLY = ['apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'];
+
+const happy = (kc: string): FakeCall[] => [
+  secretCall(kc, { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` }),
+  { tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'job', 'ingress-nginx-admission-create', 'ingress-nginx-admission-patch', ...NS, '--ignore-not-found'] },
+  {
+    tool: 'kubectl', argv: ['--kubeconfig', kc, ...APPLY],
+    stdinContains: ['kind: Deployment', 'proxy-real-ip-cidr: 10.8.0.0/20', 'loadbalancer.openstack.org/proxy-protocol: "true"'],
+    response: { stdout: 'namespace/ingress-nginx serverside-applied\n' },
+  },
+  { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/ingress-nginx-controller', ...NS, '--timeout=300s'] },
+  { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'service', 'ingress-nginx-controller', ...NS, '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-service-pending.json` } },
+  { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'service', 'ingress-nginx-controller', ...NS, '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-service-lb-hostname.json` } },
+  {
+    tool: 'kubectl', argv: ['--kubeconfig', kc, ...APPLY],
+    stdinContains: ['kind: ConfigMap', 'proxy-real-ip-cidr: 10.8.0.17/32', 'use-proxy-protocol: "true"'],
+  },
+];
+
+describe('apply-ingress against a (fake) workload cluster', () => {
+  it('checks OCCM, re-creates the admission Jobs, applies, waits, and narrows the real-IP CIDR to the VIP', async () => {
+    const { opts, deps, home, looked } = setup(happy);
+    const r = await runApplyIngress(opts, deps);
+    fake!.assertDone();
+    expect(looked).toEqual(['kube_service_demo_ingress-nginx_ingress-nginx-controller']);
+    expect(r.text).toBe('ingress-nginx v1.15.1 (amphora-proxy) applied to cluster demo; address 203.0.113.45');
+    // Only the ConfigMap is re-applied, whole (server-side apply would drop fields kaas omits).
+    const last = fake!.calls()[6].stdin;
+    expect(last.match(/^kind: .*$/gm)).toEqual(['kind: ConfigMap']);
+    const kept = readFileSync(path.join(appliedDir(home, 'demo'), 'ingress-nginx.yaml'), 'utf8');
+    expect(kept).toContain('proxy-real-ip-cidr: 10.8.0.17/32');
+  });
+
+  it('keeps node_cidr when Octavia cannot be asked, and says why', async () => {
+    const { opts, deps, logger } = setup((kc) => happy(kc).slice(0, 6), { loadBalancerVip: () => Promise.reject(new Error('no cloud configured')) });
+    const r = await runApplyIngress(opts, deps);
+    fake!.assertDone();
+    expect(r.data.applied).toMatchObject({ realIpCidr: '10.8.0.0/20' });
+    expect(logger.lines.join('\n')).toMatch(/could not ask Octavia for the LB VIP: no cloud configured/);
+  });
+
+  it('refuses, applying nothing, when OCCM lacks enable-ingress-hostname for PROXY protocol', async () => {
+    const { opts, deps } = setup((kc) => [secretCall(kc, secretWith('[Global]\nauth-url=x\n[LoadBalancer]\nmanage-security-groups=true\n'))]);
+    const err = await runApplyIngress(opts, deps).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).problems[0]).toMatch(/lacks enable-ingress-hostname=true/);
+    fake!.assertDone();
+  });
+
+  it('applies anyway with --force, warning', async () => {
+    const { opts, deps, logger } = setup((kc) => [secretCall(kc, secretWith('[LoadBalancer]\n')), ...happy(kc).slice(1)]);
+    await runApplyIngress({ ...opts, force: true }, deps);
+    fake!.assertDone();
+    expect(logger.lines.join('\n')).toMatch(/warning: --force: the plan uses PROXY protocol/);
+  });
+
+  it('fails with a hint when the LB address does not come in time', async () => {
+    const { opts, deps } = setup((kc) => happy(kc).slice(0, 5));
+    const err = await runApplyIngress({ ...opts, timeouts: { pollMs: 1, addressSec: 0 } }, deps).catch((e: Error) => e);
+    expect((err as Error).message).toBe('the Service ingress-nginx/ingress-nginx-controller got no load-balancer address within 0s');
+    fake!.assertDone();
+  });
+
+  it('needs the workload kubeconfig, and says where it comes from', async () => {
+    const { opts, deps } = setup(() => []);
+    const err = await runApplyIngress({ ...opts, kubeconfig: '/nonexistent/kc.yaml' }, deps).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).message).toBe('the workload kubeconfig /nonexistent/kc.yaml does not exist');
+    expect(fake!.calls()).toEqual([]);
+  });
+
+  it('applies nothing and says why when the ingress is off', async () => {
+    const { opts, deps, logger } = setup(() => []);
+    const r = await runApplyIngress({ ...opts, sets: ['deploy_nginx_ingress=false'] }, deps);
+    expect(r.text).toBe('');
+    expect(logger.lines.join('\n')).toMatch(/not deployed: deploy_nginx_ingress is false/);
+    expect(fake!.calls()).toEqual([]);
+  });
+});
