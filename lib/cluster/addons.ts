@@ -1,0 +1,102 @@
+import type { ProcessRunner } from '../exec/runner.js';
+import type { Kubectl } from '../kube/kubectl.js';
+import type { Logger } from '../log.js';
+import type { AddonStep } from '../plan/addons.js';
+import { templatePath } from '../paths.js';
+import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
+import { loadTemplate } from '../render/engine.js';
+
+/**
+ * Installs the add-ons of a workload cluster, each idempotently: bundled manifests by server-side
+ * apply (re-applying changes nothing), cilium through its CLI (install, or upgrade when present)
+ * or `helm upgrade --install`, cert-manager through `helm upgrade --install`.
+ */
+
+/** Container images of the bundled add-ons for a version. */
+export const ADDON_IMAGES: Record<string, (version: string) => string> = {
+  occm: (v) => `registry.k8s.io/provider-os/openstack-cloud-controller-manager:${v}`,
+  'cinder-csi': (v) => `registry.k8s.io/provider-os/cinder-csi-plugin:${v}`,
+  'metrics-server': (v) => `registry.k8s.io/metrics-server/metrics-server:${v}`,
+};
+
+/** What the bundled templates need besides the version. */
+export interface AddonContext {
+  cluster: string;
+  /** The rendered OCCM cloud.conf (holds a secret). */
+  cloudConf: string;
+  cacert?: string;
+  /** CNI MTU (0 = the CNI's own detection). */
+  mtu: number;
+  /** Pod network (calico's IP pool). */
+  podCidr: string;
+}
+
+// The CRDs calico v3.27 declares (group crd.projectcalico.org), as [kind, scope].
+const CALICO_CRDS: [string, 'Cluster' | 'Namespaced'][] = [
+  ['BGPConfiguration', 'Cluster'], ['BGPFilter', 'Cluster'], ['BGPPeer', 'Cluster'], ['BlockAffinity', 'Cluster'],
+  ['CalicoNodeStatus', 'Cluster'], ['ClusterInformation', 'Cluster'], ['FelixConfiguration', 'Cluster'],
+  ['GlobalNetworkPolicy', 'Cluster'], ['GlobalNetworkSet', 'Cluster'], ['HostEndpoint', 'Cluster'], ['IPAMBlock', 'Cluster'],
+  ['IPAMConfig', 'Cluster'], ['IPAMHandle', 'Cluster'], ['IPPool', 'Cluster'], ['IPReservation', 'Cluster'],
+  ['KubeControllersConfiguration', 'Cluster'], ['NetworkPolicy', 'Namespaced'], ['NetworkSet', 'Namespaced'],
+];
+
+function calicoVars(version: string, ctx: AddonContext): Record<string, unknown> {
+  const image = (n: string) => `docker.io/calico/${n}:${version}`;
+  return {
+    crds: CALICO_CRDS.map(([kind, scope]) => {
+      const singular = kind.toLowerCase();
+      return { kind, scope, singular, plural: singular.endsWith('y') ? `${singular.slice(0, -1)}ies` : singular.endsWith('s') ? `${singular}es` : `${singular}s` };
+    }),
+    vethMtu: String(ctx.mtu),
+    podCidr: ctx.podCidr,
+    images: { cni: image('cni'), node: image('node'), kubeControllers: image('kube-controllers') },
+  };
+}
+
+/** Renders a bundled add-on (templates/addons/<name>.yaml.hbs) to objects. */
+export function renderBundledAddon(step: AddonStep, ctx: AddonContext): KubeObject[] {
+  const file = `addons/${step.name}.yaml.hbs`;
+  const t = loadTemplate(templatePath('addons', `${step.name}.yaml.hbs`), file);
+  const vars: Record<string, unknown> = { cluster: ctx.cluster, image: ADDON_IMAGES[step.name]?.(step.version) ?? '', version: step.version, mtu: ctx.mtu };
+  if (t.variables.includes('cloudConf')) Object.assign(vars, { cloudConf: ctx.cloudConf, cacert: ctx.cacert ?? '' });
+  if (step.name === 'calico') Object.assign(vars, calicoVars(step.version, ctx));
+  return parseDocuments(t.render(vars), file);
+}
+
+/** How add-ons reach the workload cluster. */
+export interface AddonTarget {
+  kubectl: Kubectl;
+  runner: ProcessRunner;
+  /** Path of the workload kubeconfig (for cilium and helm). */
+  kubeconfig: string;
+  logger: Logger;
+}
+
+const ciliumValues = (ctx: AddonContext) => ['ipam.mode=kubernetes', ...(ctx.mtu > 0 ? [`MTU=${ctx.mtu}`] : [])];
+
+/** Installs one add-on; returns a one-line summary. */
+export async function installAddon(step: AddonStep, ctx: AddonContext, t: AddonTarget): Promise<string> {
+  const env = { KUBECONFIG: t.kubeconfig };
+  switch (step.method) {
+    case 'bundled': {
+      const out = await t.kubectl.apply(stringifyDocuments(renderBundledAddon(step, ctx)), { forceConflicts: true });
+      const changed = out.split('\n').filter((l) => /serverside-applied|created|configured/.test(l) && !/unchanged/.test(l)).length;
+      return `${step.name} ${step.version} applied (${changed} object${changed === 1 ? '' : 's'})`;
+    }
+    case 'cilium-cli': {
+      const present = (await t.kubectl.getJson('daemonset', 'cilium', { namespace: 'kube-system' })) !== undefined;
+      const args = [present ? 'upgrade' : 'install', '--version', step.version.replace(/^v/, ''), ...ciliumValues(ctx).flatMap((v) => ['--set', v])];
+      await t.runner.run('cilium', args, { env, timeoutMs: 600_000 });
+      return `cilium ${step.version} ${present ? 'upgraded' : 'installed'} (cilium CLI)`;
+    }
+    case 'helm': {
+      const chart = step.name === 'cilium'
+        ? { release: 'cilium', repo: 'https://helm.cilium.io', ns: 'kube-system', values: ciliumValues(ctx), version: step.version.replace(/^v/, '') }
+        : { release: 'cert-manager', repo: 'https://charts.jetstack.io', ns: 'cert-manager', values: ['crds.enabled=true'], version: step.version };
+      const args = ['upgrade', '--install', chart.release, chart.release, '--repo', chart.repo, '--version', chart.version,
+        '--namespace', chart.ns, '--create-namespace', '--kubeconfig', t.kubeconfig, ...chart.values.flatMap((v) => ['--set', v])];
+      await t.runner.run('helm', args, { timeoutMs: 600_000 });
+      return `${step.name} ${step.version} installed (helm)`;
+    }
+  }
+}

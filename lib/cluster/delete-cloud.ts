@@ -1,0 +1,80 @@
+import type { Logger } from '../log.js';
+import { serverGroupNames } from '../plan/server-groups.js';
+import { ServiceMissing, type ClusterCloud } from './cloud.js';
+import { waitFor, type Clock } from './wait.js';
+
+/**
+ * What CAPO and OCCM can leave behind in the cloud after a Cluster is gone, found by name:
+ * Octavia LBs `kube_service_<cluster>_*` (OCCM's names) with their floating IPs, kaas's server
+ * groups, CAPO's security groups `k8s-cluster-<namespace>-<cluster>-secgroup-*` and OCCM's member
+ * security groups `lb-sg-<lb id>*`. Everything is looked up fresh, so a second run finds nothing.
+ */
+
+/** One cloud resource to delete. */
+export interface CleanupItem {
+  kind: 'floating ip' | 'load balancer' | 'server group' | 'security group';
+  id: string;
+  what: string;
+}
+
+/** Lists what to delete, in a safe order (FIPs before their LBs, LBs before their security groups). */
+export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, prefix: string, namespace: string, logger?: Logger): Promise<CleanupItem[]> {
+  // A service missing from the catalog has nothing of ours to clean up: say so and go on.
+  const orNone = async <T>(what: string, fn: () => Promise<T[]>): Promise<T[]> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof ServiceMissing)) throw e;
+      logger?.info(`- ${what}: skipped: ${e.message}`);
+      return [];
+    }
+  };
+  const items: CleanupItem[] = [];
+  const lbPrefix = `kube_service_${cluster}_`;
+  const lbs = (await orNone('load balancers', () => cloud.loadBalancers())).filter((l) => l.name.startsWith(lbPrefix));
+  for (const lb of lbs) {
+    for (const f of lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []) {
+      items.push({ kind: 'floating ip', id: f.id, what: `floating IP ${f.address} of load balancer ${lb.name}` });
+    }
+  }
+  for (const lb of lbs) items.push({ kind: 'load balancer', id: lb.id, what: `Octavia load balancer ${lb.name} (${lb.id})` });
+  const names = serverGroupNames(prefix, cluster);
+  for (const g of (await orNone('server groups', () => cloud.serverGroups())).filter((x) => x.name === names.controller || x.name === names.worker)) {
+    items.push({ kind: 'server group', id: g.id, what: `server group ${g.name} (${g.id})` });
+  }
+  const capoPrefix = `k8s-cluster-${namespace}-${cluster}-secgroup-`;
+  const lbIds = lbs.map((l) => l.id);
+  for (const sg of await orNone('security groups', () => cloud.securityGroups())) {
+    if (sg.name.startsWith(capoPrefix) || lbIds.some((id) => sg.name.startsWith(`lb-sg-${id}`))) {
+      items.push({ kind: 'security group', id: sg.id, what: `security group ${sg.name} (${sg.id})` });
+    }
+  }
+  return items;
+}
+
+/**
+ * Deletes the items in order; already deleted ones (404) count as done. Octavia deletes
+ * asynchronously: security groups wait until the deleted load balancers are gone (their ports
+ * still use the groups until then).
+ */
+export async function cleanupCloud(cloud: ClusterCloud, items: CleanupItem[], logger: Logger, clock: Clock, timeoutSec = 300): Promise<void> {
+  const lbIds = items.filter((i) => i.kind === 'load balancer').map((i) => i.id);
+  let lbsGone = lbIds.length === 0;
+  for (const i of items) {
+    if (i.kind === 'security group' && !lbsGone) {
+      await waitFor({
+        title: 'load balancers deleted', timeoutSec, intervalMs: 5000, logger, clock, hint: 'openstack loadbalancer list',
+        probe: async () => {
+          const left = (await cloud.loadBalancers()).filter((l) => lbIds.includes(l.id)).length;
+          return { done: left === 0, progress: `${left} left` };
+        },
+      });
+      lbsGone = true;
+    }
+    if (i.kind === 'floating ip') await cloud.deleteFloatingIp(i.id);
+    else if (i.kind === 'load balancer') await cloud.deleteLoadBalancer(i.id);
+    else if (i.kind === 'server group') await cloud.deleteServerGroup(i.id);
+    else await cloud.deleteSecurityGroup(i.id);
+    logger.info(`deleted ${i.what}`);
+  }
+}

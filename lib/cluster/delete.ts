@@ -1,0 +1,136 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
+import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import { cleanupCloud, planCloudCleanup } from './delete-cloud.js';
+import type { ClusterCloud } from './cloud.js';
+import { removeContexts, userKubeconfigFile, workloadKubeconfigFile, writeSecretFile } from './kubeconfig.js';
+import { CLUSTER_NAMESPACE } from './model.js';
+import { readApplied, removeIngress } from '../ingress/applied.js';
+import type { Logger } from '../log.js';
+import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, type ClusterDeps, type ClusterRunOptions } from './setup.js';
+import { waitFor } from './wait.js';
+
+/**
+ * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first (so that OCCM and Cinder
+ * CSI remove their load balancers and volumes while they still run), then the Cluster (CAPO removes
+ * servers, network, API load balancer), then what is left in the cloud (delete-cloud.ts), then
+ * the kubeconfig context. `--dry-run` lists; a second run finds nothing and does nothing.
+ */
+
+/** Timeouts of the waits, in seconds. */
+export interface DeleteTimeouts {
+  servicesSec: number;
+  clusterSec: number;
+  pollMs: number;
+}
+
+/** What delete-cluster did (or would do with --dry-run). */
+export interface DeleteClusterResult {
+  cluster: string;
+  dryRun: boolean;
+  actions: string[];
+}
+
+/** Adapters of delete-cluster. */
+export interface DeleteDeps extends ClusterDeps {
+  kubectlFor?: (t: KubeTarget) => Kubectl;
+}
+
+type Item = { metadata: { name: string; namespace: string }; spec?: { type?: string } };
+
+/** Runs delete-cluster. */
+export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<DeleteTimeouts> }, deps: DeleteDeps): Promise<DeleteClusterResult> {
+  const t = { servicesSec: 600, clusterSec: 1800, pollMs: 10_000, ...o.timeouts };
+  const cluster = checkClusterName(o.cluster);
+  const s = clusterSettings(o).values;
+  const actions: string[] = [];
+  const ns = CLUSTER_NAMESPACE;
+  const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
+  const mgmtTarget: KubeTarget = { kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined };
+  const mgmt = kubectlFor(mgmtTarget);
+  const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>) =>
+    waitFor({ title, timeoutSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
+
+  const creds = cloudCredentials(o, s, false);
+  const { cloud } = await cloudConnection(deps, creds.config, creds.problem, false);
+  const present = (await mgmt.getJson('cluster', cluster, { namespace: ns })) !== undefined;
+  const kubeconfig = workloadKubeconfigFile(s.workload_kubeconfig, cluster, o.home, o.cwd);
+
+  if (present) {
+    let workload: Kubectl | undefined;
+    let file = kubeconfig;
+    try {
+      if (!existsSync(kubeconfig)) {
+        const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
+        // A dry-run leaves no file behind where the real kubeconfig would go.
+        file = o.dryRun ? path.join(mkdtempSync(path.join(os.tmpdir(), 'kaas-')), 'kubeconfig') : kubeconfig;
+        writeSecretFile(file, text);
+      }
+      workload = kubectlFor({ kubeconfig: file });
+    } catch (e) {
+      deps.logger.warn(`the workload cluster cannot be reached (${(e as Error).message.split('\n')[0]}); its load balancers and volumes are cleaned up in the cloud afterwards`);
+    }
+    try {
+      if (workload) await deleteWorkloadResources(workload, cluster, o.home, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${kubeconfig} get services,pvc -A`, probe), t.servicesSec);
+    } finally {
+      if (file !== kubeconfig) rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+    actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer)`);
+    if (!o.dryRun) {
+      await mgmt.delete([`cluster/${cluster}`], { namespace: ns, wait: false });
+      await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster}`, async () => {
+        const c = await mgmt.getJson<{ status?: { phase?: string } }>('cluster', cluster, { namespace: ns });
+        return { done: c === undefined, progress: c ? `phase ${c.status?.phase ?? 'unknown'}` : 'gone' };
+      });
+    }
+  }
+  // Objects kaas applied that are not owned by the Cluster (templates it no longer references, the credentials).
+  const leftovers = await mgmt.getJson<{ items?: Item[] }>('openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
+  for (const i of leftovers?.items ?? []) {
+    const kind = (i as unknown as { kind: string }).kind;
+    actions.push(`${kind} ${ns}/${i.metadata.name}`);
+    if (!o.dryRun) await mgmt.delete([`${kind.toLowerCase()}/${i.metadata.name}`], { namespace: ns });
+  }
+
+  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger);
+  actions.push(...cleanup.map((c) => c.what));
+  if (!o.dryRun) await cleanupCloud(cloud!, cleanup, deps.logger, deps.clock);
+
+  const contexts = removeContexts(userKubeconfigFile(o.environ, o.home), cluster, o.dryRun);
+  actions.push(...contexts.map((c) => `kubeconfig context ${c}`));
+  if (existsSync(kubeconfig)) {
+    actions.push(`file ${kubeconfig}`);
+    if (!o.dryRun) rmSync(kubeconfig, { force: true });
+  }
+  return { cluster, dryRun: o.dryRun, actions };
+}
+
+/** Deletes LoadBalancer Services and PVCs in the workload cluster and waits for OCCM to remove the LBs. */
+async function deleteWorkloadResources(
+  k: Kubectl, cluster: string, home: string, logger: Logger, cloud: ClusterCloud, dryRun: boolean, actions: string[],
+  wait: (title: string, sec: number, probe: () => Promise<{ done: boolean; progress: string }>) => Promise<number>, timeoutSec: number,
+): Promise<void> {
+  // The ingress first, through what apply-ingress recorded (its Service, then the rest of its objects).
+  if (readApplied(home, cluster, 'ingress-nginx') !== undefined) {
+    actions.push('ingress-nginx (as recorded by apply-ingress; OCCM deletes its load balancer)');
+    if (!dryRun) await removeIngress(k, home, cluster, logger);
+  }
+  const services = (await listAllNamespaces<Item>(k, 'services')).filter((x) => x.spec?.type === 'LoadBalancer');
+  const pvcs = await listAllNamespaces<Item>(k, 'persistentvolumeclaims');
+  for (const x of services) actions.push(`Service ${x.metadata.namespace}/${x.metadata.name} (type LoadBalancer: OCCM deletes its Octavia LB)`);
+  for (const x of pvcs) actions.push(`PersistentVolumeClaim ${x.metadata.namespace}/${x.metadata.name} (Cinder CSI deletes its volume)`);
+  if (dryRun) return;
+  for (const x of [...services.map((v) => ['service', v] as const), ...pvcs.map((v) => ['pvc', v] as const)]) {
+    await k.delete([`${x[0]}/${x[1].metadata.name}`], { namespace: x[1].metadata.namespace, wait: false });
+  }
+  if (services.length) {
+    // OCCM names a Service's load balancer kube_service_<cluster>_<namespace>_<name>.
+    const names = new Set(services.map((x) => `kube_service_${cluster}_${x.metadata.namespace}_${x.metadata.name}`));
+    await wait('service load balancers deleted by OCCM', timeoutSec, async () => {
+      const left = (await cloud.loadBalancers()).filter((l) => names.has(l.name)).length;
+      return { done: left === 0, progress: `${left} left` };
+    });
+  }
+}

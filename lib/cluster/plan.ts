@@ -1,0 +1,157 @@
+import { PlanError } from '../errors.js';
+import type { CloudConfig } from '../openstack/cloud-config.js';
+import type { Capabilities } from '../openstack/types.js';
+import { planAddons, type AddonPlan } from '../plan/addons.js';
+import { planKubeApiAccess, type MgmtHostAddresses } from '../plan/kubeapi.js';
+import { chooseFlavor, chooseImage, type Decision } from '../plan/machines.js';
+import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
+import type { KubeObject } from '../render/documents.js';
+import type { Settings } from '../settings/types.js';
+import { CheckList, lookup } from './checks.js';
+import type { ClusterCloud } from './cloud.js';
+import { clusterIdentity } from './identity.js';
+import type { ClusterDecisions } from './model.js';
+import { renderClusterObjects } from './render.js';
+
+/**
+ * Plans one cluster: asks the cloud what it needs (images, flavors, external networks, server
+ * groups, Octavia, the management host), takes every decision, renders and validates the objects.
+ * Touches nothing. With `strict` false (dry-run) a lookup that cannot run is a skipped check.
+ */
+
+/** Inputs of planCluster; the cloud and its config are undefined when not available. */
+export interface PlanClusterInput {
+  cluster: string;
+  settings: Settings;
+  cloudConfig?: CloudConfig;
+  /** Why the cloud config is unavailable (shown as a skipped check). */
+  cloudConfigProblem?: string;
+  cloud?: ClusterCloud;
+  /** Why the cloud cannot be asked. */
+  cloudProblem?: string;
+  lb: LoadBalancerPlan;
+  /** Detected (or --capabilities) facts; they save the external-network and Octavia lookups. */
+  caps?: Capabilities;
+  strict: boolean;
+  tools: { cilium: boolean; helm: boolean };
+  readFile: (p: string) => string;
+}
+
+/** Everything decided, rendered and checked. */
+export interface ClusterPlan {
+  decisions: ClusterDecisions;
+  objects: KubeObject[];
+  addons: AddonPlan;
+  serverGroups: ServerGroupAction[];
+  checks: CheckList;
+  reasons: string[];
+}
+
+function must<T>(d: Decision<T>, checks: CheckList, name: string): T & { reasons: string[] } {
+  if (!d.ok) {
+    checks.failed(name, d.error);
+    throw new PlanError(d.error, { hint: d.hint });
+  }
+  return d as T & { reasons: string[] };
+}
+
+/** Takes every decision for the cluster (see the module comment). */
+export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
+  const s = i.settings;
+  const checks = new CheckList();
+  const reasons: string[] = [...i.lb.reasons];
+  const why = i.cloudProblem ?? 'the cloud is not asked';
+  const ask = <T>(name: string, fn: (c: ClusterCloud) => Promise<T>) => lookup(checks, name, i.cloud ? () => fn(i.cloud!) : undefined, why, i.strict);
+
+  const images = await ask('image', (c) => c.imageNames());
+  const image = must(chooseImage(s.kubernetes_version, s.image, images), checks, 'image');
+  if (images) checks.ok('image', `${image.image} exists`);
+  reasons.push(...image.reasons);
+
+  const flavors = await ask('flavors', (c) => c.flavors());
+  const controller = must(chooseFlavor('controller', s.controller_flavor, s.controller_root_disk, flavors), checks, 'flavors');
+  const worker = must(chooseFlavor('worker', s.worker_flavor, s.worker_root_disk, flavors), checks, 'flavors');
+  if (flavors) checks.ok('flavors', `${s.controller_flavor}, ${s.worker_flavor} exist`);
+  reasons.push(...controller.reasons, ...worker.reasons);
+
+  const nets = i.caps?.neutron.externalNetworks ?? (await ask('external network', (c) => c.externalNetworks()));
+  if (nets) {
+    const want = s.external_network;
+    const match = want ? nets.filter((n) => n.id === want || n.name === want) : nets;
+    if (match.length !== 1) {
+      const detail = want
+        ? `external network ${want} ${match.length ? 'is ambiguous' : 'does not exist'} (external networks: ${nets.map((n) => n.name).sort().join(', ') || 'none'})`
+        : `external_network is empty and the cloud has ${nets.length} external networks (${nets.map((n) => n.name).sort().join(', ')}); name one`;
+      checks.failed('external network', detail);
+      throw new PlanError(detail, { hint: 'set external_network to the name or ID of an external network' });
+    }
+    checks.ok('external network', `${match[0].name} (${match[0].id})`);
+  }
+
+  const existing = await ask('server groups', (c) => c.serverGroups());
+  const sg = planServerGroups({ cluster: i.cluster, prefix: s.prefix, antiAffinity: s.anti_affinity, softController: s.soft_anti_affinity_controller, existing: existing ?? [] });
+  if (!sg.ok) {
+    checks.failed('server groups', sg.error);
+    throw new PlanError(sg.error, { hint: sg.hint });
+  }
+  reasons.push(...sg.reasons);
+
+  const restricted = s.restrict_kubeapi.length > 0 && s.restrict_kubeapi[0] !== 'none';
+  let mgmtHost: MgmtHostAddresses = { found: false, reason: 'not needed' };
+  let octaviaVersion: string | undefined;
+  let mgmtUnknown = false;
+  if (restricted) {
+    if (s.mgmt_host_cidrs.length) mgmtHost = { found: true, cidrs: s.mgmt_host_cidrs, source: 'mgmt_host_cidrs' };
+    else if (!s.mgmt_server_name) mgmtHost = { found: false, reason: 'mgmt_server_name is not set' };
+    else {
+      const found = await ask('management host address', (c) => c.serverAddresses(s.mgmt_server_name));
+      if (found) mgmtHost = found;
+      else {
+        mgmtUnknown = true;
+        mgmtHost = { found: true, cidrs: [], source: 'not known: the rendered allowedCIDRs lack it' };
+      }
+    }
+    if (mgmtHost.found && mgmtHost.cidrs.length) checks.ok('management host address', `${mgmtHost.cidrs.join(', ')} (${mgmtHost.source})`);
+    octaviaVersion = i.caps?.octavia.maxVersion ?? (await ask('octavia', (c) => c.octaviaVersion()));
+  }
+  const api = planKubeApiAccess({
+    restrict: s.restrict_kubeapi,
+    mgmtHost,
+    // CAPO leaves the API LB's provider to Octavia's default (amphora on every cloud kaas knows).
+    lb: octaviaVersion !== undefined ? { octaviaVersion } : undefined,
+  });
+  if (!api.ok) {
+    checks.failed('kube-API access', api.error);
+    throw new PlanError(api.error, { hint: api.hint });
+  }
+  if (mgmtUnknown) reasons.push('management host address not known (dry-run without the cloud): allowedCIDRs lack it');
+  reasons.push(...api.reasons);
+
+  let identity;
+  if (i.cloudConfig) {
+    identity = clusterIdentity(i.cloudConfig, 'openstack', i.readFile);
+    checks.ok('credentials', `application credential of cloud ${i.cloudConfig.name}`);
+  } else if (i.strict) {
+    throw new PlanError(`no cloud credentials: ${i.cloudConfigProblem ?? 'unknown'}`, { hint: 'set the cloud setting (or OS_CLOUD) to a clouds.yaml entry with an application credential' });
+  } else {
+    checks.skipped('credentials', `${i.cloudConfigProblem ?? 'no cloud configured'}; the cloud-config Secret is not rendered`);
+  }
+
+  const addons = planAddons(s, image.kubernetesVersion, i.tools);
+  if ('error' in addons) throw new PlanError(addons.error, { hint: addons.hint });
+  reasons.push(...addons.reasons);
+
+  const decisions: ClusterDecisions = {
+    cluster: i.cluster,
+    settings: s,
+    image,
+    controller,
+    worker,
+    kubeApi: { allowedCIDRs: api.allowedCIDRs, disableFloatingIP: api.disableFloatingIP },
+    serverGroups: sg.groups,
+    identity,
+    ovnLb: i.lb.ovn,
+  };
+  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.groups, checks, reasons };
+}

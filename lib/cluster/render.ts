@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { templatePath } from '../paths.js';
+import { parseDocuments, type KubeObject } from '../render/documents.js';
+import { loadTemplate } from '../render/engine.js';
+import { validateAgainstCrds } from './crd-validate.js';
+import { templateVariables, type ClusterDecisions } from './model.js';
+
+/**
+ * Renders the Cluster API objects of one cluster: every template under templates/cluster/ in file
+ * order (which is dependency order: credentials, infrastructure, templates, control plane,
+ * workers, Cluster), parsed, named by content where the spec is immutable, validated against the
+ * CRD schemas.
+ */
+
+/** Kinds whose spec must not change in place: a changed spec gets a new name (and a rollout). */
+const IMMUTABLE = new Set(['OpenStackMachineTemplate', 'KubeadmConfigTemplate']);
+
+/** JSON with sorted keys, so that the hash does not depend on key order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** First 8 hex digits of sha256 over the spec and the generation annotation. */
+export function contentHash(o: KubeObject): string {
+  const gen = o.metadata.annotations?.['kaas.scs.community/generation'] ?? '';
+  return createHash('sha256').update(canonical(o.spec)).update(`\n${gen}`).digest('hex').slice(0, 8);
+}
+
+/** Replaces every `{kind, name: from}` reference inside `o` by `to`. */
+function rewriteRefs(v: unknown, kind: string, from: string, to: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => rewriteRefs(x, kind, from, to));
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(o)) out[k] = rewriteRefs(x, kind, from, to);
+    if (o.kind === kind && o.name === from && !('metadata' in o)) out.name = to;
+    return out;
+  }
+  return v;
+}
+
+/**
+ * Appends the content hash to the names of immutable templates and rewrites the references to
+ * them: a change of flavor, image or bootstrap config yields a new template that KCP / the
+ * MachineDeployment roll to, instead of a rejected in-place update.
+ */
+export function nameByContent(objects: KubeObject[]): KubeObject[] {
+  let out = objects;
+  objects.forEach((o, i) => {
+    if (!IMMUTABLE.has(o.kind)) return;
+    const from = o.metadata.name;
+    const to = `${from}-${contentHash(o)}`;
+    out = out.map((x, j) => (j === i ? { ...x, metadata: { ...x.metadata, name: to } } : (rewriteRefs(x, o.kind, from, to) as KubeObject)));
+  });
+  return out;
+}
+
+/** The template files, in apply order. */
+export function clusterTemplateFiles(): string[] {
+  return readdirSync(templatePath('cluster')).filter((f) => f.endsWith('.yaml.hbs')).sort();
+}
+
+/** Every variable the cluster templates read (for --list-variables), sorted. */
+export function clusterTemplateVariables(): { file: string; variables: string[] }[] {
+  return clusterTemplateFiles().map((f) => ({ file: `cluster/${f}`, variables: loadTemplate(templatePath('cluster', f), `cluster/${f}`).variables }));
+}
+
+/** The rendered, validated objects for the decisions (no Secret when the identity is unknown). */
+export function renderClusterObjects(d: ClusterDecisions): KubeObject[] {
+  const vars = templateVariables(d);
+  const objects: KubeObject[] = [];
+  for (const f of clusterTemplateFiles()) {
+    if (f.includes('cloud-secret') && !d.identity) continue;
+    const t = loadTemplate(templatePath('cluster', f), `cluster/${f}`);
+    objects.push(...parseDocuments(t.render(vars), `cluster/${f}`));
+  }
+  const named = nameByContent(objects);
+  validateAgainstCrds(named);
+  return named;
+}

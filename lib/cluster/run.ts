@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import type { ProcessRunner } from '../exec/runner.js';
+import type { Logger } from '../log.js';
+import type { ApplyDeps } from './create-apply.js';
+import { createCluster, listVariables, type CreateClusterOptions } from './create.js';
+import { deleteCluster } from './delete.js';
+import { clusterLbPlan } from './lb-plan.js';
+import type { ClusterRunOptions } from './setup.js';
+import { whichOnPath } from './setup.js';
+import { createSummary, deleteSummary } from './summary.js';
+import { realClock } from './wait.js';
+
+/**
+ * Wiring of the cluster use cases for the CLI: the production adapters, and the result in the
+ * shape the entry point prints (`data` for -o json|yaml, `text` for humans, `raw` for manifests).
+ */
+
+/** What the command files pass in (their context, minus yargs). */
+export interface CliEnv {
+  logger: Logger;
+  runner: ProcessRunner;
+}
+
+/** A command result, structurally the CLI's CommandResult. */
+export interface RunResult {
+  data?: unknown;
+  text?: string;
+  raw?: string;
+}
+
+/** The production adapters; the ingress step runs apply-ingress's use case with the same settings. */
+export function productionDeps(env: CliEnv, o: ClusterRunOptions): ApplyDeps {
+  return {
+    logger: env.logger,
+    runner: env.runner,
+    clock: realClock,
+    which: whichOnPath(o.environ),
+    resolveLbPlan: clusterLbPlan,
+    readFile: (p) => readFileSync(p, 'utf8'),
+    async applyIngress({ cluster, kubeconfig }) {
+      const { runApplyIngress } = await import('../ingress/apply-ingress.js');
+      const r = await runApplyIngress(
+        { cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home, sets: o.sets },
+        { logger: env.logger, runner: env.runner },
+      );
+      return r.text || 'ingress not deployed (see the plan above)';
+    },
+  };
+}
+
+/** `kaas create-cluster`, including --list-variables and --dry-run. */
+export async function runCreateCluster(env: CliEnv, o: CreateClusterOptions & { listVariables?: boolean }, deps = productionDeps(env, o)): Promise<RunResult> {
+  if (o.listVariables) {
+    const vars = listVariables();
+    return { data: vars, text: vars.map((v) => `${v.file}:\n${v.variables.map((x) => `  ${x}`).join('\n')}`).join('\n') };
+  }
+  const r = await createCluster(o, deps);
+  if (r.manifests !== undefined) return { raw: r.manifests, data: r };
+  return { data: r, text: createSummary(r) };
+}
+
+/** `kaas delete-cluster`. */
+export async function runDeleteCluster(env: CliEnv, o: ClusterRunOptions, deps = productionDeps(env, o)): Promise<RunResult> {
+  const r = await deleteCluster(o, deps);
+  return { data: r, text: deleteSummary(r) };
+}

@@ -1,0 +1,103 @@
+import { KaasError, UsageError } from '../errors.js';
+import type { ProcessRunner } from '../exec/runner.js';
+import type { Logger } from '../log.js';
+import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
+import { connect } from '../openstack/connection.js';
+import type { Capabilities } from '../openstack/types.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
+import { loadSettings } from '../settings/load.js';
+import type { ResolvedSettings, Settings } from '../settings/types.js';
+import { openstackClusterCloud, type ClusterCloud } from './cloud.js';
+import type { Clock } from './wait.js';
+
+/**
+ * What create-cluster and delete-cluster share: the options every run has, the injected adapters,
+ * and the first steps (settings, cloud credentials, cloud connection).
+ */
+
+/** Options common to create-cluster and delete-cluster (from the command's flags). */
+export interface ClusterRunOptions {
+  cluster: string;
+  env: string;
+  settingsDir: string;
+  sets: string[];
+  /** --cloud */
+  cloud?: string;
+  dryRun: boolean;
+  environ: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+}
+
+/** Adapters, injected so that tests replace the cloud, the tools and time. */
+export interface ClusterDeps {
+  logger: Logger;
+  runner: ProcessRunner;
+  clock: Clock;
+  /** Connects to the cloud; default: Keystone + helper modules of lib/openstack. */
+  connectCloud?: (cfg: CloudConfig, logger: Logger) => Promise<ClusterCloud>;
+  /** The Service load-balancer plan from the capabilities (undefined = unknown); see lb-plan.ts. */
+  resolveLbPlan: (settings: Settings, caps: Capabilities | undefined) => Promise<LoadBalancerPlan>;
+  readFile: (p: string) => string;
+}
+
+/** Cluster names become object and OpenStack resource names (with suffixes): DNS-1123 labels, short. */
+export function checkClusterName(name: string | undefined): string {
+  if (!name) throw new UsageError('name the cluster (the first argument)', { hint: 'e.g. kaas create-cluster demo --env example' });
+  if (!/^[a-z]([-a-z0-9]{0,34}[a-z0-9])?$/.test(name)) {
+    throw new UsageError(`cluster name "${name}" is not valid`, { hint: 'use 1–36 lower-case letters, digits and "-", starting with a letter (it becomes part of Kubernetes and OpenStack names)' });
+  }
+  return name;
+}
+
+/** Loads the effective settings of the cluster. */
+export function clusterSettings(o: ClusterRunOptions): ResolvedSettings {
+  return loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, flags: o.cloud ? { cloud: o.cloud } : undefined, cwd: o.cwd });
+}
+
+/** The cloud's credentials, or (when `tolerant`) the reason they are unavailable. */
+export function cloudCredentials(o: ClusterRunOptions, s: Settings, tolerant: boolean): { config?: CloudConfig; problem?: string } {
+  try {
+    return { config: resolveCloudConfig({ cloudFlag: o.cloud, cloudSetting: s.cloud, environ: o.environ, cwd: o.cwd, home: o.home }) };
+  } catch (e) {
+    if (!tolerant || !(e instanceof KaasError)) throw e;
+    return { problem: e.message };
+  }
+}
+
+/** Connects to the cloud, or (when `tolerant`) returns why it could not. */
+export async function cloudConnection(deps: ClusterDeps, cfg: CloudConfig | undefined, problem: string | undefined, tolerant: boolean): Promise<{ cloud?: ClusterCloud; problem?: string }> {
+  if (!cfg) return { problem: problem ?? 'no cloud configured' };
+  const open = deps.connectCloud ?? (async (c: CloudConfig, logger: Logger) => openstackClusterCloud(await connect(c, { logger })));
+  try {
+    return { cloud: await open(cfg, deps.logger) };
+  } catch (e) {
+    if (!tolerant) throw e;
+    return { problem: `cloud ${cfg.name} not reachable: ${(e as Error).message.split('\n')[0]}` };
+  }
+}
+
+/** Looks a tool up on `environ.PATH` (no process started), as `which` does. */
+export function whichOnPath(environ: NodeJS.ProcessEnv): (tool: string) => Promise<boolean> {
+  return async (tool) => {
+    const { accessSync, constants } = await import('node:fs');
+    const path = await import('node:path');
+    for (const dir of (environ.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+      try {
+        accessSync(path.join(dir, tool), constants.X_OK);
+        return true;
+      } catch {
+        // not in this directory
+      }
+    }
+    return false;
+  };
+}
+
+/** Install hints of the tools kaas runs. */
+export const TOOL_HINTS: Record<string, string> = {
+  kubectl: 'install kubectl: https://kubernetes.io/docs/tasks/tools/',
+  clusterctl: 'install clusterctl: https://cluster-api.sigs.k8s.io/user/quick-start#install-clusterctl',
+  cilium: 'install the cilium CLI: https://github.com/cilium/cilium-cli/releases',
+  helm: 'install helm: https://helm.sh/docs/intro/install/',
+};

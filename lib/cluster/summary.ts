@@ -1,0 +1,27 @@
+import type { CreateClusterResult } from './create.js';
+import type { DeleteClusterResult } from './delete.js';
+
+/** The human summary of create-cluster: what was created, time per step, how to reach the cluster. */
+export function createSummary(r: CreateClusterResult): string {
+  const lines: string[] = [];
+  if (r.dryRun) {
+    lines.push(`dry-run of cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}): nothing was changed`);
+    if (r.files) lines.push('files written:', ...r.files.map((f) => `  ${f}`));
+    lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`);
+    return lines.join('\n');
+  }
+  lines.push(`cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}) is ready`);
+  const total = (r.steps ?? []).reduce((a, s) => a + s.seconds, 0);
+  const width = Math.max(...(r.steps ?? []).map((s) => s.step.length), 4);
+  for (const s of r.steps ?? []) lines.push(`  ${s.step.padEnd(width)}  ${s.seconds.toFixed(1).padStart(7)}s  ${s.detail}`);
+  lines.push(`  ${'total'.padEnd(width)}  ${total.toFixed(1).padStart(7)}s`);
+  lines.push('', 'reach it with:', `  kubectl --kubeconfig ${r.kubeconfig} get nodes`);
+  if (r.contexts?.length) lines.push(`  kubectl --context ${r.contexts[0]} get nodes`);
+  return lines.join('\n');
+}
+
+/** The human summary of delete-cluster. */
+export function deleteSummary(r: DeleteClusterResult): string {
+  const head = r.dryRun ? `dry-run: delete-cluster ${r.cluster} would delete:` : `cluster ${r.cluster}: ${r.actions.length ? 'deleted' : 'nothing to delete'}`;
+  return [head, ...r.actions.map((a) => `  ${a}`)].join('\n');
+}

@@ -1,0 +1,99 @@
+import { OperationError } from '../errors.js';
+import { ExecError, type ProcessRunner } from '../exec/runner.js';
+import { registerSecret } from '../redact.js';
+import { FIELD_MANAGER, type KubeTarget, type Kubectl } from './kubectl.js';
+
+/**
+ * Cluster API helpers on the management cluster, over the kubectl adapter (and clusterctl for
+ * the workload kubeconfig, as the SCS scripts did). Status reads return plain data for the
+ * waiting logic in lib/cluster/wait.ts.
+ */
+
+/** The API group/versions the management cluster serves (`kubectl api-versions`). */
+export async function servedApiVersions(k: Kubectl): Promise<string[]> {
+  const r = await k.run(['api-versions'], { reject: false, timeoutMs: 60_000 });
+  if (r.exitCode !== 0) {
+    throw new ExecError('kubectl', ['api-versions'], r.exitCode, r.stderr, 'check mgmt_kubeconfig / mgmt_context and that the management cluster is reachable: kubectl cluster-info');
+  }
+  return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean).sort();
+}
+
+/**
+ * What server-side apply would change: `kubectl diff --server-side`. kubectl exits 0 without
+ * changes, 1 with changes, >1 on errors.
+ */
+export async function serverSideDiff(k: Kubectl, manifest: string): Promise<{ changed: boolean; diff: string }> {
+  const args = ['diff', '--server-side', `--field-manager=${FIELD_MANAGER}`, '--force-conflicts', '-f', '-'];
+  const r = await k.run(args, { input: manifest, reject: false, timeoutMs: 120_000 });
+  if (r.exitCode > 1) throw new ExecError('kubectl', args, r.exitCode, r.stderr, 'the management cluster refused the objects (see the message above)');
+  return { changed: r.exitCode === 1, diff: r.stdout };
+}
+
+/** Status fields of a KubeadmControlPlane (v1beta1) the waits use. */
+export interface ControlPlaneStatus {
+  exists: boolean;
+  initialized: boolean;
+  replicas: number;
+  readyReplicas: number;
+  /** Condition messages that are False (why it is not ready yet). */
+  notes: string[];
+}
+
+type Obj = { spec?: Record<string, unknown>; status?: Record<string, unknown> } | undefined;
+
+const falseConditions = (o: Obj): string[] =>
+  ((o?.status?.conditions as { type: string; status: string; message?: string; reason?: string }[] | undefined) ?? [])
+    .filter((c) => c.status === 'False')
+    .map((c) => `${c.type}: ${c.message || c.reason || 'False'}`);
+
+/** Reads a KubeadmControlPlane's progress. */
+export async function controlPlaneStatus(k: Kubectl, name: string, namespace: string): Promise<ControlPlaneStatus> {
+  const o = await k.getJson<Obj>('kubeadmcontrolplane', name, { namespace });
+  return {
+    exists: o !== undefined,
+    initialized: o?.status?.initialized === true,
+    replicas: Number(o?.spec?.replicas ?? 0),
+    readyReplicas: Number(o?.status?.readyReplicas ?? 0),
+    notes: falseConditions(o),
+  };
+}
+
+/** Reads a MachineDeployment's progress (replicas wanted and ready). */
+export async function machineDeploymentStatus(k: Kubectl, name: string, namespace: string): Promise<{ exists: boolean; replicas: number; readyReplicas: number; notes: string[] }> {
+  const o = await k.getJson<Obj>('machinedeployment', name, { namespace });
+  return { exists: o !== undefined, replicas: Number(o?.spec?.replicas ?? 0), readyReplicas: Number(o?.status?.readyReplicas ?? 0), notes: falseConditions(o) };
+}
+
+/** True when the object exists. */
+export async function exists(k: Kubectl, kind: string, name: string, namespace: string): Promise<boolean> {
+  return (await k.getJson(kind, name, { namespace })) !== undefined;
+}
+
+/**
+ * The workload cluster's admin kubeconfig through `clusterctl get kubeconfig` (registered as a
+ * secret: it holds a client key).
+ */
+export async function workloadKubeconfig(runner: ProcessRunner, mgmt: KubeTarget, cluster: string, namespace: string): Promise<string> {
+  const args = ['get', 'kubeconfig', cluster, '--namespace', namespace];
+  if (mgmt.kubeconfig) args.push('--kubeconfig', mgmt.kubeconfig);
+  if (mgmt.context) args.push('--kubeconfig-context', mgmt.context);
+  const r = await runner.run('clusterctl', args, { reject: false, timeoutMs: 60_000 });
+  if (r.exitCode !== 0) throw new ExecError('clusterctl', args, r.exitCode, r.stderr, 'is the kubeconfig secret present? kubectl get secret ' + `${cluster}-kubeconfig -n ${namespace}`);
+  if (!/^apiVersion:|\nclusters:/m.test(r.stdout)) throw new OperationError('clusterctl get kubeconfig printed no kubeconfig');
+  registerSecret(r.stdout);
+  return r.stdout;
+}
+
+/** Names of objects of a kind carrying the cluster label (for pruning old machine templates). */
+export async function labelledNames(k: Kubectl, kind: string, cluster: string, namespace: string): Promise<string[]> {
+  const list = await k.getJson<{ items?: { metadata: { name: string } }[] }>(kind, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${cluster}` });
+  return (list?.items ?? []).map((i) => i.metadata.name).sort();
+}
+
+/** Every object of a kind in all namespaces (`get <kind> --all-namespaces -o json`). */
+export async function listAllNamespaces<T = { metadata: { name: string; namespace: string } }>(k: Kubectl, kind: string): Promise<T[]> {
+  const args = ['get', kind, '--all-namespaces', '-o', 'json'];
+  const r = await k.run(args, { reject: false, timeoutMs: 60_000 });
+  if (r.exitCode !== 0) throw new ExecError('kubectl', args, r.exitCode, r.stderr);
+  return ((JSON.parse(r.stdout) as { items?: T[] }).items ?? []);
+}

@@ -1,0 +1,88 @@
+/**
+ * Anti-affinity server groups of a workload cluster (SCS `OPENSTACK_ANTI_AFFINITY`): one for the
+ * control plane (hard anti-affinity unless soft is asked for), one for the workers (always soft: a
+ * cluster with more workers than hosts must still come up). Pure: the existing groups are passed in.
+ */
+
+/** A server group as Nova lists it (only what the decision needs). */
+export interface ExistingServerGroup {
+  id: string;
+  name: string;
+  policy: string;
+}
+
+/** What to do about one group. */
+export interface ServerGroupAction {
+  role: 'controller' | 'worker';
+  name: string;
+  policy: 'anti-affinity' | 'soft-anti-affinity';
+  /** create = does not exist yet; reuse = exists with this policy (its id is known). */
+  action: 'create' | 'reuse';
+  id?: string;
+}
+
+/** The plan for both groups, or why none are used, or why it cannot go on. */
+export type ServerGroupPlan =
+  | { ok: true; groups: ServerGroupAction[]; reasons: string[] }
+  | { ok: false; error: string; hint: string; reasons: string[] };
+
+/** Inputs: the relevant settings and the groups that exist in the project. */
+export interface ServerGroupInput {
+  cluster: string;
+  prefix: string;
+  antiAffinity: boolean;
+  softController: boolean;
+  existing: ExistingServerGroup[];
+}
+
+/** The names kaas gives the groups: `<prefix>-<cluster>-controller` and `-worker`. */
+export function serverGroupNames(prefix: string, cluster: string): { controller: string; worker: string } {
+  return { controller: `${prefix}-${cluster}-controller`, worker: `${prefix}-${cluster}-worker` };
+}
+
+/**
+ * Decides which server groups to create or reuse. A group with kaas's name but another policy is
+ * an error (Nova cannot change a group's policy, and its members were placed under the old one).
+ */
+export function planServerGroups(input: ServerGroupInput): ServerGroupPlan {
+  if (!input.antiAffinity) {
+    return { ok: true, groups: [], reasons: ['anti_affinity is false: no server groups, Nova may place nodes on the same host'] };
+  }
+  const names = serverGroupNames(input.prefix, input.cluster);
+  const wanted: Omit<ServerGroupAction, 'action'>[] = [
+    { role: 'controller', name: names.controller, policy: input.softController ? 'soft-anti-affinity' : 'anti-affinity' },
+    { role: 'worker', name: names.worker, policy: 'soft-anti-affinity' },
+  ];
+  const reasons = [
+    input.softController
+      ? 'control plane: soft anti-affinity (soft_anti_affinity_controller is true)'
+      : 'control plane: hard anti-affinity (each control-plane node on its own host)',
+    'workers: soft anti-affinity (spread when hosts allow)',
+  ];
+  const groups: ServerGroupAction[] = [];
+  for (const w of wanted) {
+    const same = input.existing.filter((g) => g.name === w.name);
+    if (same.length > 1) {
+      return {
+        ok: false,
+        error: `${same.length} server groups are named ${w.name} (ids ${same.map((g) => g.id).sort().join(', ')})`,
+        hint: `delete the extra ones: openstack server group delete <id>`,
+        reasons,
+      };
+    }
+    const g = same[0];
+    if (!g) {
+      groups.push({ ...w, action: 'create' });
+    } else if (g.policy !== w.policy) {
+      return {
+        ok: false,
+        error: `server group ${w.name} exists with policy ${g.policy}, but ${w.policy} is wanted`,
+        hint: 'Nova cannot change a policy: delete the group (after the cluster) or change soft_anti_affinity_controller back',
+        reasons,
+      };
+    } else {
+      groups.push({ ...w, action: 'reuse', id: g.id });
+    }
+  }
+  return { ok: true, groups, reasons };
+}

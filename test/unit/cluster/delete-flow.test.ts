@@ -1,0 +1,133 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { deleteCluster } from '../../../lib/cluster/delete.js';
+import { mergeContexts, writeSecretFile } from '../../../lib/cluster/kubeconfig.js';
+import { exampleCloudState, fakeCloud, type FakeCloudState } from './fake-cloud.js';
+import { recordApplied } from '../../../lib/ingress/applied.js';
+import { calls, fakeClock, fakeDeps, fakeTools, R, runOptions, sandbox } from './scenario.js';
+
+const T = 180_000;
+/** What apply-ingress recorded (shortened). */
+const INGRESS_RECORD = '---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ingress-nginx\n';
+const LB = 'kube_service_demo_app_web';
+
+/** A cloud where the demo cluster left things behind, next to another cluster's. */
+function leftoverCloud(): FakeCloudState {
+  return {
+    ...exampleCloudState(),
+    loadBalancers: [
+      { id: 'lb-web', name: LB, vipPortId: 'port-1' },
+      { id: 'lb-stale', name: 'kube_service_demo_old_gone', vipPortId: 'port-2' },
+      { id: 'lb-other', name: 'kube_service_other_app_web', vipPortId: 'port-3' },
+    ],
+    floatingIps: [{ id: 'fip-2', address: '203.0.113.77', portId: 'port-2' }, { id: 'fip-3', address: '203.0.113.78', portId: 'port-3' }],
+    serverGroups: [{ id: 'g1', name: 'capi-demo-controller', policy: 'anti-affinity' }, { id: 'g2', name: 'capi-demo-worker', policy: 'soft-anti-affinity' }, { id: 'g3', name: 'capi-other-worker', policy: 'soft-anti-affinity' }],
+    securityGroups: [
+      { id: 'sg0', name: 'default' },
+      { id: 'sg1', name: 'k8s-cluster-default-demo-secgroup-controlplane' },
+      { id: 'sg2', name: 'lb-sg-lb-stale-app-web' },
+      { id: 'sg3', name: 'k8s-cluster-default-other-secgroup-worker' },
+    ],
+  };
+}
+
+function withContext(sb: ReturnType<typeof sandbox>) {
+  mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+}
+
+describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () => {
+  it('deletes LoadBalancer Services and PVCs first, then the Cluster, then the leftovers; a second run is a no-op', async () => {
+    const sb = sandbox();
+    withContext(sb);
+    const c = calls(sb.mgmt, sb.workload);
+    const selector = 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas';
+    const leftovers = (file: string) => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
+    recordApplied(sb.home, 'demo', 'ingress-nginx', INGRESS_RECORD);
+    const fake = fakeTools([
+      c.getCluster('get-cluster-provisioned.json'),
+      c.getKubeconfig(),
+      c.kc(c.w('delete', 'service', 'ingress-nginx-controller', '--namespace', 'ingress-nginx', '--ignore-not-found')),
+      c.kc(c.w('delete', '-f', '-', '--ignore-not-found', '--wait=false'), {}, { stdin: INGRESS_RECORD }),
+      c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-services-app.json` }),
+      c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
+      c.kc(c.w('delete', 'service/web', '--namespace', 'app', '--ignore-not-found', '--wait=false')),
+      c.kc(c.w('delete', 'pvc/data-0', '--namespace', 'app', '--ignore-not-found', '--wait=false')),
+      c.kc(c.m('delete', 'cluster/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      c.getCluster('get-cluster-deleting.json'),
+      c.getCluster(),
+      leftovers('get-leftovers.json'),
+      c.kc(c.m('delete', 'openstackmachinetemplate/demo-md-0-1234abcd', '--namespace', 'default', '--ignore-not-found')),
+      c.kc(c.m('delete', 'secret/demo-cloud-config', '--namespace', 'default', '--ignore-not-found')),
+    ]);
+    const cloud = fakeCloud(leftoverCloud());
+    // OCCM at work: once kaas waits, the Service's load balancer disappears.
+    const clock = fakeClock(() => {
+      cloud.state.loadBalancers = cloud.state.loadBalancers.filter((l) => l.name !== LB);
+    });
+    try {
+      const r = await deleteCluster(runOptions(sb), fakeDeps(fake, cloud, clock));
+      fake.assertDone();
+      expect(r.actions).toEqual([
+        'ingress-nginx (as recorded by apply-ingress; OCCM deletes its load balancer)',
+        'Service app/web (type LoadBalancer: OCCM deletes its Octavia LB)',
+        'PersistentVolumeClaim app/data-0 (Cinder CSI deletes its volume)',
+        'Cluster default/demo (CAPO deletes its servers, network and kube-API load balancer)',
+        'OpenStackMachineTemplate default/demo-md-0-1234abcd',
+        'Secret default/demo-cloud-config',
+        'floating IP 203.0.113.77 of load balancer kube_service_demo_old_gone',
+        'Octavia load balancer kube_service_demo_old_gone (lb-stale)',
+        'server group capi-demo-controller (g1)',
+        'server group capi-demo-worker (g2)',
+        'security group k8s-cluster-default-demo-secgroup-controlplane (sg1)',
+        'security group lb-sg-lb-stale-app-web (sg2)',
+        'kubeconfig context demo-admin@demo',
+        `file ${sb.workload}`,
+      ]);
+      expect(cloud.log).toEqual(['delete floating ip fip-2', 'delete load balancer lb-stale', 'delete server group g1', 'delete server group g2', 'delete security group sg1', 'delete security group sg2']);
+      expect(cloud.state.loadBalancers.map((l) => l.name)).toEqual(['kube_service_other_app_web']);
+      expect(cloud.state.securityGroups.map((g) => g.name)).toEqual(['default', 'k8s-cluster-default-other-secgroup-worker']);
+      expect(YAML.parse(readFileSync(path.join(sb.home, '.kube', 'config'), 'utf8')).contexts).toEqual([]);
+      expect(existsSync(sb.workload)).toBe(false);
+    } finally {
+      fake.cleanup();
+    }
+
+    const again = fakeTools([c.getCluster(), leftovers('empty-list.json')]);
+    try {
+      const before = cloud.log.length;
+      const r = await deleteCluster(runOptions(sb), fakeDeps(again, cloud));
+      again.assertDone();
+      expect(r.actions).toEqual([]);
+      expect(cloud.log.length).toBe(before);
+    } finally {
+      again.cleanup();
+    }
+  }, T);
+
+  it('--dry-run lists everything and deletes nothing', async () => {
+    const sb = sandbox();
+    withContext(sb);
+    writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+    const c = calls(sb.mgmt, sb.workload);
+    const fake = fakeTools([
+      c.getCluster('get-cluster-provisioned.json'),
+      c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-services-all.json` }),
+      c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+    ]);
+    const cloud = fakeCloud(leftoverCloud());
+    try {
+      const r = await deleteCluster(runOptions(sb, { dryRun: true }), fakeDeps(fake, cloud));
+      fake.assertDone();
+      expect(r.dryRun).toBe(true);
+      expect(r.actions).toContain('Octavia load balancer kube_service_demo_app_web (lb-web)');
+      expect(r.actions).toContain('kubeconfig context demo-admin@demo');
+      expect(cloud.log).toEqual([]);
+      expect(existsSync(sb.workload)).toBe(true);
+      expect(YAML.parse(readFileSync(path.join(sb.home, '.kube', 'config'), 'utf8')).contexts).toHaveLength(1);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+});

@@ -1,0 +1,86 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ApplyDeps } from '../../../lib/cluster/create-apply.js';
+import type { Clock } from '../../../lib/cluster/wait.js';
+import { createProcessRunner } from '../../../lib/exec/runner.js';
+import { memoryLogger } from '../../../lib/log.js';
+import { fakeRunner, fakeTools, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
+import { clusterLbPlan } from '../../../lib/cluster/lb-plan.js';
+import { fakeCloud } from './fake-cloud.js';
+
+/** Recorded/synthetic outputs of kubectl and clusterctl against a CAPI v1.12 management cluster. */
+export const R = 'test/fakes/recorded/capi-v1.12';
+const K = 'test/fakes/recorded/kubectl-v1.32';
+
+/** A temp home and the file names the flows use. */
+export function sandbox() {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-cluster-'));
+  return { home, mgmt: path.join(home, 'mgmt.kubeconfig'), workload: path.join(home, '.kube', 'kaas', 'demo.yaml') };
+}
+
+/** Builders of expected calls. */
+export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
+  const m = (...a: string[]) => ['--kubeconfig', mgmtKubeconfig, ...a];
+  const w = (...a: string[]) => ['--kubeconfig', workloadKubeconfig, ...a];
+  const kc = (argv: string[], response: FakeCall['response'] = {}, extra: Partial<FakeCall> = {}): FakeCall => ({ tool: 'kubectl', argv, response, ...extra });
+  const ssa = ['apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'];
+  const get = (kind: string, name: string, ns: string) => ['get', kind, name, '--namespace', ns, '-o', 'json'];
+  return {
+    apiVersions: (file = 'api-versions.txt') => kc(m('api-versions'), { stdoutFile: `${R}/${file}` }),
+    capoCrd: () => kc(m('get', 'customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io', '-o', 'json'), { stdoutFile: `${R}/get-crd-openstackclusters.json` }),
+    diff: (changed: boolean) => kc(m('diff', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'), changed ? { stdoutFile: `${R}/diff-new-cluster.txt`, exitCode: 1 } : {}, { stdinContains: ['kind: OpenStackCluster', 'kind: Cluster'] }),
+    applyCluster: () => kc(m(...ssa), { stdoutFile: `${R}/apply-cluster.txt` }, { stdinContains: ['kind: KubeadmControlPlane'] }),
+    kcp: (file: string) => kc(m(...get('kubeadmcontrolplane', 'demo-control-plane', 'default')), { stdoutFile: `${R}/${file}` }),
+    md: (file: string) => kc(m(...get('machinedeployment', 'demo-md-0', 'default')), { stdoutFile: `${R}/${file}` }),
+    kubeconfigSecret: (present: boolean) => kc(m(...get('secret', 'demo-kubeconfig', 'default')), present ? { stdoutFile: `${R}/get-secret-kubeconfig.json` } : { stderrFile: `${R}/error-secret-kubeconfig-not-found.txt`, exitCode: 1 }),
+    getKubeconfig: (): FakeCall => ({ tool: 'clusterctl', argv: ['get', 'kubeconfig', 'demo', '--namespace', 'default', '--kubeconfig', mgmtKubeconfig], response: { stdoutFile: `${R}/clusterctl-get-kubeconfig.yaml` } }),
+    applyAddon: (contains: string) => kc(w(...ssa), { stdout: 'applied\n' }, { stdinContains: [contains] }),
+    ciliumDaemonSet: (present: boolean) => kc(w(...get('daemonset', 'cilium', 'kube-system')), present ? { stdout: '{"kind":"DaemonSet"}' } : { stderrFile: `${R}/error-daemonset-cilium-not-found.txt`, exitCode: 1 }),
+    cilium: (verb: 'install' | 'upgrade'): FakeCall => ({ tool: 'cilium', argv: [verb, '--version', '1.17.6', '--set', 'ipam.mode=kubernetes'], response: { stdout: '🔮 Auto-detected Kubernetes kind: kubeadm\n' } }),
+    getCluster: (file?: string) => kc(m(...get('cluster', 'demo', 'default')), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
+    connectionRefused: () => kc(m('api-versions'), { stderrFile: `${K}/error-connection-refused.txt`, exitCode: 1 }),
+    m, w, kc, ssa, get,
+  };
+}
+
+/** A clock that never sleeps; `onSleep` may throw to simulate the process being killed mid-wait. */
+export function fakeClock(onSleep?: (n: number) => void): Clock & { sleeps: number } {
+  let t = 1_000_000;
+  const c = {
+    sleeps: 0,
+    now: () => t,
+    async sleep(ms: number) {
+      c.sleeps++;
+      onSleep?.(c.sleeps);
+      t += ms;
+    },
+  };
+  return c;
+}
+
+/** Deps over the fakes: real runner with the fakes on PATH, the fake cloud, a memory logger. */
+export function fakeDeps(fake: FakeTools, cloud = fakeCloud(), clock = fakeClock()): ApplyDeps & { logger: ReturnType<typeof memoryLogger>; cloud: typeof cloud } {
+  return {
+    logger: memoryLogger(false),
+    runner: fakeRunner(fake, createProcessRunner()),
+    clock,
+    which: async () => true,
+    connectCloud: async () => cloud,
+    resolveLbPlan: clusterLbPlan,
+    readFile: (p) => readFileSync(p, 'utf8'),
+    applyIngress: async () => 'ingress-nginx v1.9.6 applied (test stand-in)',
+    cloud,
+  };
+}
+
+/** Common options of the flows in a sandbox. */
+export function runOptions(sb: ReturnType<typeof sandbox>, extra: { dryRun?: boolean } = {}) {
+  return {
+    cluster: 'demo', env: 'example', settingsDir: 'settings', sets: [`mgmt_kubeconfig=${sb.mgmt}`], dryRun: extra.dryRun ?? false,
+    environ: { OS_CLIENT_CONFIG_FILE: path.resolve('test/fixtures/cluster/clouds.yaml') }, cwd: process.cwd(), home: sb.home,
+    timeouts: { pollMs: 1000 },
+  };
+}
+
+export { fakeTools };
