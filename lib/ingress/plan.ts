@@ -2,7 +2,7 @@ import { KaasError } from '../errors.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
 import { loadBalancerSection } from '../render/cloud-conf.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
-import { resolveLoadBalancerPlan } from '../plan/loadbalancer.js';
+import { offlineLoadBalancerPlan, resolveLoadBalancerPlan } from '../plan/loadbalancer.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
 import type { IngressCloud } from './cloud.js';
@@ -18,21 +18,6 @@ export interface IngressDecision {
 }
 
 /**
- * The load-balancer plan without asking the cloud, valid only when use_ovn_lb_provider is false:
- * then no capability can change the answer (the default provider, amphora on nearly every cloud).
- */
-export function offlineLoadBalancerPlan(): LoadBalancerPlan {
-  return {
-    provider: 'amphora',
-    ovn: false,
-    cloudConf: {},
-    proxyProtocolPossible: true,
-    kubeApiAllowedCidrs: true,
-    reasons: ['OVN not used: use_ovn_lb_provider is false (planned without asking the cloud)'],
-  };
-}
-
-/**
  * Decides provider, ingress variant and cloud.conf keys. Asks the cloud only when
  * use_ovn_lb_provider is true/auto and no capabilities file is given. Throws PlanError (exit 2)
  * for anything the settings and cloud cannot do together; touches nothing.
@@ -44,7 +29,7 @@ export async function decideIngress(s: Settings, opts: { capabilitiesFile?: stri
     lb = resolveLoadBalancerPlan(s, loadCapabilitiesFile(opts.capabilitiesFile));
     capabilitiesFrom = 'file';
   } else if (s.use_ovn_lb_provider === false) {
-    lb = offlineLoadBalancerPlan();
+    lb = offlineLoadBalancerPlan(s);
     capabilitiesFrom = 'not needed';
   } else {
     lb = resolveLoadBalancerPlan(s, await askCloud(s, opts.cloud));

@@ -105,3 +105,24 @@ export function resolveLoadBalancerPlan(settings: LoadBalancerSettings, caps: Ca
 function restrictError(why: string, hint: string): PlanError {
   return new PlanError(`restrict_kubeapi cannot be honoured: ${why}`, { hint });
 }
+
+/**
+ * The plan without the cloud's facts. Only `use_ovn_lb_provider: false` can be decided this way
+ * (no capability changes the answer: the default provider, amphora on nearly every cloud);
+ * anything else is a PlanError asking for cloud access or a capabilities file.
+ */
+export function offlineLoadBalancerPlan(settings: Pick<Settings, 'use_ovn_lb_provider'>): LoadBalancerPlan {
+  if (settings.use_ovn_lb_provider !== false) {
+    throw new PlanError(`use_ovn_lb_provider: ${settings.use_ovn_lb_provider} needs the cloud's Octavia providers and version`, {
+      hint: 'run with cloud access, pass --capabilities FILE (kaas detect -o json > FILE), or set use_ovn_lb_provider: false',
+    });
+  }
+  return {
+    provider: 'amphora',
+    ovn: false,
+    cloudConf: {},
+    proxyProtocolPossible: true,
+    kubeApiAllowedCidrs: true,
+    reasons: ['OVN not used: use_ovn_lb_provider is false (planned without asking the cloud)'],
+  };
+}

@@ -1,7 +1,7 @@
 import type { IngressSettings } from '../../../lib/plan/ingress.js';
 import { OVN_CLOUD_CONF } from '../../../lib/plan/loadbalancer.js';
 import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
-import { offlineLoadBalancerPlan } from '../../../lib/ingress/plan.js';
+import { offlineLoadBalancerPlan } from '../../../lib/plan/loadbalancer.js';
 
 /** The ingress settings of the example environment (amphora + proxy, k8s 1.33). */
 export const BASE: IngressSettings = {
@@ -18,7 +18,7 @@ export const BASE: IngressSettings = {
 export const settings = (over: Partial<IngressSettings> = {}): IngressSettings => ({ ...BASE, ...over });
 
 /** The amphora plan (use_ovn_lb_provider false). */
-export const AMPHORA: LoadBalancerPlan = offlineLoadBalancerPlan();
+export const AMPHORA: LoadBalancerPlan = offlineLoadBalancerPlan({ use_ovn_lb_provider: false });
 
 /** An OVN plan as resolveLoadBalancerPlan returns it. */
 export const OVN: LoadBalancerPlan = {

@@ -1,7 +1,7 @@
 import { PlanError } from '../../../lib/errors.js';
 import { octaviaFacts } from '../../../lib/openstack/detect.js';
 import type { Capabilities } from '../../../lib/openstack/types.js';
-import { resolveLoadBalancerPlan, type LoadBalancerSettings } from '../../../lib/plan/loadbalancer.js';
+import { offlineLoadBalancerPlan, resolveLoadBalancerPlan, type LoadBalancerSettings } from '../../../lib/plan/loadbalancer.js';
 
 function caps(maxVersion: string | undefined, providers: string[]): Capabilities {
   return {
@@ -95,5 +95,18 @@ describe('resolveLoadBalancerPlan: errors (exit 2, nothing touched)', () => {
 
   it('restrict_kubeapi without Octavia is an error', () => {
     expect(() => resolveLoadBalancerPlan(s(false, ['10.0.0.0/8']), noOctavia)).toThrow(/no Octavia/);
+  });
+});
+
+describe('offlineLoadBalancerPlan', () => {
+  it('plans the default provider without the cloud when use_ovn_lb_provider is false', () => {
+    const plan = offlineLoadBalancerPlan({ use_ovn_lb_provider: false });
+    expect(plan).toMatchObject({ provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true });
+    expect(plan.reasons.join(' ')).toMatch(/use_ovn_lb_provider is false/);
+  });
+
+  it.each([[true], ['auto' as const]])('refuses to guess for use_ovn_lb_provider %p: the answer depends on the cloud', (value) => {
+    expect(() => offlineLoadBalancerPlan({ use_ovn_lb_provider: value })).toThrow(PlanError);
+    expect(() => offlineLoadBalancerPlan({ use_ovn_lb_provider: value })).toThrow(/needs the cloud's Octavia providers/);
   });
 });
