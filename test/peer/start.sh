@@ -529,6 +529,10 @@ if E["NEUTRON_URL"]:
     if not linked:
         requests.put(f"{N}/routers/{rt['id']}/add_router_interface", headers=DH,
                      json={"subnet_id": sub["id"]}).raise_for_status()
+    # Neutron creates a project's "default" security group on its first security-group call. Do
+    # that here, alone: under sqlite that extra write races other writers of the first real request
+    # ("database is locked", HTTP 500), which a cloud on MySQL never shows.
+    requests.get(f"{N}/security-groups", headers=DH).raise_for_status()
     out.update(public_network_id=pub["id"], private_network_id=priv["id"],
                private_subnet_id=sub["id"], router_id=rt["id"])
 json.dump(out, open(sys.argv[1], "w"), indent=1)

@@ -40,6 +40,22 @@ async function until(what: string, fn: () => Promise<boolean>, seconds = 60): Pr
   throw new Error(`${what}: not reached in ${seconds}s`);
 }
 
+/**
+ * Fixture set-up only: the peer's Neutron runs on sqlite, where a write that races OVN's
+ * after-commit bookkeeping fails at once with "database is locked" (HTTP 500). A production
+ * Neutron on MySQL does not; kaas's own POSTs are deliberately not retried.
+ */
+async function sqliteRetry<T>(fn: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (i >= tries || (e as { status?: number }).status !== 500) throw e;
+      await new Promise((r) => setTimeout(r, 500 * i));
+    }
+  }
+}
+
 describe('delete-cluster cloud cleanup against the test peer', () => {
   it('finds and removes kube_service_<cluster>_* LBs with their FIPs and CAPO security groups; a second pass is a no-op', async () => {
     const logger = memoryLogger(true);
@@ -47,20 +63,20 @@ describe('delete-cluster cloud cleanup against the test peer', () => {
     const cloud = openstackClusterCloud(c);
     const created: string[] = [];
     try {
-      const lb = await c.call<{ loadbalancer: { id: string; vip_port_id: string } }>('load-balancer', OCTAVIA, {
+      const lb = await sqliteRetry(() => c.call<{ loadbalancer: { id: string; vip_port_id: string } }>('load-balancer', OCTAVIA, {
         method: 'POST', path: '/v2/lbaas/loadbalancers', body: { loadbalancer: { name: 'kube_service_peerdel_ingress-nginx_ingress-nginx-controller', vip_subnet_id: privateSubnet(), provider: 'ovn' } },
-      });
+      }));
       const lbId = lb.data.loadbalancer.id;
       await until('load balancer ACTIVE', async () => {
         const s = await c.call<{ loadbalancer: { provisioning_status: string } }>('load-balancer', OCTAVIA, { method: 'GET', path: `/v2/lbaas/loadbalancers/${lbId}` });
         return s.data.loadbalancer.provisioning_status === 'ACTIVE';
       });
       const [ext] = await cloud.externalNetworks();
-      const fip = await c.call<{ floatingip: { id: string; floating_ip_address: string } }>('network', NEUTRON, {
+      const fip = await sqliteRetry(() => c.call<{ floatingip: { id: string; floating_ip_address: string } }>('network', NEUTRON, {
         method: 'POST', path: '/v2.0/floatingips', body: { floatingip: { floating_network_id: ext.id, port_id: lb.data.loadbalancer.vip_port_id } },
-      });
+      }));
       for (const name of ['k8s-cluster-default-peerdel-secgroup-worker', 'k8s-cluster-default-peerother-secgroup-worker']) {
-        const sg = await c.call<{ security_group: { id: string } }>('network', NEUTRON, { method: 'POST', path: '/v2.0/security-groups', body: { security_group: { name } } });
+        const sg = await sqliteRetry(() => c.call<{ security_group: { id: string } }>('network', NEUTRON, { method: 'POST', path: '/v2.0/security-groups', body: { security_group: { name } } }));
         created.push(sg.data.security_group.id);
       }
 
