@@ -151,7 +151,10 @@ export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   if (named) {
     const entry = files.clouds[named];
     if (!entry) {
-      throw new UsageError(`cloud "${named}" is not in ${source}`, {
+      const where = files.cloudsFile || files.secureFile
+        ? `in ${source}`
+        : 'anywhere: no clouds.yaml found (searched OS_CLIENT_CONFIG_FILE, ./, ~/.config/openstack/, /etc/openstack/)';
+      throw new UsageError(`cloud "${named}" is not defined ${where}`, {
         problems: known.length ? [`clouds defined: ${known.join(', ')}`] : [],
         hint: 'name a cloud defined in clouds.yaml (--cloud, the cloud setting or OS_CLOUD), or set OS_CLIENT_CONFIG_FILE',
       });

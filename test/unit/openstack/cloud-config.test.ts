@@ -85,7 +85,7 @@ describe('choosing the cloud', () => {
   it('an unknown name lists the clouds that exist (exit 2)', () => {
     const run = () => resolveCloudConfig(sandbox(files)({ OS_CLOUD: 'gamma' }));
     expect(run).toThrow(UsageError);
-    expect(run).toThrow(/cloud "gamma" is not in/);
+    expect(run).toThrow(/cloud "gamma" is not defined in .*clouds.yaml/);
     try {
       run();
     } catch (e) {
@@ -153,5 +153,13 @@ describe('plain OS_* variables', () => {
 
   it('an unsupported auth_type is named', () => {
     expect(() => resolveCloudConfig(sandbox({})({ OS_AUTH_URL: 'https://k', OS_AUTH_TYPE: 'v3oidcpassword' }))).toThrow(/incomplete/);
+  });
+});
+
+describe('a named cloud that is nowhere', () => {
+  it('says that no clouds.yaml was found and where kaas looked', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-nocloud-'));
+    expect(() => resolveCloudConfig({ environ: {}, cwd: empty, home: empty, etcDir: empty, cloudFlag: 'prod' }))
+      .toThrow(/cloud "prod" is not defined anywhere: no clouds.yaml found \(searched OS_CLIENT_CONFIG_FILE, \.\/, ~\/\.config\/openstack\/, \/etc\/openstack\/\)/);
   });
 });
