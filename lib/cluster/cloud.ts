@@ -33,7 +33,8 @@ export interface ClusterCloud {
   /** Floating IPs bound to a port. */
   floatingIpsOfPort(portId: string): Promise<{ id: string; address: string }[]>;
   deleteFloatingIp(id: string): Promise<void>;
-  securityGroups(): Promise<{ id: string; name: string }[]>;
+  /** Security groups with their descriptions (OCCM's member groups are recognised by theirs). */
+  securityGroups(): Promise<{ id: string; name: string; description?: string }[]>;
   deleteSecurityGroup(id: string): Promise<void>;
 }
 
@@ -98,8 +99,8 @@ export function openstackClusterCloud(c: Connection): ClusterCloud {
       await c.call('network', neutron(), { method: 'DELETE', path: `/v2.0/floatingips/${encodeURIComponent(id)}`, expect: [204, 404] });
     },
     async securityGroups() {
-      const res = await c.call<{ security_groups?: { id: string; name: string }[] }>('network', neutron(), { method: 'GET', path: '/v2.0/security-groups?fields=id&fields=name' });
-      return (res.data.security_groups ?? []).map((g) => ({ id: g.id, name: g.name }));
+      const res = await c.call<{ security_groups?: { id: string; name: string; description?: string }[] }>('network', neutron(), { method: 'GET', path: '/v2.0/security-groups?fields=id&fields=name&fields=description' });
+      return (res.data.security_groups ?? []).map((g) => ({ id: g.id, name: g.name, description: g.description ?? '' }));
     },
     async deleteSecurityGroup(id) {
       await c.call('network', neutron(), { method: 'DELETE', path: `/v2.0/security-groups/${encodeURIComponent(id)}`, expect: [204, 404] });

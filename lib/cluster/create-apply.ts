@@ -1,4 +1,4 @@
-import { controlPlaneStatus, exists, machineDeploymentStatus, workloadKubeconfig } from '../kube/cluster-api.js';
+import { controlPlaneStatus, exists, machineDeploymentStatus, rolledOut, workloadKubeconfig, type ReplicaStatus } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from './cloud.js';
@@ -123,8 +123,9 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     await wait('machines ready', t.machinesSec, `kubectl get machines -n ${ns} -l cluster.x-k8s.io/cluster-name=${cluster}; kubectl --kubeconfig ${kubeconfig} get nodes`, async () => {
       const cp = await controlPlaneStatus(mgmt, names.controlPlane, ns);
       const md = await machineDeploymentStatus(mgmt, names.machineDeployment, ns);
-      const done = cp.readyReplicas >= cp.replicas && md.readyReplicas >= md.replicas;
-      return { done, progress: `control plane ${cp.readyReplicas}/${cp.replicas}, workers ${md.readyReplicas}/${md.replicas}` };
+      const done = rolledOut(cp) && rolledOut(md);
+      const old = (r: ReplicaStatus) => (r.currentReplicas > r.replicas || r.updatedReplicas < r.replicas ? ` (rolling out: ${r.updatedReplicas} updated)` : '');
+      return { done, progress: `control plane ${cp.readyReplicas}/${cp.replicas}${old(cp)}, workers ${md.readyReplicas}/${md.replicas}${old(md)}` };
     });
     return `${s.controller_count} control-plane and ${s.worker_count} worker nodes ready`;
   });

@@ -7,7 +7,10 @@ import { waitFor, type Clock } from './wait.js';
  * What CAPO and OCCM can leave behind in the cloud after a Cluster is gone, found by name:
  * Octavia LBs `kube_service_<cluster>_*` (OCCM's names) with their floating IPs, kaas's server
  * groups, CAPO's security groups `k8s-cluster-<namespace>-<cluster>-secgroup-*` and OCCM's member
- * security groups `lb-sg-<lb id>*`. Everything is looked up fresh, so a second run finds nothing.
+ * security groups (`manage-security-groups`): named `lb-sg-<Service UID>-<namespace>-<name>`, which
+ * does not say the cluster, so they are recognised by the description OCCM gives them, "Security
+ * Group for <namespace>/<name> Service LoadBalancer in cluster <cluster>" (cloud-provider-openstack
+ * pkg/openstack/loadbalancer_sg.go). Everything is looked up fresh, so a second run finds nothing.
  */
 
 /** One cloud resource to delete. */
@@ -43,9 +46,10 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
     items.push({ kind: 'server group', id: g.id, what: `server group ${g.name} (${g.id})` });
   }
   const capoPrefix = `k8s-cluster-${namespace}-${cluster}-secgroup-`;
-  const lbIds = lbs.map((l) => l.id);
+  const occm = (sg: { name: string; description?: string }) =>
+    sg.name.startsWith('lb-sg-') && / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1] === cluster;
   for (const sg of await orNone('security groups', () => cloud.securityGroups())) {
-    if (sg.name.startsWith(capoPrefix) || lbIds.some((id) => sg.name.startsWith(`lb-sg-${id}`))) {
+    if (sg.name.startsWith(capoPrefix) || occm(sg)) {
       items.push({ kind: 'security group', id: sg.id, what: `security group ${sg.name} (${sg.id})` });
     }
   }

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { OperationError } from '../errors.js';
+import { ExecError } from '../exec/runner.js';
 import os from 'node:os';
 import path from 'node:path';
-import { listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
+import { CAPI_CLUSTER, listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { cleanupCloud, planCloudCleanup } from './delete-cloud.js';
 import type { ClusterCloud } from './cloud.js';
@@ -13,10 +15,10 @@ import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, t
 import { waitFor } from './wait.js';
 
 /**
- * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first (so that OCCM and Cinder
- * CSI remove their load balancers and volumes while they still run), then the Cluster (CAPO removes
- * servers, network, API load balancer), then what is left in the cloud (delete-cloud.ts), then
- * the kubeconfig context. `--dry-run` lists; a second run finds nothing and does nothing.
+ * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first, waiting until OCCM and
+ * Cinder CSI have removed their load balancers and volumes (they only can while the cluster runs),
+ * then the Cluster (CAPO removes servers, network, API load balancer), then what is left in the
+ * cloud (delete-cloud.ts), then the kubeconfig context. `--dry-run` lists; a second run finds nothing and does nothing.
  */
 
 /** Timeouts of the waits, in seconds. */
@@ -55,7 +57,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
 
   const creds = cloudCredentials(o, s, false);
   const { cloud } = await cloudConnection(deps, creds.config, creds.problem, false);
-  const present = (await mgmt.getJson('cluster', cluster, { namespace: ns })) !== undefined;
+  const present = (await mgmt.getJson(CAPI_CLUSTER, cluster, { namespace: ns })) !== undefined;
   const kubeconfig = workloadKubeconfigFile(s.workload_kubeconfig, cluster, o.home, o.cwd);
 
   if (present) {
@@ -70,18 +72,22 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       }
       workload = kubectlFor({ kubeconfig: file });
     } catch (e) {
-      deps.logger.warn(`the workload cluster cannot be reached (${(e as Error).message.split('\n')[0]}); its load balancers and volumes are cleaned up in the cloud afterwards`);
+      unreachable(deps.logger, e);
     }
     try {
       if (workload) await deleteWorkloadResources(workload, cluster, o.home, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${kubeconfig} get services,pvc -A`, probe), t.servicesSec);
+    } catch (e) {
+      // A broken workload cluster (a common reason to delete it) must not block the delete.
+      if (!(e instanceof ExecError)) throw e;
+      unreachable(deps.logger, e);
     } finally {
       if (file !== kubeconfig) rmSync(path.dirname(file), { recursive: true, force: true });
     }
     actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer)`);
     if (!o.dryRun) {
-      await mgmt.delete([`cluster/${cluster}`], { namespace: ns, wait: false });
+      await mgmt.delete([`${CAPI_CLUSTER}/${cluster}`], { namespace: ns, wait: false });
       await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster}`, async () => {
-        const c = await mgmt.getJson<{ status?: { phase?: string } }>('cluster', cluster, { namespace: ns });
+        const c = await mgmt.getJson<{ status?: { phase?: string } }>(CAPI_CLUSTER, cluster, { namespace: ns });
         return { done: c === undefined, progress: c ? `phase ${c.status?.phase ?? 'unknown'}` : 'gone' };
       });
     }
@@ -105,6 +111,11 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     if (!o.dryRun) rmSync(kubeconfig, { force: true });
   }
   return { cluster, dryRun: o.dryRun, actions };
+}
+
+function unreachable(logger: Logger, e: unknown): void {
+  const why = (e as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? '';
+  logger.warn(`the workload cluster cannot be reached (${why}): its Service load balancers are cleaned up in the cloud afterwards, the Cinder volumes of its PVCs are not (openstack volume list)`);
 }
 
 /** Deletes LoadBalancer Services and PVCs in the workload cluster and waits for OCCM to remove the LBs. */
@@ -132,5 +143,33 @@ async function deleteWorkloadResources(
       const left = (await cloud.loadBalancers()).filter((l) => names.has(l.name)).length;
       return { done: left === 0, progress: `${left} left` };
     });
+  }
+  if (pvcs.length) await waitForVolumes(k, pvcs, logger, wait, timeoutSec);
+}
+
+type Pv = { metadata: { name: string }; spec?: { persistentVolumeReclaimPolicy?: string; claimRef?: { namespace?: string; name?: string }; csi?: { volumeHandle?: string } } };
+
+/**
+ * Cinder CSI deletes a PVC's volume asynchronously, and only while the cluster runs: wait until the
+ * PVs (reclaim policy Delete) of the deleted PVCs are gone. A PVC still used by a pod is not
+ * released; rather than block the delete, name the Cinder volumes that will stay behind.
+ */
+async function waitForVolumes(
+  k: Kubectl, pvcs: Item[], logger: Logger,
+  wait: (title: string, sec: number, probe: () => Promise<{ done: boolean; progress: string }>) => Promise<number>, timeoutSec: number,
+): Promise<void> {
+  const claims = new Set(pvcs.map((x) => `${x.metadata.namespace}/${x.metadata.name}`));
+  let left: Pv[] = [];
+  const probe = async () => {
+    left = (await listAllNamespaces<Pv>(k, 'persistentvolumes')).filter((pv) =>
+      pv.spec?.persistentVolumeReclaimPolicy !== 'Retain' && claims.has(`${pv.spec?.claimRef?.namespace}/${pv.spec?.claimRef?.name}`));
+    return { done: left.length === 0, progress: `${left.length} left` };
+  };
+  try {
+    await wait('volumes deleted by Cinder CSI', timeoutSec, probe);
+  } catch (e) {
+    if (!(e instanceof OperationError) || left.length === 0) throw e;
+    const vols = left.map((pv) => `${pv.metadata.name}${pv.spec?.csi?.volumeHandle ? ` (Cinder volume ${pv.spec.csi.volumeHandle})` : ''}`);
+    logger.warn(`volumes not released (a pod still uses their PVC?), left in the cloud: ${vols.join(', ')}; delete them afterwards: openstack volume delete <id>`);
   }
 }

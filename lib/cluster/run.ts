@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ProcessRunner } from '../exec/runner.js';
+import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import type { Logger } from '../log.js';
 import type { ApplyDeps } from './create-apply.js';
 import { createCluster, listVariables, type CreateClusterOptions } from './create.js';
@@ -28,8 +30,21 @@ export interface RunResult {
   raw?: string;
 }
 
+/**
+ * The options of create-cluster's ingress step: the same settings, and the cloud (`--cloud`, as a
+ * settings flag) and capabilities file the cluster was planned with — else the ingress would be
+ * planned against another cloud, or none, than the cluster it goes into.
+ */
+export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: string }, cluster: string, kubeconfig: string): ApplyIngressOptions {
+  return {
+    cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home,
+    sets: [...o.sets, ...(o.cloud ? [`cloud=${o.cloud}`] : [])],
+    capabilitiesFile: o.capabilitiesFile ? path.resolve(o.cwd, o.capabilitiesFile) : undefined,
+  };
+}
+
 /** The production adapters; the ingress step runs apply-ingress's use case with the same settings. */
-export function productionDeps(env: CliEnv, o: ClusterRunOptions): ApplyDeps {
+export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitiesFile?: string }): ApplyDeps {
   return {
     logger: env.logger,
     runner: env.runner,
@@ -39,10 +54,7 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions): ApplyDeps {
     readFile: (p) => readFileSync(p, 'utf8'),
     async applyIngress({ cluster, kubeconfig }) {
       const { runApplyIngress } = await import('../ingress/apply-ingress.js');
-      const r = await runApplyIngress(
-        { cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home, sets: o.sets },
-        { logger: env.logger, runner: env.runner },
-      );
+      const r = await runApplyIngress(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
       return r.text || 'ingress not deployed (see the plan above)';
     },
   };

@@ -29,39 +29,76 @@ export async function serverSideDiff(k: Kubectl, manifest: string): Promise<{ ch
   return { changed: r.exitCode === 1, diff: r.stdout };
 }
 
-/** Status fields of a KubeadmControlPlane (v1beta1) the waits use. */
-export interface ControlPlaneStatus {
+/** Replica counts of a KubeadmControlPlane or MachineDeployment (v1beta1) the waits use. */
+export interface ReplicaStatus {
   exists: boolean;
-  initialized: boolean;
+  /** Wanted (spec.replicas). */
   replicas: number;
   readyReplicas: number;
+  /** Machines on the current template (status.updatedReplicas). */
+  updatedReplicas: number;
+  /** Machines that exist, old ones included (status.replicas). */
+  currentReplicas: number;
+  /** The controller has seen the latest spec (status.observedGeneration ≥ metadata.generation). */
+  observed: boolean;
   /** Condition messages that are False (why it is not ready yet). */
   notes: string[];
 }
 
-type Obj = { spec?: Record<string, unknown>; status?: Record<string, unknown> } | undefined;
+/** Status fields of a KubeadmControlPlane (v1beta1) the waits use. */
+export interface ControlPlaneStatus extends ReplicaStatus {
+  initialized: boolean;
+}
+
+type Obj = { metadata?: { generation?: number }; spec?: Record<string, unknown>; status?: Record<string, unknown> } | undefined;
 
 const falseConditions = (o: Obj): string[] =>
   ((o?.status?.conditions as { type: string; status: string; message?: string; reason?: string }[] | undefined) ?? [])
     .filter((c) => c.status === 'False')
     .map((c) => `${c.type}: ${c.message || c.reason || 'False'}`);
 
-/** Reads a KubeadmControlPlane's progress. */
-export async function controlPlaneStatus(k: Kubectl, name: string, namespace: string): Promise<ControlPlaneStatus> {
-  const o = await k.getJson<Obj>('kubeadmcontrolplane', name, { namespace });
+const replicaStatus = (o: Obj): ReplicaStatus => {
+  const gen = o?.metadata?.generation;
+  const seen = o?.status?.observedGeneration;
   return {
     exists: o !== undefined,
-    initialized: o?.status?.initialized === true,
     replicas: Number(o?.spec?.replicas ?? 0),
     readyReplicas: Number(o?.status?.readyReplicas ?? 0),
+    updatedReplicas: Number(o?.status?.updatedReplicas ?? 0),
+    currentReplicas: Number(o?.status?.replicas ?? 0),
+    observed: gen === undefined || seen === undefined || Number(seen) >= gen,
     notes: falseConditions(o),
   };
+};
+
+/**
+ * Done rolling out: the controller saw the latest spec, every wanted machine is on the current
+ * template and ready, and no old machine is left (a re-run that changed a template rolls them).
+ */
+export function rolledOut(r: ReplicaStatus): boolean {
+  return r.observed && r.readyReplicas >= r.replicas && r.updatedReplicas >= r.replicas && r.currentReplicas <= r.replicas;
 }
 
-/** Reads a MachineDeployment's progress (replicas wanted and ready). */
-export async function machineDeploymentStatus(k: Kubectl, name: string, namespace: string): Promise<{ exists: boolean; replicas: number; readyReplicas: number; notes: string[] }> {
-  const o = await k.getJson<Obj>('machinedeployment', name, { namespace });
-  return { exists: o !== undefined, replicas: Number(o?.spec?.replicas ?? 0), readyReplicas: Number(o?.status?.readyReplicas ?? 0), notes: falseConditions(o) };
+/**
+ * The resources read with their version spelled out: a bare `kubectl get kubeadmcontrolplane`
+ * answers in the preferred version, v1beta2 from CAPI v1.11 on (which CAPO v0.13+ needs), whose
+ * status has no `initialized` and no `updatedReplicas` (`initialization.controlPlaneInitialized`,
+ * `upToDateReplicas`). The v1beta1 view (what kaas applies) keeps them.
+ */
+export const KCP_V1BETA1 = 'kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io';
+export const MD_V1BETA1 = 'machinedeployments.v1beta1.cluster.x-k8s.io';
+/** The CAPI Cluster by its group: a bare `cluster` is ambiguous where other CRDs call a kind Cluster (Rancher, CloudNativePG, …). */
+export const CAPI_CLUSTER = 'clusters.cluster.x-k8s.io';
+
+/** Reads a KubeadmControlPlane's progress. */
+export async function controlPlaneStatus(k: Kubectl, name: string, namespace: string): Promise<ControlPlaneStatus> {
+  const o = await k.getJson<Obj>(KCP_V1BETA1, name, { namespace });
+  return { ...replicaStatus(o), initialized: o?.status?.initialized === true };
+}
+
+/** Reads a MachineDeployment's progress (replicas wanted, updated and ready). */
+export async function machineDeploymentStatus(k: Kubectl, name: string, namespace: string): Promise<ReplicaStatus> {
+  return replicaStatus(await k.getJson<Obj>(MD_V1BETA1, name, { namespace }));
 }
 
 /** True when the object exists. */

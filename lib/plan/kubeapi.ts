@@ -62,6 +62,8 @@ export function planKubeApiAccess(input: KubeApiInput): KubeApiPlan {
   }
   if (input.restrict.length === 1 && input.restrict[0] === 'none') {
     reasons.push('restrict_kubeapi is ["none"]: no floating IP on the kube-API load balancer (reachable from the cluster network only)');
+    // Cluster API itself talks to the workload kube-API: without a route to the private VIP it never sees the control plane come up.
+    reasons.push('the management cluster must reach the load balancer\'s private address (same network, router or VPN), else Cluster API cannot manage the cluster');
     return { ok: true, disableFloatingIP: true, reasons };
   }
   const user = input.restrict.filter((c) => c !== 'none').map(toHostCidr);

@@ -28,7 +28,7 @@ describe('create-cluster killed between steps', () => {
     const first = fakeTools([c.apiVersions(), c.capoCrd(), c.diff(true), c.applyCluster(), ...Array.from({ length: 200 }, () => c.kcp('get-kcp-pending.json'))]);
     const child = spawn(process.execPath, [harness], { env: harnessEnv(first.env, sb, cloudFile), stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-    for (let i = 0; i < 600 && first.calls().filter((x) => x.argv.includes('kubeadmcontrolplane')).length < 2; i++) {
+    for (let i = 0; i < 600 && first.calls().filter((x) => x.argv.includes('kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io')).length < 2; i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGKILL');

@@ -90,6 +90,30 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
     }
   }, T);
 
+  it('a re-run that changed a template waits for the rollout, not for the old machines being ready', async () => {
+    const sb = sandbox();
+    const c = calls(sb.mgmt, sb.workload);
+    const cloud = fakeCloud({ ...exampleCloudState(), serverGroups: [{ id: 'g1', name: 'capi-demo-controller', policy: 'anti-affinity' }, { id: 'g2', name: 'capi-demo-worker', policy: 'soft-anti-affinity' }] });
+    const fake = fakeTools([
+      c.apiVersions(), c.capoCrd(), c.diff(true), c.applyCluster(),
+      c.kcp('get-kcp-ready.json'), c.kubeconfigSecret(true), c.getKubeconfig(),
+      c.applyAddon('name: openstack-cloud-controller-manager'), c.ciliumDaemonSet(true), c.cilium('upgrade'),
+      // The MachineDeployment controller has not seen the new template yet, then rolls the workers.
+      c.kcp('get-kcp-ready.json'), c.md('get-md-stale.json'),
+      c.kcp('get-kcp-ready.json'), c.md('get-md-rolling.json'),
+      c.kcp('get-kcp-ready.json'), c.md('get-md-ready.json'),
+      c.applyAddon('name: csi-cinder-controllerplugin'), c.applyAddon('name: metrics-server'),
+    ]);
+    try {
+      const deps = fakeDeps(fake, cloud);
+      const r = await createCluster(runOptions(sb), deps);
+      fake.assertDone(); // all three polls of the machines were made
+      expect(r.steps?.find((x) => x.step === 'machines ready')?.detail).toMatch(/2 worker nodes ready/);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
   it('refuses a management cluster without Cluster API, before touching anything', async () => {
     const sb = sandbox();
     const c = calls(sb.mgmt, sb.workload);

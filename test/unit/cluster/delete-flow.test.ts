@@ -26,8 +26,11 @@ function leftoverCloud(): FakeCloudState {
     securityGroups: [
       { id: 'sg0', name: 'default' },
       { id: 'sg1', name: 'k8s-cluster-default-demo-secgroup-controlplane' },
-      { id: 'sg2', name: 'lb-sg-lb-stale-app-web' },
+      // OCCM's member groups: lb-sg-<Service UID>-<ns>-<name>; only the description names the cluster.
+      { id: 'sg2', name: 'lb-sg-0b5c1f2e-8d3a-4c1e-9f7a-2a6b3c4d5e6f-old-gone', description: 'Security Group for old/gone Service LoadBalancer in cluster demo' },
       { id: 'sg3', name: 'k8s-cluster-default-other-secgroup-worker' },
+      { id: 'sg4', name: 'lb-sg-7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f-app-web', description: 'Security Group for app/web Service LoadBalancer in cluster other' },
+      { id: 'sg5', name: 'lb-sg-9d8c7b6a-5f4e-4d3c-2b1a-0f9e8d7c6b5a-app-web', description: 'Security Group for app/web Service LoadBalancer in cluster demo-2' },
     ],
   };
 }
@@ -43,6 +46,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const c = calls(sb.mgmt, sb.workload);
     const selector = 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas';
     const leftovers = (file: string) => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
+    const pvs = (file: string) => c.kc(c.w('get', 'persistentvolumes', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` });
     recordApplied(sb.home, 'demo', 'ingress-nginx', INGRESS_RECORD);
     const fake = fakeTools([
       c.getCluster('get-cluster-provisioned.json'),
@@ -53,7 +57,10 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
       c.kc(c.w('delete', 'service/web', '--namespace', 'app', '--ignore-not-found', '--wait=false')),
       c.kc(c.w('delete', 'pvc/data-0', '--namespace', 'app', '--ignore-not-found', '--wait=false')),
-      c.kc(c.m('delete', 'cluster/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      // Cinder CSI deletes the volume while the cluster still runs: kaas waits for its PV.
+      pvs('get-pvs-bound.json'),
+      pvs('empty-list.json'),
+      c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
       c.getCluster('get-cluster-deleting.json'),
       c.getCluster(),
       leftovers('get-leftovers.json'),
@@ -80,13 +87,13 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
         'server group capi-demo-controller (g1)',
         'server group capi-demo-worker (g2)',
         'security group k8s-cluster-default-demo-secgroup-controlplane (sg1)',
-        'security group lb-sg-lb-stale-app-web (sg2)',
+        'security group lb-sg-0b5c1f2e-8d3a-4c1e-9f7a-2a6b3c4d5e6f-old-gone (sg2)',
         'kubeconfig context demo-admin@demo',
         `file ${sb.workload}`,
       ]);
       expect(cloud.log).toEqual(['delete floating ip fip-2', 'delete load balancer lb-stale', 'delete server group g1', 'delete server group g2', 'delete security group sg1', 'delete security group sg2']);
       expect(cloud.state.loadBalancers.map((l) => l.name)).toEqual(['kube_service_other_app_web']);
-      expect(cloud.state.securityGroups.map((g) => g.name)).toEqual(['default', 'k8s-cluster-default-other-secgroup-worker']);
+      expect(cloud.state.securityGroups.map((g) => g.id)).toEqual(['sg0', 'sg3', 'sg4', 'sg5']);
       expect(YAML.parse(readFileSync(path.join(sb.home, '.kube', 'config'), 'utf8')).contexts).toEqual([]);
       expect(existsSync(sb.workload)).toBe(false);
     } finally {
@@ -102,6 +109,57 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       expect(cloud.log.length).toBe(before);
     } finally {
       again.cleanup();
+    }
+  }, T);
+
+  it('a volume that is not released (its pod still runs) is named in a warning, and the delete goes on', async () => {
+    const sb = sandbox();
+    writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+    const c = calls(sb.mgmt, sb.workload);
+    const pvs = () => c.kc(c.w('get', 'persistentvolumes', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvs-bound.json` });
+    const fake = fakeTools([
+      c.getCluster('get-cluster-provisioned.json'),
+      c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
+      c.kc(c.w('delete', 'pvc/data-0', '--namespace', 'app', '--ignore-not-found', '--wait=false')),
+      pvs(), pvs(),
+      c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      c.getCluster(),
+      c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+    ]);
+    try {
+      const deps = fakeDeps(fake, fakeCloud());
+      const r = await deleteCluster({ ...runOptions(sb), timeouts: { pollMs: 1000, servicesSec: 1 } }, deps);
+      fake.assertDone();
+      expect(r.actions).toContain('Cluster default/demo (CAPO deletes its servers, network and kube-API load balancer)');
+      expect(deps.logger.lines.join('\n')).toMatch(/volumes not released .*pvc-5f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f \(Cinder volume 0c9a8b7d-6e5f-4a3b-2c1d-0e9f8a7b6c5d\)/);
+      expect(deps.logger.lines.join('\n')).not.toMatch(/pvc-kept/);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
+  it('an unreachable workload cluster does not block the delete: the Cluster goes, its LBs are cleaned up in the cloud', async () => {
+    const sb = sandbox();
+    writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+    const c = calls(sb.mgmt, sb.workload);
+    const fake = fakeTools([
+      c.getCluster('get-cluster-provisioned.json'),
+      c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
+      c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      c.getCluster(),
+      c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+    ]);
+    const cloud = fakeCloud(leftoverCloud());
+    try {
+      const deps = fakeDeps(fake, cloud);
+      const r = await deleteCluster(runOptions(sb), deps);
+      fake.assertDone();
+      expect(deps.logger.lines.join('\n')).toMatch(/the workload cluster cannot be reached \(The connection to the server 127\.0\.0\.1:1 was refused.*the Cinder volumes of its PVCs are not/);
+      expect(r.actions).toContain('Octavia load balancer kube_service_demo_app_web (lb-web)');
+      expect(cloud.log).toContain('delete load balancer lb-web');
+    } finally {
+      fake.cleanup();
     }
   }, T);
 

@@ -18,7 +18,7 @@ export interface FakeCloudState {
   providers: string[];
   loadBalancers: { id: string; name: string; vipPortId?: string }[];
   floatingIps: { id: string; address: string; portId: string }[];
-  securityGroups: { id: string; name: string }[];
+  securityGroups: { id: string; name: string; description?: string }[];
 }
 
 /** A cloud shaped like the example environment's. */

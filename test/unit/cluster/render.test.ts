@@ -82,6 +82,12 @@ describe('cluster rendering', () => {
     expect(contentHash(a)).not.toBe(contentHash(b));
   });
 
+  it('identityRef is name + cloudName only: CAPO v0.12/v0.13 serve v1beta1 without identityRef.type', async () => {
+    const plan = await planDemo();
+    const spec = byKind(plan.objects, 'OpenStackCluster')[0].spec as { identityRef: Record<string, unknown> };
+    expect(spec.identityRef).toEqual({ name: 'demo-cloud-config', cloudName: 'openstack' });
+  });
+
   it('["none"] renders disableAPIServerFloatingIP and no allowedCIDRs', async () => {
     const plan = await planDemo(['restrict_kubeapi=none']);
     const spec = byKind(plan.objects, 'OpenStackCluster')[0].spec as Record<string, unknown>;

@@ -22,6 +22,11 @@ describe('planKubeApiAccess (restrict_kubeapi → OpenStackCluster.spec)', () =>
     expect(p.reasons.length).toBeGreaterThan(0);
   });
 
+  it('["none"] warns that the management cluster needs a route to the private kube-API address', () => {
+    const p = planKubeApiAccess({ restrict: ['none'], mgmtHost: noMgmt, lb: modern });
+    expect(p.reasons.join('\n')).toMatch(/management cluster must reach the load balancer's private address.*Cluster API cannot manage/);
+  });
+
   it.each<[string, KubeApiInput, RegExp, RegExp]>([
     ['refused when the management host is unknown', { restrict: ['203.0.113.0/24'], mgmtHost: noMgmt, lb: modern }, /management host's address.*no Nova server named capi-mgmtcluster/, /mgmt_host_cidrs/],
     ['refused for an OVN kube-API load balancer', { restrict: ['203.0.113.0/24'], mgmtHost: mgmtFip, lb: { octaviaVersion: '2.26', provider: 'ovn' } }, /OVN provider.*501/, /restrict_kubeapi: \[\]/],
