@@ -26,7 +26,7 @@ export interface ClusterDecisions {
   image: ImageChoice;
   controller: FlavorChoice;
   worker: FlavorChoice;
-  kubeApi: { allowedCIDRs?: string[]; disableFloatingIP: boolean };
+  kubeApi: { allowedCIDRs?: string[]; disableFloatingIP: boolean; provider?: string };
   serverGroups: ServerGroupAction[];
   /** undefined = the cloud's credentials are not known (dry-run without clouds.yaml): no Secret. */
   identity?: ClusterIdentity;
@@ -75,7 +75,7 @@ export function templateVariables(d: ClusterDecisions): Record<string, unknown> 
       cloudsYaml: d.identity?.cloudsYaml ?? '',
       cacert: d.identity?.cacert ?? '',
     },
-    api: { allowedCIDRs: d.kubeApi.allowedCIDRs ?? [], disableFloatingIP: d.kubeApi.disableFloatingIP },
+    api: { allowedCIDRs: d.kubeApi.allowedCIDRs ?? [], disableFloatingIP: d.kubeApi.disableFloatingIP, provider: d.kubeApi.provider ?? '' },
     network: {
       nodeCidr: s.node_cidr,
       podCidr: s.pod_cidr,

@@ -118,8 +118,7 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const api = planKubeApiAccess({
     restrict: s.restrict_kubeapi,
     mgmtHost,
-    // CAPO leaves the API LB's provider to Octavia's default (amphora on every cloud kaas knows).
-    lb: octaviaVersion !== undefined ? { octaviaVersion } : undefined,
+    lb: octaviaVersion !== undefined ? { octaviaVersion, providers: i.caps?.octavia.providers } : undefined,
   });
   if (!api.ok) {
     checks.failed('kube-API access', api.error);
@@ -148,7 +147,7 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
     image,
     controller,
     worker,
-    kubeApi: { allowedCIDRs: api.allowedCIDRs, disableFloatingIP: api.disableFloatingIP },
+    kubeApi: { allowedCIDRs: api.allowedCIDRs, disableFloatingIP: api.disableFloatingIP, provider: api.provider },
     serverGroups: sg.groups,
     identity,
     ovnLb: i.lb.ovn,

@@ -18,6 +18,8 @@ export interface KubeApiLbFacts {
   octaviaVersion?: string;
   /** The provider CAPO's API load balancer gets (CAPO leaves it to Octavia's default). */
   provider?: string;
+  /** Providers the cloud offers, when known. */
+  providers?: string[];
 }
 
 /** Inputs of the decision. */
@@ -36,6 +38,8 @@ export type KubeApiPlan =
       allowedCIDRs?: string[];
       /** true = no floating IP on the API load balancer (internal access only). */
       disableFloatingIP: boolean;
+      /** The Octavia provider the API load balancer is pinned to (only when restricted). */
+      provider?: string;
       reasons: string[];
     }
   | { ok: false; error: string; hint: string; reasons: string[] };
@@ -76,6 +80,14 @@ export function planKubeApiAccess(input: KubeApiInput): KubeApiPlan {
       reasons,
     };
   }
+  if (lb?.providers && !lb.providers.includes('amphora')) {
+    return {
+      ok: false,
+      error: `restrict_kubeapi cannot be enforced: the cloud offers the Octavia providers ${lb.providers.join(', ') || 'none'}, and only amphora honours allowed_cidrs (OVN rejects them)`,
+      hint: 'set restrict_kubeapi: [] (open) or ["none"] (internal only)',
+      reasons,
+    };
+  }
   if (lb?.octaviaVersion !== undefined && !versionAtLeast(lb.octaviaVersion, 2, 12)) {
     return {
       ok: false,
@@ -98,5 +110,8 @@ export function planKubeApiAccess(input: KubeApiInput): KubeApiPlan {
     ? `kube-API restricted to ${user.join(', ')} plus the management host ${mgmt.join(', ')} (${input.mgmtHost.source})`
     : `kube-API restricted to ${user.join(', ')}; management host address ${input.mgmtHost.source}`);
   reasons.push('CAPO adds the cluster subnet and router addresses itself');
-  return { ok: true, allowedCIDRs: sortUnique([...mgmt, ...user]), disableFloatingIP: false, reasons };
+  // CAPO gives the API LB Octavia's default provider unless told; on a cloud whose default is ovn it
+  // would skip allowedCIDRs without an error, leaving the kube-API open. Pinning makes it enforced or failing.
+  reasons.push('kube-API load balancer pinned to the amphora provider, so that the allowed CIDRs are enforced whatever Octavia\'s default provider is');
+  return { ok: true, allowedCIDRs: sortUnique([...mgmt, ...user]), disableFloatingIP: false, provider: 'amphora', reasons };
 }

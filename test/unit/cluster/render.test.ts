@@ -47,7 +47,7 @@ describe('cluster rendering', () => {
     expect(plan.decisions.image).toMatchObject({ kubernetesVersion: 'v1.33.4', image: 'ubuntu-capi-image-v1.33.4' });
     const [osc] = byKind(plan.objects, 'OpenStackCluster');
     expect((osc.spec as { apiServerLoadBalancer: unknown }).apiServerLoadBalancer).toEqual({
-      enabled: true, allowedCIDRs: ['192.0.2.10/32', '198.51.100.7/32', '203.0.113.0/24'],
+      enabled: true, provider: 'amphora', allowedCIDRs: ['192.0.2.10/32', '198.51.100.7/32', '203.0.113.0/24'],
     });
     expect(plan.checks.failures).toEqual([]);
   });
