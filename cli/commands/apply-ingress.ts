@@ -1,4 +1,5 @@
 import { UsageError } from '../../lib/errors.js';
+import { checkPositiveSeconds } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -20,7 +21,7 @@ export const applyIngress: Command = {
   builder: (y) =>
     y
       .positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name (its clusters.<name> section applies)' })
-      .option('dry-run', { type: 'boolean', default: false, describe: 'print the manifests (multi-document YAML) on stdout; apply nothing' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print the manifests (multi-document YAML; a v1 List with -o json) on stdout; apply nothing' })
       .option('output-dir', { type: 'string', describe: 'with --dry-run: write DIR/ingress-nginx.yaml and DIR/cloud.conf (mode 0600) instead' })
       .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
       .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
@@ -30,7 +31,7 @@ export const applyIngress: Command = {
       .option('address-timeout', { type: 'number', default: 600, describe: 'seconds to wait for the load-balancer address' })
       .check((a) => {
         if (a['output-dir'] !== undefined && !a['dry-run']) throw new UsageError('--output-dir needs --dry-run', { hint: 'add --dry-run, or drop --output-dir to apply' });
-        return true;
+        return checkPositiveSeconds(a, ['rollout-timeout', 'address-timeout']);
       })
       .example('kaas apply-ingress demo --env example --dry-run', 'show the manifests for the example cluster (offline)')
       .example('kaas apply-ingress demo --env example --dry-run --output-dir out/', 'write out/ingress-nginx.yaml and out/cloud.conf'),
@@ -39,7 +40,7 @@ export const applyIngress: Command = {
     return runApplyIngress(
       {
         cluster: argv.cluster, settingsDir: ctx.settingsDir, env: ctx.env, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home, sets: ctx.set,
-        dryRun: argv.dryRun, outputDir: argv.outputDir, capabilitiesFile: argv.capabilities, kubeconfig: argv.kubeconfig,
+        dryRun: argv.dryRun, outputDir: argv.outputDir, manifestFormat: ctx.output === 'json' ? 'json' : 'yaml', capabilitiesFile: argv.capabilities, kubeconfig: argv.kubeconfig,
         context: argv.context, force: argv.force,
         timeouts: { rolloutSec: argv.rolloutTimeout, addressSec: argv.addressTimeout },
       },

@@ -1,3 +1,4 @@
+import { checkPositiveSeconds } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -17,6 +18,7 @@ export const detect: Command = {
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (beats the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
       .option('timeout', { type: 'number', default: 30, describe: 'seconds to wait for each HTTP answer' })
+      .check((a) => checkPositiveSeconds(a, ['timeout']))
       .example('kaas detect --cloud mycloud -o json > caps.json', 'save the capabilities for offline planning'),
   handler: handle<Args>(async (ctx, argv) => {
     const { runDetect } = await import('../../lib/detect/detect.js');

@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
@@ -23,6 +24,8 @@ export interface ApplyIngressOptions {
   dryRun?: boolean;
   /** With dryRun: write DIR/ingress-nginx.yaml and DIR/cloud.conf (0600) instead of stdout. */
   outputDir?: string;
+  /** With dryRun on stdout: `json` prints a kubectl-style `v1 List` (`-o json`), else multi-document YAML. */
+  manifestFormat?: 'yaml' | 'json';
   /** A `kaas detect -o json` file: plan without asking the cloud. */
   capabilitiesFile?: string;
   kubeconfig?: string;
@@ -57,6 +60,11 @@ export interface ApplyIngressResult {
  */
 export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngressDeps): Promise<ApplyIngressResult> {
   const { logger } = deps;
+  // The name becomes file paths (~/.kube/kaas/<cluster>.yaml, …/<cluster>/applied/) and OCCM's LB
+  // name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40) {
+    throw new UsageError(`cluster name "${o.cluster}" is not valid`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name> and Kubernetes object names" });
+  }
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => logger.warn(w));
   const s = settings.values;
@@ -73,7 +81,10 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   }
 
   const rendered = await renderIngress(decision.ingress);
-  if (o.dryRun && !o.outputDir) return { raw: rendered.yaml, data };
+  if (o.dryRun && !o.outputDir) {
+    const raw = o.manifestFormat === 'json' ? JSON.stringify({ apiVersion: 'v1', kind: 'List', items: rendered.objects }, null, 2) + '\n' : rendered.yaml;
+    return { raw, data };
+  }
   if (o.dryRun) {
     const creds = getCloud().credentials();
     if (!creds.cloud) logger.warn(`cloud.conf written without [Global]: ${creds.problem}`);

@@ -1,28 +1,35 @@
 import { registerSecret } from '../redact.js';
+import { gcfgSection, gcfgTrue, gcfgValue } from '../render/gcfg.js';
 import type { IngressPlan } from '../plan/ingress.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 
 /** Sections of an INI-style cloud.conf, keys lower-cased, values unquoted. */
 export type IniSections = Record<string, Record<string, string>>;
 
-/** Parses cloud.conf (gcfg syntax: `[Section]`, `key=value`, `;`/`#` comments, double-quoted values). */
+/**
+ * Parses cloud.conf as gcfg does: `[Section]` and keys case-insensitive (sections keep the first
+ * spelling seen, keys are lower-cased), `;`/`#` comments (also after a value), double-quoted values,
+ * and a bare `key` without `=` meaning true.
+ */
 export function parseCloudConf(text: string): IniSections {
   const out: IniSections = {};
+  const spelling = new Map<string, string>();
   let section = '';
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (!line || line.startsWith('#') || line.startsWith(';')) continue;
-    const sec = /^\[\s*([^\]]+?)\s*\]$/.exec(line);
+    const sec = gcfgSection(line);
     if (sec) {
-      section = sec[1];
+      const canon = sec.toLowerCase();
+      if (!spelling.has(canon)) spelling.set(canon, sec);
+      section = spelling.get(canon)!;
       out[section] ??= {};
       continue;
     }
     const eq = line.indexOf('=');
-    if (eq < 0) continue;
-    const key = line.slice(0, eq).trim().toLowerCase();
-    let value = line.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1).replace(/\\(["\\])/g, '$1');
+    const key = (eq < 0 ? gcfgValue(line) : line.slice(0, eq)).trim().toLowerCase();
+    if (!key) continue;
+    const value = eq < 0 ? 'true' : gcfgValue(line.slice(eq + 1));
     // Secrets read back from the cluster never reach output (the whole text is registered by readSecret).
     if (/password|secret/.test(key)) registerSecret(value);
     (out[section] ??= {})[key] = value;
@@ -33,16 +40,26 @@ export function parseCloudConf(text: string): IniSections {
 /**
  * Where the live OCCM cloud config contradicts the plan (empty = consistent). Checked before
  * applying, because OCCM, not the manifest, decides provider, monitors and published hostname:
- * - plan OVN, OCCM not on lb-provider=ovn (or the reverse);
+ * - plan OVN, OCCM not on lb-provider=ovn (or the reverse), or OVN without lb-method=SOURCE_IP_PORT,
+ *   or amphora with OVN's SOURCE_IP_PORT left behind;
  * - plan PROXY protocol, OCCM without enable-ingress-hostname=true (in-cluster clients would break);
  * - plan relies on create-monitor=true (OVN, or amphora without the annotation), OCCM without it.
  */
 export function liveCloudConfProblems(text: string, lb: LoadBalancerPlan, ingress: IngressPlan): string[] {
-  const lbs = parseCloudConf(text).LoadBalancer ?? {};
+  const sections = parseCloudConf(text);
+  const lbs = Object.entries(sections).find(([name]) => name.toLowerCase() === 'loadbalancer')?.[1] ?? {};
   const provider = (lbs['lb-provider'] ?? 'amphora').toLowerCase();
-  const on = (k: string) => (lbs[k] ?? '').toLowerCase() === 'true';
+  const on = (k: string) => gcfgTrue(lbs[k]);
   const problems: string[] = [];
   if (lb.ovn && provider !== 'ovn') problems.push(`the plan uses OVN, but OCCM's cloud.conf has lb-provider=${lbs['lb-provider'] ?? '(unset: amphora)'}`);
+  // OCCM does not switch the algorithm for OVN; its default ROUND_ROBIN makes the ovn provider reject the pool.
+  const method = lbs['lb-method'] ?? ''; // passed to Octavia as written: its enum is upper-case
+  if (lb.ovn && provider === 'ovn' && method !== 'SOURCE_IP_PORT') {
+    problems.push(`the plan uses OVN, but OCCM's cloud.conf has lb-method=${lbs['lb-method'] ?? '(unset: ROUND_ROBIN)'}; the ovn provider only accepts SOURCE_IP_PORT`);
+  }
+  if (!lb.ovn && lb.provider === 'amphora' && provider !== 'ovn' && method === 'SOURCE_IP_PORT') {
+    problems.push(`the plan uses amphora, but OCCM's cloud.conf keeps OVN's lb-method=SOURCE_IP_PORT, which the amphora provider rejects`);
+  }
   if (!lb.ovn && provider === 'ovn') problems.push(`the plan uses ${lb.provider}, but OCCM's cloud.conf has lb-provider=ovn`);
   if (ingress.proxyProtocol && !on('enable-ingress-hostname')) {
     problems.push('the plan uses PROXY protocol, but OCCM\'s cloud.conf lacks enable-ingress-hostname=true (pods inside the cluster could not reach the ingress)');

@@ -58,7 +58,9 @@ export interface Kubectl {
 /** The field manager kaas uses for server-side apply. */
 export const FIELD_MANAGER = 'kaas';
 
-const NOT_FOUND = /\(NotFound\)|not found/;
+// Only the API server's NotFound means "no such object": kubectl's own errors also say "not found"
+// (`context was not found for specified context: x`), and those must fail, not read as absent.
+const NOT_FOUND = /^Error from server \(NotFound\)/m;
 
 function scopeArgs(scope: Scope = {}): string[] {
   const a: string[] = [];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
+import { compareVersions } from './octavia.js';
 import type { Capabilities } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -25,6 +26,14 @@ export function capabilitiesProblems(doc: unknown): string[] {
     if (o.maxVersion !== undefined && (typeof o.maxVersion !== 'string' || !/^\d+\.\d+$/.test(o.maxVersion)))
       p.push('octavia.maxVersion: must be a string like "2.26"');
     if (o.present === true && o.maxVersion === undefined) p.push('octavia.maxVersion: missing although octavia.present is true');
+    // The plan reads the booleans; a hand-edited file must not claim OVN health monitors (v2.24)
+    // or allowed_cidrs (v2.12) that its own maxVersion lacks, nor deny them.
+    if (typeof o.maxVersion === 'string' && /^\d+\.\d+$/.test(o.maxVersion)) {
+      for (const [key, min] of [['wallabyOrLater', '2.24'], ['allowedCidrs', '2.12']] as const) {
+        const want = compareVersions(o.maxVersion, min) >= 0;
+        if (typeof o[key] === 'boolean' && o[key] !== want) p.push(`octavia.${key}: ${o[key]} contradicts maxVersion ${o.maxVersion} (it is ${want} from v${min})`);
+      }
+    }
   }
   for (const svc of ['neutron', 'nova']) {
     const s = doc[svc];

@@ -59,6 +59,7 @@ export function globalSection(cloud: CloudConfig, caFileInPod: string): { pairs:
   const pairs: [string, string][] = [['auth-url', a.authUrl]];
   const warnings: string[] = [];
   if (cloud.regionName) pairs.push(['region', cloud.regionName]);
+  else warnings.push(`cloud "${cloud.name}" names no region: cloud.conf [Global] gets no region, which OCCM requires; set region_name in clouds.yaml (or OS_REGION_NAME)`);
   const add = (k: string, v: string | undefined) => v && pairs.push([k, v]);
   if (a.kind === 'application_credential') {
     add('application-credential-id', a.applicationCredentialId);
@@ -105,6 +106,11 @@ export function loadBalancerSection(lb: LoadBalancerPlan, occm: ScalarMap, requi
   }
   if (!lb.ovn && occm['lb-provider'] !== undefined && norm(occm['lb-provider']) === 'ovn') {
     problems.push('occm_loadbalancer.lb-provider: ovn, but the plan does not use OVN; set use_ovn_lb_provider instead');
+  }
+  // Octavia's amphora driver accepts ROUND_ROBIN, LEAST_CONNECTIONS and SOURCE_IP only
+  // (AMPHORA_SUPPORTED_LB_ALGORITHMS): OVN's SOURCE_IP_PORT left in place would fail every pool.
+  if (lb.provider === 'amphora' && occm['lb-method'] !== undefined && norm(occm['lb-method']) === 'source_ip_port') {
+    problems.push('occm_loadbalancer.lb-method: SOURCE_IP_PORT is the OVN algorithm; the amphora provider accepts ROUND_ROBIN, LEAST_CONNECTIONS or SOURCE_IP');
   }
   if (problems.length) {
     throw new PlanError('cloud.conf [LoadBalancer] cannot be built', {

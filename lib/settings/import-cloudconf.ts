@@ -1,4 +1,5 @@
 import { registerSecret } from '../redact.js';
+import { gcfgSection, gcfgValue } from '../render/gcfg.js';
 import type { ImportCollector, RawValue } from './import-convert.js';
 import { isSecretKey } from './import-clusterctl.js';
 
@@ -7,7 +8,11 @@ export interface IniEntry extends RawValue {
   section: string;
 }
 
-/** Reads an OCCM cloud.conf (gcfg INI): sections, `key=value`, quoted values, `#`/`;` comments. */
+/**
+ * Reads an OCCM cloud.conf as OCCM's gcfg does: case-insensitive `[Global]`/`[LoadBalancer]` and
+ * key names (lower-cased), quoted values, `#`/`;` comments also after a value (`create-monitor=true
+ * ; OVN` is `true`, not the string "true ; OVN").
+ */
 export function readIni(text: string, file: string): { entries: IniEntry[]; problems: string[] } {
   const entries: IniEntry[] = [];
   const problems: string[] = [];
@@ -15,9 +20,9 @@ export function readIni(text: string, file: string): { entries: IniEntry[]; prob
   text.split(/\r?\n/).forEach((line, i) => {
     const s = line.trim();
     if (s === '' || s.startsWith('#') || s.startsWith(';')) return;
-    const head = /^\[\s*([^\]]+?)\s*\]$/.exec(s);
+    const head = gcfgSection(s);
     if (head) {
-      section = head[1];
+      section = CANONICAL_SECTIONS[head.toLowerCase()] ?? head;
       return;
     }
     const eq = s.indexOf('=');
@@ -25,12 +30,14 @@ export function readIni(text: string, file: string): { entries: IniEntry[]; prob
       problems.push(`${file}:${i + 1}: expected key=value or [Section]`);
       return;
     }
-    const name = s.slice(0, eq).trim();
-    const text = unquote(s.slice(eq + 1).trim());
+    const name = s.slice(0, eq).trim().toLowerCase();
+    const text = unquote(gcfgValue(s.slice(eq + 1)));
     entries.push({ section, name, where: `${file}:${i + 1}`, value: text, text });
   });
   return { entries, problems };
 }
+
+const CANONICAL_SECTIONS: Record<string, string> = { global: 'Global', loadbalancer: 'LoadBalancer' };
 
 /** Strips one pair of matching quotes ("x" or 'x'). */
 export function unquote(s: string): string {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { SettingsError } from '../errors.js';
 import { redactValue } from '../redact.js';
 import { displayPath, loadSettings, validateAll, type LoadOptions } from './load.js';
@@ -37,7 +38,7 @@ export function showSettings(opts: LoadOptions & { warn: (m: string) => void }) 
   const w1 = Math.max(...rows.map((x) => x.key.length));
   const w2 = Math.min(48, Math.max(...rows.map((x) => display(x.value).length)));
   const text = [
-    `# environment ${r.env}${r.cluster ? `, cluster ${r.cluster}` : ''} (${displayPath(r.file, opts.cwd)})`,
+    `# environment ${r.env}${r.cluster ? `, cluster ${r.cluster}` : ''} (${displayPath(r.file, opts.cwd)}${existsSync(r.file) ? '' : ' does not exist: built-in defaults'})`,
     ...rows.map((x) => `${x.key.padEnd(w1)}  ${display(x.value).padEnd(w2)}  ${x.origin}`),
   ].join('\n');
   const data = {
@@ -58,6 +59,13 @@ export function validateSettings(opts: LoadOptions & { warn: (m: string) => void
       'fix the values above; `kaas settings schema` prints the allowed values, the README lists every setting');
   }
   const rel = displayPath(r.file, opts.cwd);
+  // Only env "default" may lack its file; then there is nothing to call valid but the defaults.
+  if (!existsSync(r.file)) {
+    return {
+      data: { valid: true, file: null, clusters: [] },
+      text: `${rel} does not exist: only the built-in defaults, KAAS_* variables and --set flags were checked (valid)`,
+    };
+  }
   const scope = opts.cluster ? `cluster ${opts.cluster}` : r.clusters.length ? `clusters: ${r.clusters.join(', ')}` : 'no cluster sections';
   return { data: { valid: true, file: r.file, clusters: r.clusters }, text: `${rel}: valid (${scope})` };
 }

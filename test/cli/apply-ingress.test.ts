@@ -25,6 +25,15 @@ describe('kaas apply-ingress --dry-run (built CLI, offline)', () => {
     expect(r.stderr).toMatch(/warning: ingress-nginx is retired upstream/);
   });
 
+  it('-o json prints the same manifests as one kubectl-style v1 List of JSON, and nothing else', () => {
+    const yaml = docs(runKaas(['apply-ingress', 'demo', '--env', 'example', '--dry-run']).stdout);
+    const r = runKaas(['apply-ingress', 'demo', '--env', 'example', '--dry-run', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout) as { apiVersion: string; kind: string; items: unknown[] };
+    expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
+    expect(list.items).toEqual(yaml);
+  });
+
   it('writes ingress-nginx.yaml and cloud.conf (0600) with --output-dir, nothing on stdout', () => {
     const dir = tempDir();
     const env = {
@@ -61,6 +70,16 @@ describe('kaas apply-ingress --dry-run (built CLI, offline)', () => {
     const dryRun = extra.includes('--output-dir') ? [] : ['--dry-run'];
     const r = runKaas(['apply-ingress', 'demo', '--env', 'example', ...dryRun, ...extra]);
     expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('kaas apply-ingress cluster names', () => {
+  // The name becomes ~/.kube/kaas/<cluster>.yaml and ~/.kube/kaas/<cluster>/applied/: "../x" escaped that folder.
+  it.each(['../x', 'Foo_Bar', 'a/b', 'demo-'])('refuses %j with exit 2 before reading settings or the cluster', (name) => {
+    const r = runKaas(['apply-ingress', name, '--env', 'example', '--dry-run']);
+    expect(r.stderr).toContain(`error: cluster name "${name}" is not valid`);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
   });

@@ -81,6 +81,15 @@ describe('kaas settings on the bundled example', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('validate and show of env default without its file say so instead of calling the missing file valid', () => {
+    const dir = tempDir();
+    const r = runKaas(['settings', 'validate', '--settings-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${path.join(dir, 'default.yaml')} does not exist: only the built-in defaults, KAAS_* variables and --set flags were checked (valid)\n`);
+    expect(JSON.parse(runKaas(['settings', 'validate', '--settings-dir', dir, '-o', 'json']).stdout)).toEqual({ valid: true, file: null, clusters: [] });
+    expect(runKaas(['settings', 'show', 'demo', '--settings-dir', dir]).stdout).toMatch(/^# environment default, cluster demo \(.*default\.yaml does not exist: built-in defaults\)$/m);
+  });
+
   it('KAAS_ENV and KAAS_SETTINGS_DIR choose the environment', () => {
     const r = runKaas(['settings', 'validate'], { env: { KAAS_ENV: 'example', KAAS_SETTINGS_DIR: path.join(ROOT, 'settings') } });
     expect(r.code).toBe(0);

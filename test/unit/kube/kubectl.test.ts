@@ -49,6 +49,19 @@ describe('kubectl adapter', () => {
     fake!.assertDone();
   });
 
+  it('throws, not "absent", when kubectl says the context was not found (a kubectl error, not NotFound)', async () => {
+    const k = kubectlWith([
+      {
+        tool: 'kubectl', argv: [...KC, 'get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'],
+        response: { stderrFile: `${RECORDED}/error-context-not-found.txt`, exitCode: 1 },
+      },
+    ]);
+    const err = await k.readSecret('kube-system', 'cloud-config').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExecError);
+    expect((err as ExecError).message).toContain('context was not found for specified context: nope');
+    fake!.assertDone();
+  });
+
   it('decodes a secret and registers its values for redaction', async () => {
     const k = kubectlWith([
       {

@@ -97,6 +97,21 @@ describe('--capabilities FILE', () => {
     }
   });
 
+  it.each([
+    [{ maxVersion: '2.23', wallabyOrLater: true, allowedCidrs: true }, ['octavia.wallabyOrLater: true contradicts maxVersion 2.23 (it is false from v2.24)']],
+    [{ maxVersion: '2.26', wallabyOrLater: false, allowedCidrs: true }, ['octavia.wallabyOrLater: false contradicts maxVersion 2.26 (it is true from v2.24)']],
+    [{ maxVersion: '2.9', wallabyOrLater: false, allowedCidrs: true }, ['octavia.allowedCidrs: true contradicts maxVersion 2.9 (it is false from v2.12)']],
+  ])('a hand-edited octavia %j contradicting its own maxVersion is exit 2', (octavia, problems) => {
+    const f = write(JSON.stringify({ ...good, octavia: { ...good.octavia, ...octavia } }));
+    const err = (() => { try { loadCapabilitiesFile(f); } catch (e) { return e; } })();
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).problems).toEqual(problems);
+  });
+
+  it.each([['2.23', false, true], ['2.24', true, true], ['2.11', false, false], ['2.12', false, true]])('maxVersion %s with consistent facts is accepted', (maxVersion, wallabyOrLater, allowedCidrs) => {
+    expect(loadCapabilitiesFile(write(JSON.stringify({ ...good, octavia: { ...good.octavia, maxVersion, wallabyOrLater, allowedCidrs } }))).octavia.maxVersion).toBe(maxVersion);
+  });
+
   it('a missing file says how to make one', () => {
     expect(() => loadCapabilitiesFile('/nonexistent/caps.json')).toThrow(/cannot be read/);
   });

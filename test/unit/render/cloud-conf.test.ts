@@ -32,6 +32,12 @@ describe('cloud.conf', () => {
     expect(c.warnings[0]).toMatch(/uses a password/);
   });
 
+  it('warns when the cloud names no region: OCCM needs [Global] region', () => {
+    const c = renderCloudConf({ cloud: { ...APPCRED, regionName: undefined }, lb: AMPHORA, occm: {} });
+    expect(parseCloudConf(c.text).Global.region).toBeUndefined();
+    expect(c.warnings).toEqual([expect.stringMatching(/cloud "example-cloud" names no region: .*OCCM requires; set region_name in clouds\.yaml/)]);
+  });
+
   it('omits [Global] without credentials (dry-run) and says so', () => {
     const c = renderCloudConf({ lb: OVN, occm: {} });
     expect(c.text).toMatch(/\[Global\] omitted/);
@@ -54,6 +60,7 @@ describe('cloud.conf', () => {
     ['hostname off with PROXY', AMPHORA, { 'enable-ingress-hostname': false }, { 'enable-ingress-hostname': 'true' }, /enable-ingress-hostname: false contradicts/],
     ['lb-provider ovn without the OVN plan', AMPHORA, { 'lb-provider': 'ovn' }, {}, /set use_ovn_lb_provider instead/],
     ['a typo', AMPHORA, { 'create-monitors': true }, {}, /occm_loadbalancer.create-monitors: not a cloud.conf \[LoadBalancer\] option/],
+    ['OVN\'s lb-method left behind on amphora', AMPHORA, { 'lb-method': 'SOURCE_IP_PORT' }, {}, /occm_loadbalancer.lb-method: SOURCE_IP_PORT is the OVN algorithm; the amphora provider accepts ROUND_ROBIN, LEAST_CONNECTIONS or SOURCE_IP/],
   ] as const)('conflict: %s → PlanError naming both', (_n, lb, occm, required, message) => {
     let err: PlanError | undefined;
     try {

@@ -133,6 +133,17 @@ describe('other SCS shapes', () => {
     expect(c.dropped.map((d) => `${d.name}:${d.category}`)).toEqual(['lb-provider:derived', 'ignore-volume-az:unsupported']);
   });
 
+  it.each([
+    // OCCM reads cloud.conf with gcfg: the comment is not part of the value, names are case-insensitive.
+    ['a comment after a value', '[LoadBalancer]\nmanage-security-groups=true ; SCS default\nmonitor-delay = "60s" # slow\n', { 'manage-security-groups': true, 'monitor-delay': '60s' }],
+    ['a lower-case section and mixed-case keys', '[loadbalancer]\nManage-Security-Groups=true\n', { 'manage-security-groups': true }],
+    ['the OVN block with comments', '[LoadBalancer]\nlb-provider=ovn # handle_ovn_lb.sh\nlb-method=SOURCE_IP_PORT ; ovn\ncreate-monitor=true\nmonitor-max-retries=3\n', { 'monitor-max-retries': 3 }],
+  ])('reads cloud.conf as OCCM does: %s', (_n, cloudConf, occm) => {
+    const c = conv('USE_OVN_LB_PROVIDER: auto\n', cloudConf);
+    expect(c.problems).toEqual([]);
+    expect(c.values.occm_loadbalancer).toEqual(occm);
+  });
+
   it('keeps an image name that is not the derived one, and reports unknown keys', () => {
     const c = conv('KUBERNETES_VERSION: v1.30.6\nOPENSTACK_IMAGE_NAME: my-image\nCLUSTER_COLOR: blue\n');
     expect(c.values.image).toBe('my-image');
