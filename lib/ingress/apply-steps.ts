@@ -8,7 +8,7 @@ import { liveCloudConfProblems } from './live-check.js';
 import type { IngressDecision } from './plan.js';
 import { decideRealIpCidr, hasLbAddress, occmLoadBalancerName, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
 import {
-  ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, configMapManifest, renderIngress, type RenderedIngress,
+  ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, type RenderedIngress,
 } from './render.js';
 
 /** Time limits of the waits, in seconds; `pollMs` between Service reads. */
@@ -74,8 +74,8 @@ async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
 /**
  * Applies a rendered ingress to the workload cluster and verifies it: kubeconfig present, live
  * OCCM config consistent with the plan (unless force), admission Jobs deleted (immutable; SCS
- * issue #151), server-side apply, record kept, controller rollout, LB address, and with PROXY
- * protocol proxy-real-ip-cidr narrowed to the LB VIP/32.
+ * issue #151), server-side apply, record kept, controller rollout, LB address; with PROXY protocol
+ * it reports the LB (Octavia) and why node_cidr stays the trusted real-IP range.
  */
 export async function applyToCluster(
   o: { cluster: string; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts> },
@@ -125,9 +125,5 @@ export async function applyToCluster(
   }
   const decision = decideRealIpCidr(o.nodeCidr, vip, st);
   logger.info(`proxy-real-ip-cidr: ${decision.reason}`);
-  if (!decision.narrowed) return { address, realIpCidr: decision.cidr, recordedAt: new Date().toISOString() };
-  const narrowed = await renderIngress(d.ingress, decision.cidr);
-  await kubectl.apply(configMapManifest(narrowed.objects), { forceConflicts: true });
-  recordApplied(o.home, o.cluster, 'ingress-nginx', narrowed.yaml);
   return { address, realIpCidr: decision.cidr, recordedAt: new Date().toISOString() };
 }

@@ -2,9 +2,12 @@ import net from 'node:net';
 import { ipv4Network, parseCidr } from '../net/cidr.js';
 
 /**
- * Narrowing `proxy-real-ip-cidr` after the load balancer exists. nginx trusts PROXY headers only
- * from this range; node_cidr (the first guess) also trusts every node and pod-to-node hop. The LB
- * reaches members on the node subnet from its VIP, so once the VIP is known, VIP/32 is enough.
+ * Which sources nginx trusts for PROXY headers (`proxy-real-ip-cidr`). An amphora opens its
+ * connections to the members from its own port in the members' subnet, never from the VIP (the
+ * VIP is only an allowed address pair; Octavia bug 2016475, vexxhost/atmosphere#413), and it plugs
+ * a port into the members' subnet when the VIP lives elsewhere. The members are the nodes, so
+ * node_cidr is the narrowest range that is always right: VIP/32 (the SCS FIXME's idea) would make
+ * nginx ignore every PROXY header and log the amphora as the client.
  */
 
 /** OCCM's Octavia LB name for a Service: `kube_service_<cluster-name>_<namespace>_<service>`. */
@@ -51,30 +54,22 @@ export function inCidr(ip: string, cidr: string): boolean {
   return ipv4Network(ip, c.prefix) === c.address;
 }
 
-/** The narrowing decision: the CIDR to trust and why. */
+/** The trusted range and why. */
 export interface RealIpDecision {
   cidr: string;
-  narrowed: boolean;
   reason: string;
 }
 
 /**
- * Picks proxy-real-ip-cidr: the Octavia VIP/32 when it lies in node_cidr; else the Service's status
- * IP/32 when that lies in node_cidr (an internal LB shows its VIP); otherwise node_cidr stays, with
- * the reason (a floating IP in the status is never the source nginx sees).
+ * Decides proxy-real-ip-cidr once the load balancer exists: node_cidr, explained with the VIP
+ * when Octavia told it (see the module comment for why not the VIP itself).
  */
 export function decideRealIpCidr(nodeCidr: string, octaviaVip: string | undefined, status: ServiceLbStatus): RealIpDecision {
+  const why = 'amphorae send to the nodes from their own ports in the node subnet, not from the VIP';
   if (octaviaVip) {
-    if (inCidr(octaviaVip, nodeCidr)) return { cidr: `${octaviaVip}/32`, narrowed: true, reason: `trusting PROXY headers only from the LB VIP ${octaviaVip} (Octavia)` };
-    return { cidr: nodeCidr, narrowed: false, reason: `the LB VIP ${octaviaVip} is outside node_cidr ${nodeCidr}; keeping node_cidr` };
-  }
-  if (status.ip && inCidr(status.ip, nodeCidr)) {
-    return { cidr: `${status.ip}/32`, narrowed: true, reason: `trusting PROXY headers only from the LB VIP ${status.ip} (Service status)` };
+    const where = inCidr(octaviaVip, nodeCidr) ? `inside node_cidr` : `outside node_cidr: the amphorae still reach the nodes through ports in their subnet`;
+    return { cidr: nodeCidr, reason: `trusting PROXY headers from node_cidr ${nodeCidr}: ${why} (the LB VIP ${octaviaVip} is ${where})` };
   }
   const shown = status.ip ?? status.annotatedAddress ?? status.hostname ?? 'no address';
-  return {
-    cidr: nodeCidr,
-    narrowed: false,
-    reason: `the VIP is unknown (Octavia not asked or LB not found; the Service shows ${shown}, a public address); keeping node_cidr ${nodeCidr}`,
-  };
+  return { cidr: nodeCidr, reason: `trusting PROXY headers from node_cidr ${nodeCidr}: ${why} (LB not found in Octavia; the Service shows ${shown})` };
 }

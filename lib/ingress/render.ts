@@ -64,13 +64,3 @@ export async function renderIngress(plan: IngressPlan, realIpCidr = plan.realIpC
 export function controllerService(objects: KubeObject[]): KubeObject | undefined {
   return findObject(objects, 'Service', CONTROLLER_SERVICE, INGRESS_NAMESPACE);
 }
-
-/**
- * The controller ConfigMap alone, as a manifest. Server-side apply owns fields per manager and
- * object: re-applying the WHOLE ConfigMap (not just the changed key) keeps kaas's other keys.
- */
-export function configMapManifest(objects: KubeObject[]): string {
-  const cm = findObject(objects, 'ConfigMap', CONTROLLER_CONFIGMAP, INGRESS_NAMESPACE);
-  if (!cm) throw new OperationError(`the rendered manifest has no ConfigMap ${INGRESS_NAMESPACE}/${CONTROLLER_CONFIGMAP}`);
-  return stringifyDocuments([cm]);
-}

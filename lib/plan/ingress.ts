@@ -114,7 +114,7 @@ export function planIngress(s: IngressSettings, lb: LoadBalancerPlan): IngressPl
       });
     }
     reasons.push(
-      `${lb.provider} load balancer with PROXY protocol: health-monitor and proxy-protocol annotations; nginx trusts PROXY headers from ${s.node_cidr} (node_cidr) until the LB address is known.`,
+      `${lb.provider} load balancer with PROXY protocol: health-monitor and proxy-protocol annotations; nginx trusts PROXY headers from ${s.node_cidr} (node_cidr), where the amphorae's own ports are (they never send from the VIP).`,
       'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the ingress through the LB (hairpin with PROXY protocol).',
     );
     return {

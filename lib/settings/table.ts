@@ -72,7 +72,7 @@ const TABLE: Table = {
   },
   node_cidr: {
     type: cidr, default: '10.8.0.0/20', group: 'network', legacy: ['NODE_CIDR'],
-    description: 'Subnet of the cluster nodes (also the trusted PROXY-protocol source range until the LB address is known).',
+    description: 'Subnet of the cluster nodes (also the range nginx trusts for PROXY headers: the amphorae reach the nodes from their ports in it).',
   },
   pod_cidr: { type: cidr, default: '192.168.0.0/16', group: 'network', legacy: ['POD_CIDR'], description: 'Pod network.' },
   service_cidr: { type: cidr, default: '10.96.0.0/12', group: 'network', legacy: ['SERVICE_CIDR'], description: 'Service network.' },

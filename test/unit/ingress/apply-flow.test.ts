@@ -61,28 +61,25 @@ const happy = (kc: string): FakeCall[] => [
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/ingress-nginx-controller', ...NS, '--timeout=300s'] },
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'service', 'ingress-nginx-controller', ...NS, '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-service-pending.json` } },
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'service', 'ingress-nginx-controller', ...NS, '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-service-lb-hostname.json` } },
-  {
-    tool: 'kubectl', argv: ['--kubeconfig', kc, ...APPLY],
-    stdinContains: ['kind: ConfigMap', 'proxy-real-ip-cidr: 10.8.0.17/32', 'use-proxy-protocol: "true"'],
-  },
 ];
 
 describe('apply-ingress against a (fake) workload cluster', () => {
-  it('checks OCCM, re-creates the admission Jobs, applies, waits, and narrows the real-IP CIDR to the VIP', async () => {
-    const { opts, deps, home, looked } = setup(happy);
+  it('checks OCCM, re-creates the admission Jobs, applies, waits, and keeps node_cidr as the trusted real-IP range', async () => {
+    const { opts, deps, home, looked, logger } = setup(happy);
     const r = await runApplyIngress(opts, deps);
     fake!.assertDone();
     expect(looked).toEqual(['kube_service_demo_ingress-nginx_ingress-nginx-controller']);
     expect(r.text).toBe('ingress-nginx v1.15.1 (amphora-proxy) applied to cluster demo; address 203.0.113.45');
-    // Only the ConfigMap is re-applied, whole (server-side apply would drop fields kaas omits).
-    const last = fake!.calls()[6].stdin;
-    expect(last.match(/^kind: .*$/gm)).toEqual(['kind: ConfigMap']);
+    expect(r.data.applied).toMatchObject({ realIpCidr: '10.8.0.0/20' });
+    // No second apply: the VIP is not the source the nodes see, so there is nothing to narrow to.
+    expect(fake!.calls().filter((c) => c.argv.includes('apply'))).toHaveLength(1);
+    expect(logger.lines.join('\n')).toMatch(/proxy-real-ip-cidr: trusting PROXY headers from node_cidr 10\.8\.0\.0\/20: amphorae send to the nodes from their own ports/);
     const kept = readFileSync(path.join(appliedDir(home, 'demo'), 'ingress-nginx.yaml'), 'utf8');
-    expect(kept).toContain('proxy-real-ip-cidr: 10.8.0.17/32');
+    expect(kept).toContain('proxy-real-ip-cidr: 10.8.0.0/20');
   });
 
   it('keeps node_cidr when Octavia cannot be asked, and says why', async () => {
-    const { opts, deps, logger } = setup((kc) => happy(kc).slice(0, 6), { loadBalancerVip: () => Promise.reject(new Error('no cloud configured')) });
+    const { opts, deps, logger } = setup(happy, { loadBalancerVip: () => Promise.reject(new Error('no cloud configured')) });
     const r = await runApplyIngress(opts, deps);
     fake!.assertDone();
     expect(r.data.applied).toMatchObject({ realIpCidr: '10.8.0.0/20' });

@@ -7,22 +7,27 @@ import { AMPHORA, OVN, settings } from './fixtures.js';
 
 const svc = (f: string) => JSON.parse(readFileSync(`${RECORDED}/${f}`, 'utf8')) as unknown;
 
-describe('narrowing proxy-real-ip-cidr', () => {
+describe('proxy-real-ip-cidr after the load balancer exists', () => {
   it('names the LB as OCCM does', () => {
     expect(occmLoadBalancerName('demo')).toBe('kube_service_demo_ingress-nginx_ingress-nginx-controller');
   });
 
+  // Amphorae connect to the members from their own ports, never from the VIP (Octavia bug 2016475):
+  // trusting only VIP/32 would make nginx ignore every PROXY header.
   it.each([
-    ['Octavia VIP inside node_cidr', '10.8.0.17', 'get-service-lb-hostname.json', '10.8.0.17/32', true],
-    ['Octavia VIP outside node_cidr', '10.9.0.17', 'get-service-lb-hostname.json', '10.8.0.0/20', false],
-    ['no VIP, status shows a floating IP', undefined, 'get-service-lb-ip.json', '10.8.0.0/20', false],
-    ['no VIP, status hostname only', undefined, 'get-service-lb-hostname.json', '10.8.0.0/20', false],
-  ])('%s → %s', (_n, vip, file, cidr, narrowed) => {
-    expect(decideRealIpCidr('10.8.0.0/20', vip, serviceLbStatus(svc(file)))).toMatchObject({ cidr, narrowed });
+    ['Octavia VIP inside node_cidr', '10.8.0.17', 'get-service-lb-hostname.json', /the LB VIP 10\.8\.0\.17 is inside node_cidr/],
+    ['Octavia VIP outside node_cidr', '10.9.0.17', 'get-service-lb-hostname.json', /the LB VIP 10\.9\.0\.17 is outside node_cidr: the amphorae still reach the nodes through ports in their subnet/],
+    ['no VIP, status shows a floating IP', undefined, 'get-service-lb-ip.json', /LB not found in Octavia; the Service shows/],
+    ['no VIP, status hostname only', undefined, 'get-service-lb-hostname.json', /LB not found in Octavia; the Service shows 203\.0\.113\.45/],
+  ])('%s: node_cidr stays, never VIP/32', (_n, vip, file, reason) => {
+    const d = decideRealIpCidr('10.8.0.0/20', vip, serviceLbStatus(svc(file)));
+    expect(d.cidr).toBe('10.8.0.0/20');
+    expect(d.reason).toMatch(/not from the VIP/);
+    expect(d.reason).toMatch(reason);
   });
 
-  it('uses an internal LB\'s status IP (the VIP) when Octavia was not asked', () => {
-    expect(decideRealIpCidr('10.8.0.0/20', undefined, { ip: '10.8.3.4' })).toMatchObject({ cidr: '10.8.3.4/32', narrowed: true });
+  it('does not trust an internal LB\'s status IP alone either', () => {
+    expect(decideRealIpCidr('10.8.0.0/20', undefined, { ip: '10.8.3.4' }).cidr).toBe('10.8.0.0/20');
   });
 
   it('reads status and OCCM annotations from a Service', () => {
@@ -40,8 +45,18 @@ describe('the live OCCM cloud config against the plan', () => {
     ['amphora + proxy, hostname off', conf('manage-security-groups=true'), AMPHORA, settings(), [/lacks enable-ingress-hostname=true/]],
     ['plan OVN, OCCM on amphora', conf('lb-provider=amphora\ncreate-monitor=true'), OVN, settings(), [/plan uses OVN, but .* lb-provider=amphora/]],
     ['plan OVN, OCCM on OVN', conf('lb-provider=ovn\nlb-method=SOURCE_IP_PORT\ncreate-monitor=true'), OVN, settings(), []],
-    ['plan OVN, OCCM without monitors', conf('lb-provider="ovn"'), OVN, settings(), [/create-monitor=true/]],
+    ['plan OVN, OCCM without monitors', conf('lb-provider="ovn"\nlb-method=SOURCE_IP_PORT'), OVN, settings(), [/create-monitor=true/]],
+    ['plan OVN, OCCM on OVN without lb-method', conf('lb-provider=ovn\ncreate-monitor=true'), OVN, settings(), [/lb-method=\(unset: ROUND_ROBIN\); the ovn provider only accepts SOURCE_IP_PORT/]],
+    ['plan amphora, OVN\'s lb-method left behind', conf('lb-method=SOURCE_IP_PORT\ncreate-monitor=true\nenable-ingress-hostname=true'), AMPHORA, settings(), [/keeps OVN's lb-method=SOURCE_IP_PORT, which the amphora provider rejects/]],
+    ['plan OVN, OCCM on OVN with lb-method=ROUND_ROBIN', conf('lb-provider=ovn\nlb-method=ROUND_ROBIN\ncreate-monitor=true'), OVN, settings(), [/lb-method=ROUND_ROBIN;/]],
     ['plan amphora, OCCM on OVN', conf('lb-provider=ovn\nenable-ingress-hostname=true'), AMPHORA, settings(), [/plan uses amphora, but .*lb-provider=ovn/]],
+    // OCCM reads cloud.conf with gcfg: booleans yes/on/1, comments after values, case-insensitive sections.
+    ['amphora + proxy, hostname "yes"', conf('enable-ingress-hostname = yes'), AMPHORA, settings(), []],
+    ['amphora + proxy, hostname with a trailing comment', conf('enable-ingress-hostname=true ; SCS R4'), AMPHORA, settings(), []],
+    ['plan OVN, OCCM on OVN, comments and On/1', conf('lb-provider = ovn  # handle_ovn_lb.sh\nlb-method=SOURCE_IP_PORT\ncreate-monitor = On'), OVN, settings(), []],
+    ['plan OVN, section spelled [loadbalancer]', '[loadbalancer]\nlb-provider=ovn\nlb-method=SOURCE_IP_PORT\ncreate-monitor=1\n', OVN, settings(), []],
+    ['plan amphora, OCCM on OVN in [loadbalancer]', '[loadbalancer]\nlb-provider=ovn\nenable-ingress-hostname=true\n', AMPHORA, settings(), [/plan uses amphora, but .*lb-provider=ovn/]],
+    ['plan OVN, create-monitor "false" with a comment', conf('lb-provider=ovn\nlb-method=SOURCE_IP_PORT\ncreate-monitor=false ; off'), OVN, settings(), [/create-monitor=true/]],
   ] as const)('%s', (_n, text, lb, s, expected) => {
     const problems = liveCloudConfProblems(text, lb, planIngress(s, lb));
     expect(problems).toHaveLength(expected.length);
@@ -52,6 +67,12 @@ describe('the live OCCM cloud config against the plan', () => {
     expect(parseCloudConf('; c\n[Global]\nregion="Region \\"One\\""\n# x\n[LoadBalancer]\nlb-provider = ovn\n')).toEqual({
       Global: { region: 'Region "One"' },
       LoadBalancer: { 'lb-provider': 'ovn' },
+    });
+  });
+
+  it('parses gcfg inline comments, partial quoting and bare boolean keys', () => {
+    expect(parseCloudConf('[LoadBalancer] ; x\nlb-method = SOURCE_IP_PORT ; OVN\nsuffix = "a;b" # c\ncreate-monitor\n')).toEqual({
+      LoadBalancer: { 'lb-method': 'SOURCE_IP_PORT', suffix: 'a;b', 'create-monitor': 'true' },
     });
   });
 });
