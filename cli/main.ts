@@ -9,7 +9,6 @@ import { formatError, KaasError, UsageError } from '../lib/errors.js';
 import { redact } from '../lib/redact.js';
 import { commands } from './commands/index.js';
 import { globalOptions, takeResult, type OutputFormat } from './context.js';
-import { renderResult } from './output.js';
 
 async function main(argv: string[]): Promise<number> {
   const verbose = argv.includes('--verbose');
@@ -35,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
     format = (parsed.output as OutputFormat) ?? 'text';
     const result = takeResult();
     if (!result) return 0; // --help, --version and completion print by themselves
+    // Loaded only when there is a result to print: --help stays free of the YAML library.
+    const { renderResult } = await import('./output.js');
     process.stdout.write(renderResult(result, format));
     return result.exitCode ?? 0;
   } catch (err) {
