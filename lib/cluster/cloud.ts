@@ -2,7 +2,7 @@ import type { Connection, ServiceType } from '../openstack/connection.js';
 import { detectCapabilities } from '../openstack/detect.js';
 import type { Capabilities } from '../openstack/types.js';
 import { stripVersionSuffix } from '../openstack/catalog.js';
-import { listFloatingIps, listPorts, neutronRoot } from '../openstack/neutron.js';
+import { listExternalNetworks, listFloatingIps, listPorts, neutronRoot } from '../openstack/neutron.js';
 import { createServerGroup, deleteServerGroup, findServersByName, listFlavors, listServerGroups } from '../openstack/nova.js';
 import { highestVersion, listLoadBalancers, listVersions, octaviaRoot } from '../openstack/octavia.js';
 import type { MgmtHostAddresses } from '../plan/kubeapi.js';
@@ -72,8 +72,7 @@ export function openstackClusterCloud(c: Connection): ClusterCloud {
     },
     deleteServerGroup: (id) => deleteServerGroup(c, nova(), id),
     async externalNetworks() {
-      const res = await c.call<{ networks?: { id: string; name: string }[] }>('network', neutron(), { method: 'GET', path: '/v2.0/networks?router%3Aexternal=true' });
-      return (res.data.networks ?? []).map((n) => ({ id: n.id, name: n.name }));
+      return (await listExternalNetworks(c, neutron())).map((n) => ({ id: n.id, name: n.name }));
     },
     async serverAddresses(name) {
       const servers = await findServersByName(c, nova(), name);
