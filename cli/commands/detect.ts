@@ -17,6 +17,8 @@ export const detect: Command = {
       .positional('cluster', { type: 'string', describe: "apply this cluster's overrides (clusters.<name>) before planning" })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (beats the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
+      // A saved file already names its cloud: asking for another one would be silently ignored.
+      .conflicts('capabilities', 'cloud')
       .option('timeout', { type: 'number', default: 30, describe: 'seconds to wait for each HTTP answer' })
       .check((a) => checkPositiveSeconds(a, ['timeout']))
       .example('kaas detect --cloud mycloud -o json > caps.json', 'save the capabilities for offline planning'),

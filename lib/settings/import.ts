@@ -7,6 +7,7 @@ import { importCloudConf, readIni } from './import-cloudconf.js';
 import { importClusterctl, readClusterctl } from './import-clusterctl.js';
 import { ImportCollector } from './import-convert.js';
 import { importHarbor, readShellVars } from './import-harbor.js';
+import { BUNDLED_INGRESS_VERSIONS, findBundled } from '../plan/ingress-versions.js';
 import { reportText, type ImportReport } from './import-report.js';
 import { mergeClusterSection, writeFileAtomic } from './import-write.js';
 import { checkEnvName, displayPath, settingsFilePath } from './load.js';
@@ -49,6 +50,11 @@ export function convertScs(inputs: ScsInputs): ImportCollector {
     const sh = readShellVars(inputs.harborSettings.text, inputs.harborSettings.file);
     c.problems.push(...sh.problems);
     importHarbor(sh.raws, c);
+  }
+  const pinned = c.values.deploy_nginx_ingress;
+  if (typeof pinned === 'string' && !findBundled(pinned)) {
+    // Valid as a setting, but apply-ingress would refuse it: say so now, not at apply time.
+    c.notes.push(`deploy_nginx_ingress ${pinned} is not bundled with kaas (bundled: ${BUNDLED_INGRESS_VERSIONS.map((b) => b.version).join(', ')}); apply-ingress will refuse it: set true (the bundled release matching kubernetes_version) or a bundled version`);
   }
   return c;
 }

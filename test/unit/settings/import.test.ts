@@ -127,6 +127,17 @@ describe('other SCS shapes', () => {
       harborSettings: harbor === undefined ? undefined : { text: harbor, file: 'harbor-settings' },
     });
 
+  it.each([
+    ['v1.11.3', true],
+    ['v1.14.5', false],
+    ['true', false],
+  ])('DEPLOY_NGINX_INGRESS: %s → a note that apply-ingress would refuse it: %p', (value, noted) => {
+    const c = conv(`DEPLOY_NGINX_INGRESS: ${value}\n`);
+    const note = c.notes.find((n) => n.includes('is not bundled'));
+    expect(Boolean(note)).toBe(noted);
+    if (noted) expect(note).toMatch(/deploy_nginx_ingress v1\.11\.3 is not bundled with kaas \(bundled: v1\.15\.1, v1\.14\.5, v1\.9\.6\)/);
+  });
+
   it('keeps amphora [LoadBalancer] extras that are not the OVN block', () => {
     const c = conv('USE_OVN_LB_PROVIDER: false\n', '[LoadBalancer]\nlb-provider=amphora\nlb-method=LEAST_CONNECTIONS\ncreate-monitor=true\n[BlockStorage]\nignore-volume-az=true\n');
     expect(c.values.occm_loadbalancer).toEqual({ 'lb-method': 'LEAST_CONNECTIONS', 'create-monitor': true });
