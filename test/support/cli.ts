@@ -35,8 +35,10 @@ export interface CliRun {
 }
 
 /** Runs the built `kaas` with a clean environment (cwd defaults to the repo root). */
-export function runKaas(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): CliRun {
-  const r = spawnSync(process.execPath, [KAAS, ...args], {
+export function runKaas(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string; prefix?: string[] } = {}): CliRun {
+  // `prefix` runs kaas under another command, e.g. flock holding the test peer's shared lock.
+  const [cmd, ...pre] = opts.prefix ?? [process.execPath];
+  const r = spawnSync(cmd, [...pre, ...(opts.prefix ? [process.execPath] : []), KAAS, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: cleanEnv(opts.env),
     encoding: 'utf8',

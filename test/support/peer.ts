@@ -62,9 +62,39 @@ export function peer(): PeerFacts {
 export function kaasOnPeer(args: string[], env: Record<string, string> = {}, extraSecrets: string[] = []): CliRun {
   const p = peer();
   const withDir = args.includes('--settings-dir') ? args : [...args, '--settings-dir', tempDir('kaas-settings-')];
-  const r = runKaas(withDir, { env: { OS_CLIENT_CONFIG_FILE: p.cloudsFile, ...env } });
+  // A shared hold on the peer's lock: waits while another test file has services stopped.
+  const prefix = holdingLock ? undefined : ['flock', '-s', lockFile()];
+  const r = runKaas(withDir, { env: { OS_CLIENT_CONFIG_FILE: p.cloudsFile, ...env }, prefix });
   recordPrinted(`kaas ${args.join(' ')}`, `${r.stdout}\n${r.stderr}`, [...p.secrets, ...extraSecrets, ...Object.values(env).filter((v) => /secret|pw|pass/i.test(v))]);
   return r;
+}
+
+/** True while this test file holds the peer's lock exclusively (its own services stopped). */
+let holdingLock = false;
+const lockFile = () => path.join(peer().dir, '.lock');
+
+/** Holds the peer's lock in `mode` through a flock child until the returned function is called. */
+async function holdLock(mode: '-s' | '-x'): Promise<() => void> {
+  const holder = spawn('flock', [mode, lockFile(), '-c', 'echo locked; read _'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout.once('data', () => resolve());
+    holder.once('exit', (code) => reject(new Error(`flock exited ${code}`)));
+  });
+  return () => holder.stdin.end();
+}
+
+/**
+ * Runs `fn` (in-process calls to the peer) under a shared hold on the peer's lock, so that it
+ * never meets a service another test file has stopped on purpose.
+ */
+export async function withPeer<T>(fn: () => Promise<T>): Promise<T> {
+  if (holdingLock) return fn();
+  const release = await holdLock('-s');
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
 }
 
 /** Runs test/peer/stop.sh for some services, or start.sh to bring missing ones back (caller holds the lock). */
@@ -81,22 +111,23 @@ function peerScript(script: 'start.sh' | 'stop.sh', ...services: string[]): void
  * and releases the lock.
  */
 export async function stopPeerServices(...services: string[]): Promise<() => void> {
-  const holder = spawn('flock', [path.join(peer().dir, '.lock'), '-c', 'echo locked; read _'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    holder.stdout.once('data', () => resolve());
-    holder.once('exit', (code) => reject(new Error(`flock exited ${code}`)));
-  });
+  const release = await holdLock('-x');
+  holdingLock = true;
+  const done = () => {
+    holdingLock = false;
+    release();
+  };
   try {
     peerScript('stop.sh', ...services);
   } catch (e) {
-    holder.stdin.end();
+    done();
     throw e;
   }
   return () => {
     try {
       peerScript('start.sh');
     } finally {
-      holder.stdin.end();
+      done();
     }
   };
 }

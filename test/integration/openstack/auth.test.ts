@@ -4,7 +4,7 @@ import { detectCapabilities } from '../../../lib/openstack/detect.js';
 import { HttpError } from '../../../lib/openstack/http-error.js';
 import { listLoadBalancers } from '../../../lib/openstack/octavia.js';
 import { memoryLogger } from '../../../lib/log.js';
-import { peer } from '../../support/peer.js';
+import { peer, withPeer } from '../../support/peer.js';
 import { recordPrinted } from '../../support/printed.js';
 import { tempDir } from '../../support/cli.js';
 
@@ -17,9 +17,11 @@ function peerCloud(name: string, environ: NodeJS.ProcessEnv = {}) {
 async function detectOn(cloud: ReturnType<typeof peerCloud>) {
   const logger = memoryLogger(true);
   try {
-    const conn = await connect(cloud, { logger, timeoutMs: 20_000 });
-    const caps = await detectCapabilities(conn);
-    return { conn, caps, logger };
+    return await withPeer(async () => {
+      const conn = await connect(cloud, { logger, timeoutMs: 20_000 });
+      const caps = await detectCapabilities(conn);
+      return { conn, caps, logger };
+    });
   } finally {
     recordPrinted(`detect ${cloud.name}`, logger.lines.join('\n'), peer().secrets);
   }
