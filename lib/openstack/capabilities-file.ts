@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
 import { compareVersions } from './octavia.js';
+import { ALLOWED_CIDRS_VERSION, WALLABY_VERSION } from './detect.js';
 import type { Capabilities } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -29,7 +30,7 @@ export function capabilitiesProblems(doc: unknown): string[] {
     // The plan reads the booleans; a hand-edited file must not claim OVN health monitors (v2.24)
     // or allowed_cidrs (v2.12) that its own maxVersion lacks, nor deny them.
     if (typeof o.maxVersion === 'string' && /^\d+\.\d+$/.test(o.maxVersion)) {
-      for (const [key, min] of [['wallabyOrLater', '2.24'], ['allowedCidrs', '2.12']] as const) {
+      for (const [key, min] of [['wallabyOrLater', WALLABY_VERSION], ['allowedCidrs', ALLOWED_CIDRS_VERSION]] as const) {
         const want = compareVersions(o.maxVersion, min) >= 0;
         if (typeof o[key] === 'boolean' && o[key] !== want) p.push(`octavia.${key}: ${o[key]} contradicts maxVersion ${o.maxVersion} (it is ${want} from v${min})`);
       }

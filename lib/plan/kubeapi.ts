@@ -1,4 +1,6 @@
 import { toHostCidr } from '../net/cidr.js';
+import { ALLOWED_CIDRS_VERSION } from '../openstack/detect.js';
+import { compareVersions } from '../openstack/octavia.js';
 
 /**
  * Who may reach the kube-API load balancer of a workload cluster: the port of SCS
@@ -44,11 +46,6 @@ export type KubeApiPlan =
     }
   | { ok: false; error: string; hint: string; reasons: string[] };
 
-const versionAtLeast = (v: string, major: number, minor: number): boolean => {
-  const m = /^v?(\d+)\.(\d+)$/.exec(v);
-  if (!m) return false;
-  return Number(m[1]) > major || (Number(m[1]) === major && Number(m[2]) >= minor);
-};
 
 const sortUnique = (xs: string[]) => [...new Set(xs)].sort();
 
@@ -88,7 +85,7 @@ export function planKubeApiAccess(input: KubeApiInput): KubeApiPlan {
       reasons,
     };
   }
-  if (lb?.octaviaVersion !== undefined && !versionAtLeast(lb.octaviaVersion, 2, 12)) {
+  if (lb?.octaviaVersion !== undefined && compareVersions(lb.octaviaVersion, ALLOWED_CIDRS_VERSION) < 0) {
     return {
       ok: false,
       error: `restrict_kubeapi cannot be enforced: Octavia v${lb.octaviaVersion} is older than v2.12 (listener allowed_cidrs); CAPO would leave the kube-API open`,

@@ -1,4 +1,5 @@
 import { PlanError } from '../errors.js';
+import { ALLOWED_CIDRS_VERSION, WALLABY_VERSION } from '../openstack/detect.js';
 import type { Capabilities } from '../openstack/types.js';
 import type { Settings } from '../settings/types.js';
 import type { LoadBalancerPlan } from './types.js';
@@ -13,7 +14,7 @@ export const OVN_CLOUD_CONF: Readonly<Record<string, string>> = {
   'create-monitor': 'true',
 };
 
-const WALLABY = 'v2.24';
+const WALLABY = `v${WALLABY_VERSION}`;
 const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');
 const v = (c: Capabilities['octavia']) => (c.maxVersion ? `v${c.maxVersion}` : 'of unknown version');
 
@@ -94,7 +95,7 @@ export function resolveLoadBalancerPlan(settings: LoadBalancerSettings, caps: Ca
 
   if (restrict.length) {
     if (!o.present) throw restrictError(`the cloud has no Octavia (${o.reason ?? 'no load-balancer service'})`, 'empty restrict_kubeapi for this cloud');
-    if (!o.allowedCidrs) throw restrictError(`Octavia ${v(o)} is older than v2.12, which introduced allowed_cidrs`, 'empty restrict_kubeapi for this cloud');
+    if (!o.allowedCidrs) throw restrictError(`Octavia ${v(o)} is older than v${ALLOWED_CIDRS_VERSION}, which introduced allowed_cidrs`, 'empty restrict_kubeapi for this cloud');
     plan.reasons.push(`kube-API load balancer allows only ${restrict.join(', ')} (restrict_kubeapi)`);
   } else if (internalOnly) {
     plan.reasons.push('kube-API load balancer is internal only, without floating IP (restrict_kubeapi: none)');
