@@ -2,7 +2,8 @@ import { controlPlaneStatus, exists, machineDeploymentStatus, rolledOut, workloa
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from './cloud.js';
-import { mergeContexts, userKubeconfigFile, workloadKubeconfigFile, writeSecretFile } from './kubeconfig.js';
+import { mergeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
+import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { checkManagementCluster, converge } from './mgmt.js';
 import { CLUSTER_NAMESPACE, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
@@ -104,7 +105,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     return `${names.kubeconfigSecret} present`;
   });
 
-  const kubeconfig = workloadKubeconfigFile(s.workload_kubeconfig, cluster, o.home, o.cwd);
+  const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
   let contexts: string[] = [];
   await timed('workload kubeconfig', async () => {
     const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);

@@ -7,7 +7,8 @@ import { CAPI_CLUSTER, listAllNamespaces, workloadKubeconfig } from '../kube/clu
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { cleanupCloud, planCloudCleanup } from './delete-cloud.js';
 import type { ClusterCloud } from './cloud.js';
-import { removeContexts, userKubeconfigFile, workloadKubeconfigFile, writeSecretFile } from './kubeconfig.js';
+import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
+import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { CLUSTER_NAMESPACE } from './model.js';
 import { readApplied, removeIngress } from '../ingress/applied.js';
 import type { Logger } from '../log.js';
@@ -58,7 +59,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   const creds = cloudCredentials(o, s, false);
   const { cloud } = await cloudConnection(deps, creds.config, creds.problem, false);
   const present = (await mgmt.getJson(CAPI_CLUSTER, cluster, { namespace: ns })) !== undefined;
-  const kubeconfig = workloadKubeconfigFile(s.workload_kubeconfig, cluster, o.home, o.cwd);
+  const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
 
   if (present) {
     let workload: Kubectl | undefined;

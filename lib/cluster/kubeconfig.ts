@@ -1,17 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 
 /**
  * The workload cluster's kubeconfig on disk: its own file (mode 0600) plus its context merged into
  * the user's kubeconfig, as SCS create_cluster.sh did; delete-cluster removes the merged entries.
  */
-
-/** Where the workload kubeconfig goes: the setting, else ~/.kube/kaas/<cluster>.yaml (the file apply-ingress reads). */
-export function workloadKubeconfigFile(setting: string, cluster: string, home: string, cwd: string): string {
-  return workloadKubeconfigPath({ workload_kubeconfig: setting }, cluster, home, cwd);
-}
 
 /** The user's kubeconfig that contexts are merged into: first entry of KUBECONFIG, else ~/.kube/config. */
 export function userKubeconfigFile(environ: NodeJS.ProcessEnv, home: string): string {
