@@ -4,6 +4,7 @@ import {
   BUNDLED_INGRESS_VERSIONS, defaultIngressVersion, findBundled, kubernetesMinor, rangeText, supportsKubernetes,
   type BundledIngressVersion,
 } from './ingress-versions.js';
+import { planEdgeLb } from './edge.js';
 import type { LoadBalancerPlan } from './types.js';
 
 /** The settings the ingress decision reads. */
@@ -46,8 +47,6 @@ export interface IngressPlan {
   reasons: string[];
   warnings: string[];
 }
-
-const truthy = (v: unknown) => v === true || (typeof v === 'string' && /^(true|1|yes)$/i.test(v));
 
 /** The retirement notice printed whenever ingress-nginx is deployed. */
 export const RETIREMENT_WARNING =
@@ -100,33 +99,17 @@ export function planIngress(s: IngressSettings, lb: LoadBalancerPlan): IngressPl
     return { ...base, deploy: false, reasons: [`ingress-nginx not deployed: deploy_nginx_ingress is false${why}.`] };
   }
   const { version, reasons, warnings } = chooseIngressVersion(s, forced);
-  const globalMonitor = truthy(s.occm_loadbalancer['create-monitor']) || truthy(lb.cloudConf['create-monitor']);
-
-  if (lb.ovn) {
-    reasons.push('OVN load balancer: the upstream manifest unchanged; health monitors come from cloud.conf create-monitor=true.');
-    if (s.nginx_use_proxy) reasons.push('nginx_use_proxy does not apply to OVN: OVN keeps client IPs, no PROXY protocol.');
-    return { ...base, deploy: true, version, variant: 'ovn', monitor: 'cloud.conf create-monitor', reasons, warnings };
+  const edge = planEdgeLb({ useProxy: s.nginx_use_proxy, nodeCidr: s.node_cidr, occm: s.occm_loadbalancer }, lb);
+  if (!edge.ok) {
+    const r = edge.refusals[0];
+    throw new PlanError(r.message, { hint: r.hint, problems: r.problems });
   }
-  if (s.nginx_use_proxy && lb.proxyProtocolPossible) {
-    if (!s.node_cidr) {
-      throw new PlanError('nginx_use_proxy is true but node_cidr is empty: nginx would not know which PROXY-protocol source to trust', {
-        hint: 'set node_cidr (the subnet of the cluster nodes), or nginx_use_proxy: false',
-      });
-    }
-    reasons.push(
-      `${lb.provider} load balancer with PROXY protocol: health-monitor and proxy-protocol annotations; nginx trusts PROXY headers from ${s.node_cidr} (node_cidr), where the amphorae's own ports are (they never send from the VIP).`,
-      'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the ingress through the LB (hairpin with PROXY protocol).',
-    );
-    return {
-      ...base, deploy: true, version, variant: 'amphora-proxy', monitor: 'service annotation', proxyProtocol: true,
-      realIpCidr: s.node_cidr, cloudConf: { 'enable-ingress-hostname': 'true' }, reasons, warnings,
-    };
-  }
-  if (s.nginx_use_proxy) reasons.push(`PROXY protocol not possible with provider ${lb.provider}.`);
-  if (globalMonitor) {
-    reasons.push(`${lb.provider} load balancer without PROXY protocol: create-monitor is on in cloud.conf, so the upstream manifest unchanged.`);
-    return { ...base, deploy: true, version, variant: 'amphora-plain', monitor: 'cloud.conf create-monitor', reasons, warnings };
-  }
-  reasons.push(`${lb.provider} load balancer without PROXY protocol: the health-monitor annotation only (externalTrafficPolicy: Local needs it).`);
-  return { ...base, deploy: true, version, variant: 'amphora-monitor', monitor: 'service annotation', reasons, warnings };
+  const e = edge.value;
+  const variant: IngressVariant = lb.ovn ? 'ovn' : e.proxyProtocol ? 'amphora-proxy' : e.monitor === 'cloud.conf create-monitor' ? 'amphora-plain' : 'amphora-monitor';
+  const lead = lb.ovn ? ['OVN load balancer: the upstream manifest unchanged.'] : variant === 'amphora-plain' ? ['The upstream manifest unchanged.'] : [];
+  return {
+    ...base, deploy: true, version, variant, monitor: e.monitor, proxyProtocol: e.proxyProtocol,
+    ...(e.trustedProxyCidr ? { realIpCidr: e.trustedProxyCidr } : {}),
+    cloudConf: e.cloudConf, reasons: [...reasons, ...lead, ...edge.reasons], warnings,
+  };
 }

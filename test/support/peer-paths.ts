@@ -9,12 +9,17 @@ export const ROOT = (() => {
   return dir;
 })();
 
+/**
+ * Where the peer's state lives: `.kaas-test` in the checkout, or KAAS_TEST_PEER_HOME, so that several
+ * checkouts of one machine (git worktrees) share the one peer its fixed loopback ports allow.
+ */
+const PEER_HOME = process.env.KAAS_TEST_PEER_HOME ?? path.join(ROOT, '.kaas-test');
 /** Where the test run keeps the OpenStack peer (databases, logs, clouds.yaml, peer.env). */
-export const PEER_DIR = path.join(ROOT, '.kaas-test', 'peer');
+export const PEER_DIR = path.join(PEER_HOME, 'peer');
 /** Written by global setup when it started the peer, so teardown never stops a developer's peer. */
-export const PEER_STARTED_MARK = path.join(ROOT, '.kaas-test', 'peer-started-by-jest');
+export const PEER_STARTED_MARK = path.join(PEER_HOME, 'peer-started-by-jest');
 /** One file per jest process using the peer (named by pid); the last one out stops it. */
-export const PEER_USERS_DIR = path.join(ROOT, '.kaas-test', 'peer-users');
+export const PEER_USERS_DIR = path.join(PEER_HOME, 'peer-users');
 /** The variable global setup sets to the path of peer.env for the test workers. */
 export const PEER_ENV_VAR = 'KAAS_TEST_PEER_ENV';
 /** Every stdout/stderr/logger text a test run captured, one file per capture, for the secrets check. */
