@@ -2,9 +2,12 @@ import type { ProcessRunner } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import type { AddonStep } from '../plan/addons.js';
+import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
+import { orThrow } from '../plan/decision.js';
 import { templatePath } from '../paths.js';
 import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
 import { loadTemplate } from '../render/engine.js';
+import { cloudConfigHash, cloudConfigSecretData } from './cloud-config-rollout.js';
 
 /**
  * Installs the add-ons of a workload cluster, each idempotently: bundled manifests by server-side
@@ -24,6 +27,7 @@ export interface AddonContext {
   cluster: string;
   /** The rendered OCCM cloud.conf (holds a secret). */
   cloudConf: string;
+  /** PEM CA bundle put into the Secret as ca.crt; cloud.conf names it (ca-file) exactly when this is set. */
   cacert?: string;
   /** CNI MTU (0 = the CNI's own detection). */
   mtu: number;
@@ -59,6 +63,8 @@ export function renderBundledAddon(step: AddonStep, ctx: AddonContext): KubeObje
   const t = loadTemplate(templatePath('addons', `${step.name}.yaml.hbs`), file);
   const vars: Record<string, unknown> = { cluster: ctx.cluster, image: ADDON_IMAGES[step.name]?.(step.version) ?? '', version: step.version, mtu: ctx.mtu };
   if (t.variables.includes('cloudConf')) Object.assign(vars, { cloudConf: ctx.cloudConf, cacert: ctx.cacert ?? '' });
+  if (t.variables.includes('cloudConfigHash')) vars.cloudConfigHash = cloudConfigHash(cloudConfigSecretData(ctx.cloudConf, ctx.cacert));
+  if (t.variables.includes('csiFlags')) vars.csiFlags = orThrow(cinderCsiServiceFlags(step.version));
   if (step.name === 'calico') Object.assign(vars, calicoVars(step.version, ctx));
   return parseDocuments(t.render(vars), file);
 }

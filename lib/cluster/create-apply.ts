@@ -2,19 +2,22 @@ import { controlPlaneStatus, exists, machineDeploymentStatus, rolledOut, workloa
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from './cloud.js';
+import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCloudConfigRollout } from './cloud-config-rollout.js';
 import { mergeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
-import { checkManagementCluster, converge } from './mgmt.js';
+import { converge } from './mgmt.js';
+import { checkManagementCluster, managementTarget } from './preflight.js';
 import { CLUSTER_NAMESPACE, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
 import type { ClusterDeps, ClusterRunOptions } from './setup.js';
+import { machineWaits } from './timeouts.js';
 import { waitFor } from './wait.js';
 
 /**
- * The apply half of create-cluster: management-cluster checks, server groups, converge the Cluster
+ * The apply half of create-cluster: management-cluster preflight, server groups, converge the Cluster
  * API objects, wait (control plane initialized → kubeconfig secret → kubeconfig written), cloud
  * provider and CNI, wait for the machines to be ready (nodes need the CNI for that), the other
- * add-ons, the ingress. Every step first looks at what exists, so an interrupted run resumes.
+ * add-ons, the rollout of the cloud.conf consumers, the ingress. Every step first looks at what exists, so an interrupted run resumes.
  */
 
 /** Per-step timeouts in seconds, and the poll interval. */
@@ -22,11 +25,13 @@ export interface CreateTimeouts {
   controlPlaneSec: number;
   kubeconfigSec: number;
   machinesSec: number;
+  /** Rollout of each cloud-config consumer (OCCM, Cinder CSI). */
+  rolloutSec: number;
   pollMs: number;
 }
 
-/** Defaults: a cloud needs minutes per server; the SCS scripts waited up to ~30 minutes. */
-export const DEFAULT_TIMEOUTS: CreateTimeouts = { controlPlaneSec: 1800, kubeconfigSec: 300, machinesSec: 2400, pollMs: 10_000 };
+/** Defaults of the waits not derived from instance_create_timeout (see timeouts.ts). */
+export const DEFAULT_TIMEOUTS: Omit<CreateTimeouts, 'controlPlaneSec' | 'machinesSec'> = { kubeconfigSec: 300, rolloutSec: 300, pollMs: 10_000 };
 
 /** Time one step took, for the summary. */
 export interface StepTime {
@@ -55,13 +60,15 @@ export interface ApplyInput {
 
 /** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
 export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts> }, deps: ApplyDeps, p: ApplyInput) {
-  const t = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
   const s = p.plan.decisions.settings;
+  const waits = machineWaits(s.instance_create_timeout, s.controller_count);
+  const t: CreateTimeouts = { ...DEFAULT_TIMEOUTS, ...waits, ...o.timeouts };
+  deps.logger.info(waits.reason);
   const cluster = p.plan.decisions.cluster;
   const names = clusterObjectNames(cluster);
   const ns = CLUSTER_NAMESPACE;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
-  const mgmtTarget: KubeTarget = { kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined };
+  const mgmtTarget = managementTarget(s);
   const mgmt = kubectlFor(mgmtTarget);
   const steps: StepTime[] = [];
   const timed = async (step: string, fn: () => Promise<string>) => {
@@ -132,6 +139,16 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   });
 
   for (const a of late) await timed(`add-on ${a.name}`, () => installAddon(a, p.addonCtx, target));
+
+  // Nodes are ready (CNI up) only now, so the consumers can finish rolling; the ingress after this
+  // step gets its load balancer from an OCCM that runs the current cloud.conf.
+  const consumers = cloudConfigConsumers(p.plan.addons.steps);
+  if (consumers.length) {
+    await timed('cloud-config rollout', async () => {
+      await waitForCloudConfigRollout(workload, consumers, t.rolloutSec);
+      return `${consumers.map((c) => c.split('/')[1]).join(', ')} run cloud.conf ${cloudConfigHash(cloudConfigSecretData(p.addonCtx.cloudConf, p.addonCtx.cacert)).slice(0, 19)}…`;
+    });
+  }
 
   if (p.ingressDeploy) {
     if (deps.applyIngress) await timed('ingress', () => deps.applyIngress!({ cluster, kubeconfig }));

@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { PlanError } from '../errors.js';
+import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
 import { planIngress } from '../plan/ingress.js';
-import { renderCloudConf } from '../render/cloud-conf.js';
+import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
+import { managementTarget, reportManagementCluster } from './preflight.js';
 import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
 import { clusterTemplateVariables } from './render.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
@@ -51,8 +53,10 @@ export function listVariables(): { file: string; variables: string[] }[] {
 export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderCloudConf>[0]['cloud'], lb: Parameters<typeof renderCloudConf>[0]['lb']) {
   const s = plan.decisions.settings;
   const ingress = planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb);
-  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: '/etc/config/ca.crt' });
-  const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert: plan.decisions.identity?.cacert, mtu: s.mtu, podCidr: s.pod_cidr };
+  // ca-file exactly when the CA goes into the Secret (identity reads it only with verify on).
+  const cacert = plan.decisions.identity?.cacert;
+  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: cacert ? CA_FILE_IN_POD : undefined });
+  const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
@@ -93,7 +97,12 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile,
   });
   const addons = renderAddons(plan, creds.config, lb);
-  for (const w of addons.cloudConf.warnings) deps.logger.warn(w);
+  if (o.dryRun) {
+    // Read-only: the same preflight as a real run, reported as checks instead of stopping the dry-run.
+    const mgmt = tools.kubectl ? (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(managementTarget(s)) : undefined;
+    await reportManagementCluster(mgmt, 'kubectl is not on PATH', plan.checks);
+  }
+  for (const w of [...plan.warnings, ...addons.cloudConf.warnings]) deps.logger.warn(w);
   for (const l of plan.checks.lines()) deps.logger.info(l);
   for (const r of plan.reasons) deps.logger.info(`  ${r}`);
 

@@ -30,8 +30,8 @@ export interface ClusterDecisions {
   serverGroups: ServerGroupAction[];
   /** undefined = the cloud's credentials are not known (dry-run without clouds.yaml): no Secret. */
   identity?: ClusterIdentity;
-  /** The Service load balancers use OVN: open the NodePorts to clients. */
-  ovnLb: boolean;
+  /** Sources of the worker NodePort rules (OVN load balancers; empty = no rule), see lib/plan/nodeports.ts. */
+  nodePortSources: string[];
 }
 
 /** Names of the objects of one cluster on the management cluster. */
@@ -82,7 +82,7 @@ export function templateVariables(d: ClusterDecisions): Record<string, unknown> 
       serviceCidr: s.service_cidr,
       dnsNameservers: s.dns_nameservers,
       externalNetwork: externalNetworkRef(s.external_network) ?? '',
-      nodePortsOpen: d.ovnLb,
+      nodePortSources: d.nodePortSources,
     },
     controlPlane: {
       name: names.controlPlane,

@@ -4,6 +4,9 @@ import type { Capabilities } from '../openstack/types.js';
 import { planAddons, type AddonPlan } from '../plan/addons.js';
 import { planKubeApiAccess, type MgmtHostAddresses } from '../plan/kubeapi.js';
 import { chooseFlavor, chooseImage, type Decision } from '../plan/machines.js';
+import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
+import { orThrow } from '../plan/decision.js';
+import { planNodePortSources } from '../plan/nodeports.js';
 import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { KubeObject } from '../render/documents.js';
@@ -46,6 +49,8 @@ export interface ClusterPlan {
   serverGroups: ServerGroupAction[];
   checks: CheckList;
   reasons: string[];
+  /** Things the user should look at (printed as warnings). */
+  warnings: string[];
 }
 
 function must<T>(d: Decision<T>, checks: CheckList, name: string): T & { reasons: string[] } {
@@ -140,6 +145,17 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const addons = planAddons(s, image.kubernetesVersion, i.tools);
   if ('error' in addons) throw new PlanError(addons.error, { hint: addons.hint });
   reasons.push(...addons.reasons);
+  const csi = addons.steps.find((a) => a.name === 'cinder-csi');
+  if (csi) {
+    const flags = cinderCsiServiceFlags(csi.version);
+    orThrow(flags);
+    reasons.push(...flags.reasons);
+  }
+  const nodePorts = planNodePortSources({
+    ovn: i.lb.ovn, nodeCidr: s.node_cidr, extra: s.ovn_nodeport_cidrs, occm: s.occm_loadbalancer,
+    occmVersion: addons.steps.find((a) => a.name === 'occm')?.version,
+  });
+  reasons.push(...nodePorts.reasons);
 
   const decisions: ClusterDecisions = {
     cluster: i.cluster,
@@ -150,7 +166,8 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
     kubeApi: { allowedCIDRs: api.allowedCIDRs, disableFloatingIP: api.disableFloatingIP, provider: api.provider },
     serverGroups: sg.groups,
     identity,
-    ovnLb: i.lb.ovn,
+    nodePortSources: orThrow(nodePorts),
   };
-  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.groups, checks, reasons };
+  const warnings = nodePorts.ok ? nodePorts.warnings : [];
+  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.groups, checks, reasons, warnings };
 }

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
-import { renderCloudConf } from '../render/cloud-conf.js';
+import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
 import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
@@ -88,7 +88,9 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   if (o.dryRun) {
     const creds = getCloud().credentials();
     if (!creds.cloud) logger.warn(`cloud.conf written without [Global]: ${creds.problem}`);
-    const conf = renderCloudConf({ cloud: creds.cloud, lb: decision.lb, occm: s.occm_loadbalancer, required: decision.ingress.cloudConf });
+    // As create-cluster writes it: the CA goes into the Secret (and ca-file into cloud.conf) only with verify on.
+    const caMounted = Boolean(creds.cloud?.cacert && creds.cloud.verify);
+    const conf = renderCloudConf({ cloud: creds.cloud, lb: decision.lb, occm: s.occm_loadbalancer, required: decision.ingress.cloudConf, caFileInPod: caMounted ? CA_FILE_IN_POD : undefined });
     conf.warnings.forEach((w) => logger.warn(w));
     const dir = path.resolve(o.cwd, o.outputDir!);
     mkdirSync(dir, { recursive: true });

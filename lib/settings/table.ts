@@ -74,6 +74,10 @@ const TABLE: Table = {
     type: cidr, default: '10.8.0.0/20', group: 'network', legacy: ['NODE_CIDR'],
     description: 'Subnet of the cluster nodes (also the range nginx trusts for PROXY headers: the amphorae reach the nodes from their ports in it).',
   },
+  ovn_nodeport_cidrs: {
+    type: { kind: 'cidrList', bareIpAsHost: true }, default: [], group: 'network',
+    description: 'With OVN load balancers: further sources allowed to reach the worker NodePorts (30000-32767); node_cidr is always allowed (OVN health checks), clients are let in by OCCM per Service (loadBalancerSourceRanges). ["0.0.0.0/0"] opens them to all.',
+  },
   pod_cidr: { type: cidr, default: '192.168.0.0/16', group: 'network', legacy: ['POD_CIDR'], description: 'Pod network.' },
   service_cidr: { type: cidr, default: '10.96.0.0/12', group: 'network', legacy: ['SERVICE_CIDR'], description: 'Service network.' },
   dns_nameservers: {

@@ -21,6 +21,7 @@ export interface Settings {
   // --- network
   restrict_kubeapi: string[];
   node_cidr: string;
+  ovn_nodeport_cidrs: string[];
   pod_cidr: string;
   service_cidr: string;
   dns_nameservers: string[];

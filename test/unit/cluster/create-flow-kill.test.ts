@@ -25,7 +25,7 @@ describe('create-cluster killed between steps', () => {
     const harness = path.resolve('dist/test/unit/cluster/harness.js');
 
     // Run 1: the control plane never initializes (more pending answers than it can use before the kill).
-    const first = fakeTools([c.apiVersions(), c.capoCrd(), c.diff(true), c.applyCluster(), ...Array.from({ length: 200 }, () => c.kcp('get-kcp-pending.json'))]);
+    const first = fakeTools([...c.preflight(), c.diff(true), c.applyCluster(), ...Array.from({ length: 200 }, () => c.kcp('get-kcp-pending.json'))]);
     const child = spawn(process.execPath, [harness], { env: harnessEnv(first.env, sb, cloudFile), stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     for (let i = 0; i < 600 && first.calls().filter((x) => x.argv.includes('kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io')).length < 2; i++) {
@@ -43,11 +43,11 @@ describe('create-cluster killed between steps', () => {
 
     // Run 2: resumes.
     const second = fakeTools([
-      c.apiVersions(), c.capoCrd(), c.diff(false),
+      ...c.preflight(), c.diff(false),
       c.kcp('get-kcp-initialized.json'), c.kubeconfigSecret(true), c.getKubeconfig(),
       c.applyAddon('name: openstack-cloud-controller-manager'), c.ciliumDaemonSet(false), c.cilium('install'),
       c.kcp('get-kcp-ready.json'), c.md('get-md-ready.json'),
-      c.applyAddon('name: csi-cinder-controllerplugin'), c.applyAddon('name: metrics-server'),
+      c.applyAddon('name: csi-cinder-controllerplugin'), c.applyAddon('name: metrics-server'), ...c.rollouts(),
     ]);
     try {
       const r = spawnSync(process.execPath, [harness], { env: harnessEnv(second.env, sb, cloudFile), encoding: 'utf8', timeout: 180_000 });

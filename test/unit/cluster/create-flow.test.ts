@@ -2,8 +2,10 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { createCluster } from '../../../lib/cluster/create.js';
+import { ORC_VERSION } from '../../../lib/cluster/preflight.js';
+import type { KaasError } from '../../../lib/errors.js';
 import { exampleCloudState, fakeCloud } from './fake-cloud.js';
-import { calls, fakeClock, fakeDeps, fakeTools, runOptions, sandbox } from './scenario.js';
+import { calls, fakeClock, fakeDeps, fakeTools, R, runOptions, sandbox } from './scenario.js';
 
 /** The calls of a create-cluster run from "objects applied" on, up to the end. */
 function fromWaits(c: ReturnType<typeof calls>, kcpStart: string[]) {
@@ -21,6 +23,7 @@ function fromWaits(c: ReturnType<typeof calls>, kcpStart: string[]) {
     c.md('get-md-ready.json'),
     c.applyAddon('name: csi-cinder-controllerplugin'),
     c.applyAddon('name: metrics-server'),
+    ...c.rollouts(),
   ];
 }
 
@@ -32,7 +35,7 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
     const sb = sandbox();
     const c = calls(sb.mgmt, sb.workload);
     const fake = fakeTools([
-      c.apiVersions(), c.capoCrd(), c.diff(true), c.applyCluster(),
+      ...c.preflight(), c.diff(true), c.applyCluster(),
       ...fromWaits(c, ['get-kcp-pending.json', 'get-kcp-initialized.json']),
     ]);
     try {
@@ -41,7 +44,7 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
       fake.assertDone();
       expect(r.steps?.map((s) => s.step)).toEqual([
         'management cluster', 'server groups', 'cluster objects', 'control plane initialized', 'kubeconfig secret', 'workload kubeconfig',
-        'add-on occm', 'add-on cilium', 'machines ready', 'add-on cinder-csi', 'add-on metrics-server', 'ingress',
+        'add-on occm', 'add-on cilium', 'machines ready', 'add-on cinder-csi', 'add-on metrics-server', 'cloud-config rollout', 'ingress',
       ]);
       expect(deps.cloud.log).toEqual(['create server group capi-demo-controller anti-affinity', 'create server group capi-demo-worker soft-anti-affinity']);
       expect(r.kubeconfig).toBe(sb.workload);
@@ -67,7 +70,7 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
     const c = calls(sb.mgmt, sb.workload);
     const cloud = fakeCloud(exampleCloudState());
     // Run 1: killed (the first sleep of the first wait throws, as SIGKILL would end the process there).
-    const first = fakeTools([c.apiVersions(), c.capoCrd(), c.diff(true), c.applyCluster(), c.kcp('get-kcp-pending.json')]);
+    const first = fakeTools([...c.preflight(), c.diff(true), c.applyCluster(), c.kcp('get-kcp-pending.json')]);
     const killed = fakeClock(() => {
       throw new Error('killed');
     });
@@ -77,7 +80,7 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
     expect(cloud.log).toHaveLength(2);
 
     // Run 2: the objects are there (kubectl diff finds nothing: no apply call), the groups exist.
-    const second = fakeTools([c.apiVersions(), c.capoCrd(), c.diff(false), ...fromWaits(c, ['get-kcp-initialized.json'])]);
+    const second = fakeTools([...c.preflight(), c.diff(false), ...fromWaits(c, ['get-kcp-initialized.json'])]);
     try {
       const deps = fakeDeps(second, cloud);
       const r = await createCluster(runOptions(sb), deps);
@@ -95,14 +98,14 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
     const c = calls(sb.mgmt, sb.workload);
     const cloud = fakeCloud({ ...exampleCloudState(), serverGroups: [{ id: 'g1', name: 'capi-demo-controller', policy: 'anti-affinity' }, { id: 'g2', name: 'capi-demo-worker', policy: 'soft-anti-affinity' }] });
     const fake = fakeTools([
-      c.apiVersions(), c.capoCrd(), c.diff(true), c.applyCluster(),
+      ...c.preflight(), c.diff(true), c.applyCluster(),
       c.kcp('get-kcp-ready.json'), c.kubeconfigSecret(true), c.getKubeconfig(),
       c.applyAddon('name: openstack-cloud-controller-manager'), c.ciliumDaemonSet(true), c.cilium('upgrade'),
       // The MachineDeployment controller has not seen the new template yet, then rolls the workers.
       c.kcp('get-kcp-ready.json'), c.md('get-md-stale.json'),
       c.kcp('get-kcp-ready.json'), c.md('get-md-rolling.json'),
       c.kcp('get-kcp-ready.json'), c.md('get-md-ready.json'),
-      c.applyAddon('name: csi-cinder-controllerplugin'), c.applyAddon('name: metrics-server'),
+      c.applyAddon('name: csi-cinder-controllerplugin'), c.applyAddon('name: metrics-server'), ...c.rollouts(),
     ]);
     try {
       const deps = fakeDeps(fake, cloud);
@@ -114,14 +117,54 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
     }
   }, T);
 
-  it('refuses a management cluster without Cluster API, before touching anything', async () => {
+  it('refuses a bare management cluster before touching anything, listing every missing piece sorted with its fix', async () => {
     const sb = sandbox();
     const c = calls(sb.mgmt, sb.workload);
-    const fake = fakeTools([c.apiVersions('api-versions-no-capi.txt')]);
+    const fake = fakeTools([
+      c.apiVersions('api-versions-no-capi.txt'),
+      c.kc(c.m('get', 'customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io', '-o', 'json'), { stderrFile: `${R}/error-crd-capo-not-found.txt`, exitCode: 1 }),
+      c.orcCrd(false),
+      c.deployments('get-deployments-bare.json'),
+    ]);
     try {
       const deps = fakeDeps(fake);
-      await expect(createCluster(runOptions(sb), deps)).rejects.toMatchObject({ message: expect.stringMatching(/does not serve cluster\.x-k8s\.io\/v1beta1/), hint: expect.stringMatching(/clusterctl init --infrastructure openstack/) });
+      const err = await createCluster(runOptions(sb), deps).then(() => undefined, (e: KaasError) => e);
       fake.assertDone();
+      expect(deps.cloud.log).toEqual([]);
+      expect(err?.message).toBe('the management cluster is not ready for kaas (10 missing pieces)');
+      const init = `clusterctl init --infrastructure openstack --kubeconfig ${sb.mgmt}`;
+      const orc = `kubectl --kubeconfig ${sb.mgmt} apply --server-side -f https://github.com/k-orc/openstack-resource-controller/releases/download/${ORC_VERSION}/install.yaml`;
+      expect(err?.problems).toEqual([
+        `CAPO (cluster-api-provider-openstack) is not installed (no OpenStackCluster CRD) — ${init}`,
+        `CAPO (cluster-api-provider-openstack): no Deployment capo-controller-manager — ${init}`,
+        `Cluster API core: cluster.x-k8s.io/v1beta1 is not served — ${init}`,
+        `Cluster API core: no Deployment capi-controller-manager — ${init}`,
+        `Cluster API kubeadm bootstrap provider: bootstrap.cluster.x-k8s.io/v1beta1 is not served — ${init}`,
+        `Cluster API kubeadm bootstrap provider: no Deployment capi-kubeadm-bootstrap-controller-manager — ${init}`,
+        `Cluster API kubeadm control-plane provider: controlplane.cluster.x-k8s.io/v1beta1 is not served — ${init}`,
+        `Cluster API kubeadm control-plane provider: no Deployment capi-kubeadm-control-plane-controller-manager — ${init}`,
+        `ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${orc}`,
+        `ORC (openstack-resource-controller): no Deployment orc-controller-manager — ${orc}`,
+      ]);
+      expect(err?.hint).toMatch(/ORC before clusterctl init/);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
+  it('after `clusterctl init` alone: names ORC (CAPO v0.12+) and the unavailable CAPO controller', async () => {
+    const sb = sandbox();
+    const c = calls(sb.mgmt, sb.workload);
+    const fake = fakeTools([c.apiVersions(), c.capoCrd(), c.orcCrd(false), c.deployments('get-deployments-no-orc.json')]);
+    try {
+      const deps = fakeDeps(fake);
+      const err = await createCluster(runOptions(sb), deps).then(() => undefined, (e: KaasError) => e);
+      fake.assertDone();
+      expect(err?.problems).toEqual([
+        `CAPO (cluster-api-provider-openstack): Deployment capo-system/capo-controller-manager is not available — kubectl --kubeconfig ${sb.mgmt} -n capo-system describe deployment capo-controller-manager; kubectl --kubeconfig ${sb.mgmt} -n capo-system logs deployment/capo-controller-manager`,
+        expect.stringMatching(/^ORC \(openstack-resource-controller\) is not installed .* — kubectl --kubeconfig \S+ apply --server-side -f https:\/\/github\.com\/k-orc\/openstack-resource-controller\/releases\/download\/v2\.\d+\.\d+\/install\.yaml$/),
+        expect.stringMatching(/^ORC \(openstack-resource-controller\): no Deployment orc-controller-manager/),
+      ]);
       expect(deps.cloud.log).toEqual([]);
     } finally {
       fake.cleanup();
@@ -148,7 +191,7 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
   it('times out a wait with the last state and a hint', async () => {
     const sb = sandbox();
     const c = calls(sb.mgmt, sb.workload);
-    const fake = fakeTools([c.apiVersions(), c.capoCrd(), c.diff(false), c.kcp('get-kcp-pending.json'), c.kcp('get-kcp-pending.json')]);
+    const fake = fakeTools([...c.preflight(), c.diff(false), c.kcp('get-kcp-pending.json'), c.kcp('get-kcp-pending.json')]);
     try {
       const o = { ...runOptions(sb), timeouts: { pollMs: 1000, controlPlaneSec: 1 } };
       await expect(createCluster(o, fakeDeps(fake))).rejects.toMatchObject({

@@ -29,6 +29,17 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
   return {
     apiVersions: (file = 'api-versions.txt') => kc(m('api-versions'), { stdoutFile: `${R}/${file}` }),
     capoCrd: () => kc(m('get', 'customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io', '-o', 'json'), { stdoutFile: `${R}/get-crd-openstackclusters.json` }),
+    orcCrd: (present = true) => kc(m('get', 'customresourcedefinition', 'images.openstack.k-orc.cloud', '-o', 'json'), present ? { stdoutFile: `${R}/get-crd-images-orc.json` } : { stderrFile: `${R}/error-crd-orc-not-found.txt`, exitCode: 1 }),
+    deployments: (file = 'get-deployments-all.json') => kc(m('get', 'deployments', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` }),
+    /** The preflight of a ready CAPI v1.12 + CAPO v0.14 + ORC management cluster (preflight.ts). */
+    preflight(): FakeCall[] {
+      return [this.apiVersions(), this.capoCrd(), this.orcCrd(), this.deployments()];
+    },
+    rollout: (resource: string) => kc(w('rollout', 'status', resource, '--namespace', 'kube-system', '--timeout=300s'), { stdout: `${resource.startsWith('daemonset') ? 'daemon set' : 'deployment'} "${resource.split('/')[1]}" successfully rolled out\n` }),
+    /** The cloud-config consumers' rollouts (OCCM, Cinder CSI) after the add-ons. */
+    rollouts(): FakeCall[] {
+      return ['daemonset/openstack-cloud-controller-manager', 'deployment/csi-cinder-controllerplugin', 'daemonset/csi-cinder-nodeplugin'].map((r) => this.rollout(r));
+    },
     diff: (changed: boolean) => kc(m('diff', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'), changed ? { stdoutFile: `${R}/diff-new-cluster.txt`, exitCode: 1 } : {}, { stdinContains: ['kind: OpenStackCluster', 'kind: Cluster'] }),
     applyCluster: () => kc(m(...ssa), { stdoutFile: `${R}/apply-cluster.txt` }, { stdinContains: ['kind: KubeadmControlPlane'] }),
     // Versioned: the bare kind answers in CAPI's preferred v1beta2, without status.initialized.
