@@ -171,6 +171,41 @@ describe('create-cluster against fake kubectl/clusterctl/cilium and a fake cloud
     }
   }, T);
 
+  it('--dry-run reports the preflight as checks (missing ORC listed with its fix) and still prints the manifests', async () => {
+    const sb = sandbox();
+    const c = calls(sb.mgmt, sb.workload);
+    const fake = fakeTools([c.apiVersions(), c.capoCrd(), c.orcCrd(false), c.deployments('get-deployments-no-orc.json')]);
+    try {
+      const r = await createCluster(runOptions(sb, { dryRun: true }), fakeDeps(fake));
+      fake.assertDone();
+      expect(r.manifests).toContain('kind: OpenStackCluster');
+      expect(r.checks.filter((x) => x.status === 'failed').map((x) => x.detail)).toEqual([
+        expect.stringMatching(/^CAPO \(cluster-api-provider-openstack\): Deployment capo-system\/capo-controller-manager is not available/),
+        expect.stringMatching(/^ORC \(openstack-resource-controller\) is not installed .*apply --server-side -f https:\/\/github\.com\/k-orc\//),
+        expect.stringMatching(/^ORC \(openstack-resource-controller\): no Deployment orc-controller-manager/),
+      ]);
+      expect(r.checks).toContainEqual({ name: 'CAPO', status: 'ok', detail: 'OpenStackCluster served as v1beta1' });
+      // Read-only: nothing but the four reads.
+      expect(fake.calls().map((x) => x.argv[2])).toEqual(['api-versions', 'get', 'get', 'get']);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
+  it('--dry-run with an unreachable management cluster skips the preflight with kubectl\'s words', async () => {
+    const sb = sandbox();
+    const c = calls(sb.mgmt, sb.workload);
+    const fake = fakeTools([c.connectionRefused()]);
+    try {
+      const r = await createCluster(runOptions(sb, { dryRun: true }), fakeDeps(fake));
+      fake.assertDone();
+      expect(r.checks.find((x) => x.name === 'management cluster')).toEqual({ name: 'management cluster', status: 'skipped', detail: expect.stringMatching(/^not reachable, not checked: The connection to the server 127\.0\.0\.1:1 was refused/) });
+      expect(r.manifests).toContain('kind: OpenStackCluster');
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
   it('an unreachable management cluster is an error with kubectl\'s words and a hint', async () => {
     const sb = sandbox();
     const c = calls(sb.mgmt, sb.workload);
