@@ -52,3 +52,15 @@ export async function waitForCloudConfigRollout(kubectl: Kubectl, resources: str
   for (const r of resources) await kubectl.rolloutStatus(r, { namespace: 'kube-system' }, timeoutSec);
   return resources;
 }
+
+/**
+ * Does a running consumer use the Secret's cloud.conf? `current` when its pod template carries the
+ * Secret's hash, `stale` when it carries another one (the Secret was changed without a rollout, as
+ * a hand edit or SCS handle_ovn_lb.sh does), `unknown` without the annotation (not kaas-deployed).
+ */
+export function cloudConfigDrift(secretData: Record<string, string>, podTemplateAnnotations: Record<string, string> | undefined): { state: 'current' | 'stale' | 'unknown'; running?: string; wanted: string } {
+  const wanted = cloudConfigHash(secretData);
+  const running = podTemplateAnnotations?.[CLOUD_CONFIG_HASH_ANNOTATION];
+  if (running === undefined) return { state: 'unknown', wanted };
+  return { state: running === wanted ? 'current' : 'stale', running, wanted };
+}

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigDrift } from '../cluster/cloud-config-rollout.js';
 import { OperationError, PlanError, UsageError } from '../errors.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
@@ -30,6 +31,8 @@ export interface AppliedIngress {
 
 /** The OCCM cloud config kaas and create-cluster write (kube-system/cloud-config, key cloud.conf). */
 export const OCCM_SECRET = { namespace: 'kube-system', name: 'cloud-config', key: 'cloud.conf' };
+/** OCCM's DaemonSet as create-cluster deploys it (templates/addons/occm.yaml.hbs). */
+export const OCCM_DAEMONSET = 'openstack-cloud-controller-manager';
 
 async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: IngressDecision, force: boolean): Promise<void> {
   const secret = await kubectl.readSecret(OCCM_SECRET.namespace, OCCM_SECRET.name);
@@ -39,6 +42,7 @@ async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: IngressDecisio
     return;
   }
   const problems = liveCloudConfProblems(text, d.lb, d.ingress);
+  problems.push(...(await occmRunsSecret(kubectl, logger, secret!)));
   if (!problems.length) return;
   if (force) {
     problems.forEach((p) => logger.warn(`--force: ${p}`));
@@ -46,8 +50,29 @@ async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: IngressDecisio
   }
   throw new PlanError('the live OCCM cloud config contradicts the plan; nothing applied', {
     problems,
-    hint: 'fix OCCM\'s cloud-config secret (kaas create-cluster re-renders it) or the settings; --force applies anyway',
+    hint: 'fix OCCM\'s cloud-config secret (kaas create-cluster re-renders it and rolls OCCM) or the settings; --force applies anyway',
   });
+}
+
+/**
+ * The Secret is only half of it: OCCM reads cloud.conf once at start. A pod template whose hash is
+ * not the Secret's runs an older cloud.conf (e.g. still amphora after a switch to OVN); the LB of
+ * the ingress would be built from that one.
+ */
+async function occmRunsSecret(kubectl: Kubectl, logger: Logger, secret: Record<string, string>): Promise<string[]> {
+  const ds = await kubectl.getJson<{ spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } }>('daemonset', OCCM_DAEMONSET, { namespace: OCCM_SECRET.namespace });
+  const restart = `kubectl -n ${OCCM_SECRET.namespace} rollout restart daemonset/${OCCM_DAEMONSET}`;
+  if (!ds) {
+    logger.warn(`no DaemonSet ${OCCM_SECRET.namespace}/${OCCM_DAEMONSET}: cannot tell whether OCCM runs the cloud.conf of the Secret`);
+    return [];
+  }
+  const drift = cloudConfigDrift(secret, ds.spec?.template?.metadata?.annotations);
+  if (drift.state === 'unknown') {
+    logger.warn(`OCCM was not deployed by kaas create-cluster (no ${CLOUD_CONFIG_HASH_ANNOTATION} on its pods): kaas cannot tell whether it runs the Secret's cloud.conf; after changing the Secret: ${restart}`);
+    return [];
+  }
+  if (drift.state === 'current') return [];
+  return [`OCCM runs an older cloud.conf than the Secret holds (pod template ${drift.running!.slice(0, 19)}…, Secret ${drift.wanted.slice(0, 19)}…): kaas create-cluster rolls it, or ${restart}`];
 }
 
 async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>): Promise<{ svc: unknown; st: ServiceLbStatus }> {

@@ -103,6 +103,7 @@ describe('kaas apply-ingress (built CLI, fake kubectl on PATH)', () => {
     const get = ['--kubeconfig', kc, 'get', 'service', 'ingress-nginx-controller', ...NS, '-o', 'json'];
     fake = fakeTools([
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` } },
+      { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-daemonset-occm.json` } },
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'job', 'ingress-nginx-admission-create', 'ingress-nginx-admission-patch', ...NS, '--ignore-not-found'] },
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'], stdinContains: ['kind: ValidatingWebhookConfiguration'] },
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/ingress-nginx-controller', ...NS, '--timeout=300s'] },
