@@ -154,7 +154,7 @@ const TABLE: Table = {
   },
   instance_create_timeout: {
     type: { kind: 'integer', min: 1, max: 240 }, default: 5, group: 'cluster', legacy: ['CLUSTER_API_OPENSTACK_INSTANCE_CREATE_TIMEOUT'],
-    description: 'Minutes CAPO waits for a server to become ACTIVE.',
+    description: 'Minutes a server may take to become ACTIVE; kaas sizes its machine waits from it (+10 min per machine to boot and join). SCS set it on the shared CAPO controller; kaas leaves CAPO alone.',
   },
   etcd_unsafe_fs: {
     type: bool, default: false, group: 'cluster', legacy: ['ETCD_UNSAFE_FS'],
