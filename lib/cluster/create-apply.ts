@@ -7,7 +7,7 @@ import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { checkManagementCluster, converge } from './mgmt.js';
 import { CLUSTER_NAMESPACE, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
-import type { ClusterDeps, ClusterRunOptions } from './setup.js';
+import { managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -61,7 +61,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   const names = clusterObjectNames(cluster);
   const ns = CLUSTER_NAMESPACE;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
-  const mgmtTarget: KubeTarget = { kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined };
+  const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
   const steps: StepTime[] = [];
   const timed = async (step: string, fn: () => Promise<string>) => {
