@@ -14,11 +14,24 @@ import { globalOptions, settingsDirOf, takeResult, type OutputFormat } from './c
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 
+const COMPLETION_HELP = `kaas completion [bash|zsh|fish]
+
+print a shell completion script (default: the shell in $SHELL); it completes
+commands, flags, environments after --env and the cluster names of the
+environment file
+
+Examples:
+  kaas completion bash >> ~/.bashrc
+  kaas completion zsh > "\${fpath[1]}/_kaas"
+  kaas completion fish > ~/.config/fish/completions/kaas.fish
+`;
+
 /**
  * `kaas completion [bash|zsh|fish]`: yargs picks the script by $SHELL when it starts, so the
  * argument is turned into $SHELL before yargs is built (and removed, for strict parsing).
  */
 function completionShell(argv: string[]): string[] {
+  if (argv[0] === 'completion' && (argv.includes('--help') || argv.includes('-h'))) return argv;
   if (argv[0] !== 'completion' || argv[1] === undefined || argv[1].startsWith('-')) return argv;
   if (!SHELLS.includes(argv[1])) throw new UsageError(`completion: unknown shell "${argv[1]}"`, { hint: `one of ${SHELLS.join(', ')}, e.g. kaas completion bash >> ~/.bashrc` });
   process.env.SHELL = `/bin/${argv[1]}`;
@@ -41,6 +54,11 @@ function completeWords(argv: string[]) {
 
 async function main(rawArgv: string[]): Promise<number> {
   const verbose = rawArgv.includes('--verbose');
+  if (rawArgv[0] === 'completion' && (rawArgv.includes('--help') || rawArgv.includes('-h'))) {
+    // yargs would print the script itself here.
+    process.stdout.write(COMPLETION_HELP);
+    return 0;
+  }
   let argv: string[];
   try {
     argv = completionShell(rawArgv);

@@ -35,6 +35,10 @@ const getKubeconfig: Command = {
 export const get: Command = {
   command: 'get <what>',
   describe: 'get something of a cluster: kubeconfig',
-  builder: (y) => y.command(getKubeconfig as never).demandCommand(1, 'name what to get: kubeconfig'),
+  builder: (y) =>
+    y
+      .command(getKubeconfig as never)
+      .example('kaas get kubeconfig demo > demo.yaml', "cluster demo's kubeconfig")
+      .demandCommand(1, 'name what to get: kubeconfig'),
   handler: () => undefined,
 };

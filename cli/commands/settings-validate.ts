@@ -9,7 +9,11 @@ interface Args {
 export const settingsValidate: Command = {
   command: 'validate [cluster]',
   describe: 'check the environment file (all cluster sections, or one), KAAS_* variables and --set flags; exit 2 listing every problem',
-  builder: (y) => y.positional('cluster', { type: 'string', describe: 'only this cluster section must exist' }),
+  builder: (y) =>
+    y
+      .positional('cluster', { type: 'string', describe: 'only this cluster section must exist' })
+      .example('kaas settings validate --env example', 'check the whole file')
+      .example('kaas settings validate -o json', '{valid, file, clusters, problems} (exit 2 when invalid)'),
   handler: handle<Args>(async (ctx, argv) => {
     const { validateSettings } = await import('../../lib/settings/show.js');
     return validateSettings({

@@ -16,6 +16,8 @@ export const settings: Command = {
       .command(settingsValidate as never)
       .command(settingsSchema as never)
       .command(settingsImport as never)
+      .example('kaas settings init --cloud mycloud --cluster demo', 'start a settings file')
+      .example('kaas settings show demo', 'effective values and their origins')
       .demandCommand(1, 'name a settings command: init, show, validate, schema or import'),
   handler: () => undefined,
 };
