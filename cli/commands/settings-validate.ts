@@ -15,7 +15,10 @@ export const settingsValidate: Command = {
       .example('kaas settings validate --env example', 'check the whole file')
       .example('kaas settings validate -o json', '{valid, file, clusters, problems} (exit 2 when invalid)'),
   handler: handle<Args>(async (ctx, argv) => {
-    const { validateSettings } = await import('../../lib/settings/show.js');
+    const { validateSettings, validationReport } = await import('../../lib/settings/show.js');
+    if (ctx.output !== 'text') {
+      return validationReport({ settingsDir: ctx.settingsDir, env: ctx.env, cluster: argv.cluster, environ: ctx.environ, sets: ctx.set, cwd: ctx.cwd });
+    }
     return validateSettings({
       settingsDir: ctx.settingsDir, env: ctx.env, cluster: argv.cluster, environ: ctx.environ, sets: ctx.set, cwd: ctx.cwd,
       warn: ctx.logger.warn,
