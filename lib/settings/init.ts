@@ -60,9 +60,11 @@ export function starterText(o: { env: string; cloud?: string; cluster?: string; 
     `# yaml-language-server: $schema=${o.schema}`,
     '#',
     `# kaas environment "${o.env}" (written by kaas settings init).`,
-    '# Layers, lowest first: built-in defaults < this file < clusters.<name> < KAAS_<KEY> env vars < --set.',
-    '# Every setting below shows its default; uncomment a line to change it. kaas settings show <cluster>',
-    '# prints the effective values and where each came from; kaas settings validate checks this file.',
+    '# Layers, lowest first: built-in defaults < this file < clusters.<name>',
+    '#   < KAAS_<KEY> environment variables < --set key=value.',
+    '# Every setting below shows its default; uncomment a line to change it.',
+    '# `kaas settings show <cluster>` prints the effective values and where each',
+    '# came from; `kaas settings validate` checks this file.',
   ];
   for (const group of Object.keys(GROUP_TITLES) as SettingGroup[]) {
     out.push('', `# --- ${GROUP_TITLES[group]}`);
