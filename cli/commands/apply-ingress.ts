@@ -7,6 +7,7 @@ interface Args {
   dryRun: boolean;
   outputDir?: string;
   capabilities?: string;
+  cloud?: string;
   kubeconfig?: string;
   context?: string;
   force: boolean;
@@ -24,6 +25,7 @@ export const applyIngress: Command = {
       .option('dry-run', { type: 'boolean', default: false, describe: 'print the manifests (multi-document YAML; a v1 List with -o json) on stdout; apply nothing' })
       .option('output-dir', { type: 'string', describe: 'with --dry-run: write DIR/ingress-nginx.yaml and DIR/cloud.conf (mode 0600) instead' })
       .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
+      .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
       .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
       .option('context', { type: 'string', describe: 'context in that kubeconfig (default: its current context)' })
       .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan" })
@@ -34,12 +36,13 @@ export const applyIngress: Command = {
         return checkPositiveSeconds(a, ['rollout-timeout', 'address-timeout']);
       })
       .example('kaas apply-ingress demo --env example --dry-run', 'show the manifests for the example cluster (offline)')
-      .example('kaas apply-ingress demo --env example --dry-run --output-dir out/', 'write out/ingress-nginx.yaml and out/cloud.conf'),
+      .example('kaas apply-ingress demo --env example --dry-run --output-dir out/', 'write out/ingress-nginx.yaml and out/cloud.conf')
+      .example('kaas apply-ingress demo --kubeconfig ~/demo/demo.yaml', 'deploy into that cluster'),
   handler: handle<Args>(async (ctx, argv) => {
     const { runApplyIngress } = await import('../../lib/ingress/apply-ingress.js');
     return runApplyIngress(
       {
-        cluster: argv.cluster, settingsDir: ctx.settingsDir, env: ctx.env, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home, sets: ctx.set,
+        cluster: argv.cluster, settingsDir: ctx.settingsDir, env: ctx.env, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home, sets: [...ctx.set, ...(argv.cloud ? [`cloud=${argv.cloud}`] : [])],
         dryRun: argv.dryRun, outputDir: argv.outputDir, manifestFormat: ctx.output === 'json' ? 'json' : 'yaml', capabilitiesFile: argv.capabilities, kubeconfig: argv.kubeconfig,
         context: argv.context, force: argv.force,
         timeouts: { rolloutSec: argv.rolloutTimeout, addressSec: argv.addressTimeout },

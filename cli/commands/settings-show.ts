@@ -9,7 +9,11 @@ interface Args {
 export const settingsShow: Command = {
   command: 'show <cluster>',
   describe: 'print every effective setting of a cluster and where it came from',
-  builder: (y) => y.positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name (its clusters.<name> section applies)' }),
+  builder: (y) =>
+    y
+      .positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name (its clusters.<name> section applies)' })
+      .example('kaas settings show demo --env example', 'every value of cluster demo and its origin')
+      .example('kaas settings show demo -o json', '{env, cluster, file, settings: {key: {value, origin}}}'),
   handler: handle<Args>(async (ctx, argv) => {
     const { showSettings } = await import('../../lib/settings/show.js');
     return showSettings({

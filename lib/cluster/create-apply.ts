@@ -6,10 +6,10 @@ import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCl
 import { mergeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { converge } from './mgmt.js';
-import { checkManagementCluster, managementTarget } from './preflight.js';
+import { checkManagementCluster } from './preflight.js';
 import { CLUSTER_NAMESPACE, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
-import type { ClusterDeps, ClusterRunOptions } from './setup.js';
+import { managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { machineWaits } from './timeouts.js';
 import { waitFor } from './wait.js';
 
@@ -68,7 +68,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   const names = clusterObjectNames(cluster);
   const ns = CLUSTER_NAMESPACE;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
-  const mgmtTarget = managementTarget(s);
+  const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
   const steps: StepTime[] = [];
   const timed = async (step: string, fn: () => Promise<string>) => {

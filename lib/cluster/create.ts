@@ -8,10 +8,10 @@ import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
-import { managementTarget, reportManagementCluster } from './preflight.js';
+import { reportManagementCluster } from './preflight.js';
 import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
 import { clusterTemplateVariables } from './render.js';
-import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
+import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
 
 /**
  * `kaas create-cluster <cluster>`: preflight, plan, render, then either write/print the manifests
@@ -35,6 +35,8 @@ export interface CreateClusterResult {
   checks: { name: string; status: string; detail: string }[];
   reasons: string[];
   addons: string[];
+  /** The ingress step: what create-cluster deploys last (as `kaas apply-ingress` would), or why nothing. */
+  ingress: string;
   /** dry-run: files written (with --output-dir). */
   files?: string[];
   /** dry-run without --output-dir: the manifests (secrets redacted). */
@@ -61,6 +63,12 @@ export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderC
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
   return { ctx, bundled, cloudConf: cc, ingress };
+}
+
+/** One line for the ingress step: version, variant and provider, or that nothing is deployed. */
+export function ingressStep(i: ReturnType<typeof planIngress>): string {
+  if (!i.deploy) return `none: ${i.reasons[0] ?? 'deploy_nginx_ingress is false'}`;
+  return `ingress-nginx ${i.version!.version} (${i.variant}${i.proxyProtocol ? ', PROXY protocol' : ''}), applied last as kaas apply-ingress does`;
 }
 
 /** Runs create-cluster. */
@@ -99,7 +107,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   const addons = renderAddons(plan, creds.config, lb);
   if (o.dryRun) {
     // Read-only: the same preflight as a real run, reported as checks instead of stopping the dry-run.
-    const mgmt = tools.kubectl ? (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(managementTarget(s)) : undefined;
+    const mgmt = tools.kubectl ? (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(managementTarget(o, s)) : undefined;
     await reportManagementCluster(mgmt, 'kubectl is not on PATH', plan.checks);
   }
   for (const w of [...plan.warnings, ...addons.cloudConf.warnings]) deps.logger.warn(w);
@@ -113,9 +121,16 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     checks: plan.checks.items,
     reasons: plan.reasons,
     addons: plan.addons.steps.map((a) => `${a.name} ${a.version} (${a.method})`),
+    ingress: ingressStep(addons.ingress),
   };
+  deps.logger.info(`ingress step: ${base.ingress}`);
   if (o.dryRun) {
     const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
+    if (addons.ingress.deploy) {
+      // The ingress goes in last; its manifests sit before cloud.conf, as the apply order has it.
+      const { renderIngress } = await import('../ingress/render.js');
+      files.splice(files.length - 1, 0, { name: 'ingress-nginx.yaml', text: (await renderIngress(addons.ingress)).yaml, secret: false });
+    }
     if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
     return { ...base, manifests: stdoutText(files) };
   }

@@ -12,7 +12,7 @@ import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { CLUSTER_NAMESPACE } from './model.js';
 import { readApplied, removeIngress } from '../ingress/applied.js';
 import type { Logger } from '../log.js';
-import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, type ClusterDeps, type ClusterRunOptions } from './setup.js';
+import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -51,7 +51,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   const actions: string[] = [];
   const ns = CLUSTER_NAMESPACE;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
-  const mgmtTarget: KubeTarget = { kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined };
+  const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
   const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>) =>
     waitFor({ title, timeoutSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });

@@ -1,8 +1,7 @@
 import { OperationError } from '../errors.js';
 import { ExecError } from '../exec/runner.js';
 import { servedApiVersions } from '../kube/cluster-api.js';
-import type { KubeTarget, Kubectl } from '../kube/kubectl.js';
-import type { Settings } from '../settings/types.js';
+import type { Kubectl } from '../kube/kubectl.js';
 import type { CheckList } from './checks.js';
 
 /**
@@ -19,11 +18,6 @@ import type { CheckList } from './checks.js';
  * newest v2 release CAPO's own tests install (CAPO issue #3241).
  */
 export const ORC_VERSION = 'v2.6.0';
-
-/** The management cluster as the settings name it (unset = kubectl's default kubeconfig/context). */
-export function managementTarget(s: Pick<Settings, 'mgmt_kubeconfig' | 'mgmt_context'>): KubeTarget {
-  return { kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined };
-}
 
 /** What kaas found on the management cluster (gathered by `gatherManagementFacts`). */
 export interface ManagementFacts {

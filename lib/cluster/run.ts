@@ -4,12 +4,13 @@ import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import type { Logger } from '../log.js';
 import type { ApplyDeps } from './create-apply.js';
-import { createCluster, listVariables, type CreateClusterOptions } from './create.js';
+import { createCluster, type CreateClusterOptions } from './create.js';
 import { deleteCluster } from './delete.js';
 import { clusterLbPlan } from './lb-plan.js';
 import type { ClusterRunOptions } from './setup.js';
 import { whichOnPath } from './setup.js';
 import { createSummary, deleteSummary } from './summary.js';
+import { clusterVariables, variablesText } from './variables.js';
 import { realClock } from './wait.js';
 
 /**
@@ -63,8 +64,8 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitie
 /** `kaas create-cluster`, including --list-variables and --dry-run. */
 export async function runCreateCluster(env: CliEnv, o: CreateClusterOptions & { listVariables?: boolean }, deps = productionDeps(env, o)): Promise<RunResult> {
   if (o.listVariables) {
-    const vars = listVariables();
-    return { data: vars, text: vars.map((v) => `${v.file}:\n${v.variables.map((x) => `  ${x}`).join('\n')}`).join('\n') };
+    const vars = clusterVariables(o);
+    return { data: vars, text: variablesText(vars, o.cwd) };
   }
   const r = await createCluster(o, deps);
   if (r.manifests !== undefined) return { raw: r.manifests, data: r };

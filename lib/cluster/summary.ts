@@ -7,7 +7,7 @@ export function createSummary(r: CreateClusterResult): string {
   if (r.dryRun) {
     lines.push(`dry-run of cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}): nothing was changed`);
     if (r.files) lines.push('files written:', ...r.files.map((f) => `  ${f}`));
-    lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`);
+    lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`, `ingress: ${r.ingress}`);
     return lines.join('\n');
   }
   lines.push(`cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}) is ready`);

@@ -56,7 +56,16 @@ export async function runDetect(opts: DetectOptions): Promise<{ data: DetectRepo
   if (opts.capabilitiesFile) {
     capabilities = loadCapabilitiesFile(opts.capabilitiesFile);
   } else {
-    const r = await detectCloud(opts, settings.values.cloud || undefined);
+    // A spinner on a terminal only: piped output (detect -o json > caps.json) keeps stderr clean.
+    const step = opts.logger.interactive ? opts.logger.step('asking the cloud for its capabilities (Keystone, Octavia, Neutron, Nova)') : undefined;
+    let r: Awaited<ReturnType<typeof detectCloud>>;
+    try {
+      r = await detectCloud(opts, settings.values.cloud || undefined);
+    } catch (e) {
+      step?.fail();
+      throw e;
+    }
+    step?.succeed(`capabilities of cloud ${r.capabilities.cloud} (${r.requests} requests)`);
     capabilities = r.capabilities;
     // The bench and curious users read this line (kaas detect --verbose).
     opts.logger.debug(`openstack: ${r.requests} HTTP requests`);

@@ -1,12 +1,16 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { isIp, parseCidr } from '../net/cidr.js';
 import { expectation, valueSchema } from './schema.js';
 import type { SettingDecl, SettingType } from './table.js';
 
+// ajv-formats is CommonJS: under NodeNext its default export is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv, formats: string[]) => Ajv;
+
+// Only standard formats (ipv4, ipv6), so that ajv-cli and yaml-language-server read the same
+// schema; what a pattern cannot say (host bits of a CIDR) is checked by parseCidr below.
 const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addFormat('kaas-cidr', (s: string) => !('error' in parseCidr(s)));
-ajv.addFormat('kaas-cidr-or-ip', (s: string) => !('error' in parseCidr(s, true)));
-ajv.addFormat('kaas-ip', (s: string) => isIp(s));
+addFormats(ajv, ['ipv4', 'ipv6']);
 
 const compiled = new Map<string, ValidateFunction>();
 function validatorFor(type: SettingType): ValidateFunction {
@@ -41,10 +45,15 @@ export function parseScsList(text: string): string[] {
  * `path` is the full dotted path used in the message.
  */
 export function checkValue(decl: SettingDecl, value: unknown, path: string): string[] {
-  const validate = validatorFor(decl.type);
-  if (validate(value) as boolean) return [];
-  const t = decl.type;
-  // Give CIDR and IP problems item by item, with the precise reason.
+  const schemaOk = validatorFor(decl.type)(value) as boolean;
+  const precise = addressProblems(decl.type, value, path);
+  if (precise.length) return precise;
+  if (schemaOk) return [];
+  return [`${path}: ${show(value)} is not ${expectation(decl.type)}${booleanHint(decl.type, value)}`];
+}
+
+/** CIDR and IP problems item by item, with the precise reason (host bits, duplicates, "none"). */
+function addressProblems(t: SettingType, value: unknown, path: string): string[] {
   if ((t.kind === 'cidrList' || t.kind === 'ipList') && Array.isArray(value)) {
     const out: string[] = [];
     value.forEach((item, i) => {
@@ -59,13 +68,13 @@ export function checkValue(decl: SettingDecl, value: unknown, path: string): str
     });
     const dup = value.find((v, i) => value.indexOf(v) !== i);
     if (dup !== undefined) out.push(`${path}: ${show(dup)} is listed twice`);
-    if (out.length) return out;
+    return out;
   }
   if (t.kind === 'cidr' && typeof value === 'string') {
     const c = parseCidr(value);
     if ('error' in c) return [`${path}: ${c.error}`];
   }
-  return [`${path}: ${show(value)} is not ${expectation(t)}${booleanHint(t, value)}`];
+  return [];
 }
 
 /** The bash scripts treated anything but `true` as false; kaas says what it saw instead. */

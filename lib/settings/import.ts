@@ -7,6 +7,8 @@ import { importCloudConf, readIni } from './import-cloudconf.js';
 import { importClusterctl, readClusterctl } from './import-clusterctl.js';
 import { ImportCollector } from './import-convert.js';
 import { importHarbor, readShellVars } from './import-harbor.js';
+import { pinScsIngress } from './import-ingress.js';
+import { importTfvars, readTfvars } from './import-tfvars.js';
 import { BUNDLED_INGRESS_VERSIONS, findBundled } from '../plan/ingress-versions.js';
 import { reportText, type ImportReport } from './import-report.js';
 import { mergeClusterSection, writeFileAtomic } from './import-write.js';
@@ -18,6 +20,8 @@ export interface ImportOptions {
   clusterctlFile: string;
   cloudConfFile?: string;
   harborSettingsFile?: string;
+  /** The SCS environment tfvars (terraform/environments/environment-<cloud>.tfvars). */
+  tfvarsFile?: string;
   cluster: string;
   settingsDir: string;
   env: string;
@@ -33,6 +37,7 @@ export interface ScsInputs {
   clusterctl: { text: string; file: string };
   cloudConf?: { text: string; file: string };
   harborSettings?: { text: string; file: string };
+  tfvars?: { text: string; file: string };
 }
 
 /** Pure conversion of SCS files into one cluster's settings, with everything dropped and why. */
@@ -51,6 +56,12 @@ export function convertScs(inputs: ScsInputs): ImportCollector {
     c.problems.push(...sh.problems);
     importHarbor(sh.raws, c);
   }
+  if (inputs.tfvars) {
+    const tf = readTfvars(inputs.tfvars.text, inputs.tfvars.file);
+    c.problems.push(...tf.problems);
+    importTfvars(tf.raws, c);
+  }
+  pinScsIngress(c);
   const pinned = c.values.deploy_nginx_ingress;
   if (typeof pinned === 'string' && !findBundled(pinned)) {
     // Valid as a setting, but apply-ingress would refuse it: say so now, not at apply time.
@@ -80,6 +91,7 @@ export async function importScs(opts: ImportOptions): Promise<{ data: unknown; t
     clusterctl: readInput(opts.clusterctlFile, opts.cwd, 'clusterctl.yaml')!,
     cloudConf: readInput(opts.cloudConfFile, opts.cwd, '--cloud-conf'),
     harborSettings: readInput(opts.harborSettingsFile, opts.cwd, '--harbor-settings'),
+    tfvars: readInput(opts.tfvarsFile, opts.cwd, '--tfvars'),
   };
   const c = convertScs(inputs);
   const hint = 'fix the SCS file (or the environment file) and import again; nothing was written';
