@@ -3,6 +3,7 @@ import { applyIngress } from './apply-ingress.js';
 import { createCluster } from './create-cluster.js';
 import { deleteCluster } from './delete-cluster.js';
 import { detect } from './detect.js';
+import { doctor } from './doctor.js';
 import { settings } from './settings.js';
 
 /** Every top-level command, in help order. Command files only declare flags and call one use case. */
@@ -12,4 +13,5 @@ export const commands: Command[] = [
   applyIngress,
   createCluster,
   deleteCluster,
+  doctor,
 ];
