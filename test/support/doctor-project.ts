@@ -43,7 +43,8 @@ export async function sqliteRetry<T>(fn: () => Promise<T>, tries = 6): Promise<T
 }
 
 async function keystone<T>(admin: Connection, method: 'GET' | 'POST' | 'PUT', p: string, body?: unknown): Promise<T> {
-  const res = await admin.http.send<T>({ method, url: `${peer().authUrl}${p}`, service: 'Keystone', headers: { 'X-Auth-Token': admin.session.token }, body });
+  // The auth URL as the connection has it: peer.env may be rewritten by a concurrent start.sh.
+  const res = await admin.http.send<T>({ method, url: `${admin.cloud.auth.authUrl.replace(/\/+$/, '')}${p}`, service: 'Keystone', headers: { 'X-Auth-Token': admin.session.token }, body });
   return res.data;
 }
 
