@@ -1,7 +1,6 @@
 import type { LoadBalancer, Pool } from '../openstack/octavia.js';
 import { algorithmAllowed, monitorTypeAllowed, PROVIDERS, providerFacts } from '../plan/providers.js';
 import { finding, type Check, type CheckInput } from './check.js';
-import type { Finding } from './findings.js';
 import { ownedBy, parseOccmFipDescription, parseOccmLbName, octaviaTime } from './names.js';
 
 /**
@@ -11,7 +10,6 @@ import { ownedBy, parseOccmFipDescription, parseOccmLbName, octaviaTime } from '
 
 const lbRes = (lb: LoadBalancer) => ({ type: 'loadbalancer', id: lb.id, name: lb.name });
 const owned = (i: CheckInput) => (i.cloud?.loadBalancers ?? []).filter((lb) => ownedBy(lb, i.cluster));
-const ownedIds = (i: CheckInput) => new Set(owned(i).map((l) => l.id));
 const lbOf = (i: CheckInput, p: { loadbalancers?: { id: string }[] }) => {
   const id = p.loadbalancers?.[0]?.id;
   return owned(i).find((l) => l.id === id);
@@ -157,10 +155,3 @@ export const quotaHeadroom: Check = {
 
 /** Every cloud-side check, in report order. */
 export const CLOUD_CHECKS: readonly Check[] = [lbError, lbStuckPending, lbRecreationLoop, ovnPoolMonitorType, ovnPoolAlgorithm, ovnListenerAllowedCidrs, fipUnattached, quotaHeadroom];
-
-/** Ids of the cluster's LBs (used by the checks that need both sides). */
-export function clusterLbIds(i: CheckInput): Set<string> {
-  return ownedIds(i);
-}
-
-export type { Finding };
