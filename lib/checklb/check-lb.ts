@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
+import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import { createIngressCloud, type IngressCloud } from '../ingress/cloud.js';
 import { ingressKubeTarget } from '../ingress/kubeconfig.js';
 import { decideIngress } from '../ingress/plan.js';
@@ -25,17 +26,8 @@ import { httpProbe } from './probe.js';
 /** The namespace check-lb works in (fixed: a re-run after a crash converges and cleans it up). */
 export const CHECK_NAMESPACE = 'kaas-check-lb';
 
-export interface CheckLbOptions {
-  cluster: string;
-  settingsDir: string;
-  env: string;
-  environ: NodeJS.ProcessEnv;
-  cwd: string;
-  home: string;
-  sets?: string[];
-  capabilitiesFile?: string;
-  kubeconfig?: string;
-  context?: string;
+/** Flags of check-lb; settings, kubeconfig and capabilities are found as apply-ingress finds them. */
+export interface CheckLbOptions extends Pick<ApplyIngressOptions, 'cluster' | 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'capabilitiesFile' | 'kubeconfig' | 'context'> {
   /** Service port (default 80). */
   port?: number;
   /** Requests per Service that must all answer (default 50, as the SCS script). */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
+import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import { ingressKubeTarget } from '../ingress/kubeconfig.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
@@ -26,21 +27,14 @@ import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
 export const DOCTOR_CHECKS: readonly Check[] = [...CLOUD_CHECKS, ...CLUSTER_CHECKS];
 
 /** Inputs of `kaas doctor [<cluster>]`. */
-export interface DoctorOptions {
+export interface DoctorOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {
+  /** Undefined: every OCCM/CAPO load balancer of the project, cloud side only. */
   cluster?: string;
-  settingsDir: string;
-  env: string;
-  environ: NodeJS.ProcessEnv;
-  cwd: string;
-  home: string;
-  sets?: string[];
   /** --cloud: a clouds.yaml entry (beats the `cloud` setting and OS_CLOUD). */
   cloud?: string;
   cloudOnly?: boolean;
   /** PENDING_* longer than this counts as stuck (default 600 s). */
   stuckAfterSec?: number;
-  kubeconfig?: string;
-  context?: string;
 }
 
 /** Adapters (injectable for tests). */
