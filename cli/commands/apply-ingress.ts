@@ -13,6 +13,8 @@ interface Args {
   force: boolean;
   rolloutTimeout: number;
   addressTimeout: number;
+  verify: boolean;
+  verifyTimeout: number;
 }
 
 /** kaas apply-ingress <cluster> [--dry-run] [--output-dir DIR] [--capabilities FILE] [--kubeconfig F] [--context C] [--force] */
@@ -31,9 +33,11 @@ export const applyIngress: Command = {
       .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan" })
       .option('rollout-timeout', { type: 'number', default: 300, describe: 'seconds to wait for the controller rollout' })
       .option('address-timeout', { type: 'number', default: 600, describe: 'seconds to wait for the load-balancer address' })
+      .option('verify', { type: 'boolean', default: true, describe: 'verify the Octavia LB against the plan after applying (--no-verify to skip); exit 1 on a mismatch' })
+      .option('verify-timeout', { type: 'number', default: 180, describe: 'seconds the verification re-checks before reporting a mismatch' })
       .check((a) => {
         if (a['output-dir'] !== undefined && !a['dry-run']) throw new UsageError('--output-dir needs --dry-run', { hint: 'add --dry-run, or drop --output-dir to apply' });
-        return checkPositiveSeconds(a, ['rollout-timeout', 'address-timeout']);
+        return checkPositiveSeconds(a, ['rollout-timeout', 'address-timeout', 'verify-timeout']);
       })
       .example('kaas apply-ingress demo --env example --dry-run', 'show the manifests for the example cluster (offline)')
       .example('kaas apply-ingress demo --env example --dry-run --output-dir out/', 'write out/ingress-nginx.yaml and out/cloud.conf')
@@ -44,8 +48,8 @@ export const applyIngress: Command = {
       {
         cluster: argv.cluster, settingsDir: ctx.settingsDir, env: ctx.env, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home, sets: [...ctx.set, ...(argv.cloud ? [`cloud=${argv.cloud}`] : [])],
         dryRun: argv.dryRun, outputDir: argv.outputDir, manifestFormat: ctx.output === 'json' ? 'json' : 'yaml', capabilitiesFile: argv.capabilities, kubeconfig: argv.kubeconfig,
-        context: argv.context, force: argv.force,
-        timeouts: { rolloutSec: argv.rolloutTimeout, addressSec: argv.addressTimeout },
+        context: argv.context, force: argv.force, verify: argv.verify,
+        timeouts: { rolloutSec: argv.rolloutTimeout, addressSec: argv.addressTimeout, verifySec: argv.verifyTimeout },
       },
       { logger: ctx.logger, runner: ctx.runner },
     );

@@ -4,6 +4,8 @@ import { createCluster } from './create-cluster.js';
 import { deleteCluster } from './delete-cluster.js';
 import { detect } from './detect.js';
 import { get } from './get.js';
+import { doctor } from './doctor.js';
+import { checkLb } from './check-lb.js';
 import { settings } from './settings.js';
 
 /** Every top-level command, in help order. Command files only declare flags and call one use case. */
@@ -14,4 +16,6 @@ export const commands: Command[] = [
   createCluster,
   deleteCluster,
   get,
+  doctor,
+  checkLb,
 ];

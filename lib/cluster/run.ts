@@ -41,6 +41,7 @@ export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: s
     cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home,
     sets: [...o.sets, ...(o.cloud ? [`cloud=${o.cloud}`] : [])],
     capabilitiesFile: o.capabilitiesFile ? path.resolve(o.cwd, o.capabilitiesFile) : undefined,
+    verify: true,
   };
 }
 

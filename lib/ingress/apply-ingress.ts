@@ -33,6 +33,8 @@ export interface ApplyIngressOptions {
   /** Apply although OCCM's live cloud config contradicts the plan. */
   force?: boolean;
   timeouts?: Partial<ApplyTimeouts>;
+  /** After applying, verify the LB against the plan (kaas doctor's checks); exit 1 on a mismatch. */
+  verify?: boolean;
 }
 
 /** Adapters; everything that reaches outside is injectable. */
@@ -106,7 +108,7 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyToCluster(
-    { cluster: o.cluster, home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts },
+    { cluster: o.cluster, home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts, verify: o.verify },
     { kubectl, logger, cloud: getCloud, sleep: deps.sleep },
     decision,
     rendered,

@@ -16,11 +16,13 @@ import {
 export interface ApplyTimeouts {
   rolloutSec: number;
   addressSec: number;
+  /** How long the post-apply verification re-reads before it reports a mismatch. */
+  verifySec: number;
   pollMs: number;
 }
 
 /** Defaults: the controller image pull dominates the rollout; Octavia amphorae take minutes to boot. */
-export const DEFAULT_APPLY_TIMEOUTS: ApplyTimeouts = { rolloutSec: 300, addressSec: 600, pollMs: 5000 };
+export const DEFAULT_APPLY_TIMEOUTS: ApplyTimeouts = { rolloutSec: 300, addressSec: 600, verifySec: 180, pollMs: 5000 };
 
 /** What was applied and verified. */
 export interface AppliedIngress {
@@ -96,6 +98,19 @@ async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
   }
 }
 
+async function verifyEdgeLb(cluster: string, deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud }, d: IngressDecision, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>): Promise<void> {
+  const cloud = deps.cloud();
+  if (!cloud.loadBalancerSnapshot) throw new OperationError('cannot verify the load balancer: this cloud adapter cannot read Octavia', { hint: '--no-verify skips the verification' });
+  const { verifyAppliedEdge } = await import('../doctor/verify-apply.js');
+  const { ingressExpectation } = await import('../doctor/verify.js');
+  await verifyAppliedEdge(
+    ingressExpectation(cluster, d.ingress),
+    { cluster, stuckAfterSec: 600, lb: d.lb, ingress: d.ingress, needs: {} },
+    { kubectl: deps.kubectl, logger: deps.logger, loadBalancer: (n) => cloud.loadBalancerSnapshot!(n), sleep, now: Date.now },
+    t.verifySec, t.pollMs,
+  );
+}
+
 /**
  * Applies a rendered ingress to the workload cluster and verifies it: kubeconfig present, live
  * OCCM config consistent with the plan (unless force), admission Jobs deleted (immutable; SCS
@@ -103,7 +118,7 @@ async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
  * it reports the LB (Octavia) and why node_cidr stays the trusted real-IP range.
  */
 export async function applyToCluster(
-  o: { cluster: string; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts> },
+  o: { cluster: string; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
   deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud; sleep?: (ms: number) => Promise<void> },
   d: IngressDecision,
   rendered: RenderedIngress,
@@ -139,6 +154,7 @@ export async function applyToCluster(
     throw e;
   }
   const { st } = await waitForAddress(kubectl, logger, t, sleep);
+  if (o.verify) await verifyEdgeLb(o.cluster, deps, d, t, sleep);
   const address = st.annotatedAddress ?? st.ip ?? st.hostname!;
   if (!d.ingress.proxyProtocol) return { address, recordedAt: new Date().toISOString() };
 
