@@ -1,4 +1,5 @@
 import type { Command } from '../context.js';
+import { applyGateway } from './apply-gateway.js';
 import { applyIngress } from './apply-ingress.js';
 import { createCluster } from './create-cluster.js';
 import { deleteCluster } from './delete-cluster.js';
@@ -10,6 +11,7 @@ export const commands: Command[] = [
   settings,
   detect,
   applyIngress,
+  applyGateway,
   createCluster,
   deleteCluster,
 ];

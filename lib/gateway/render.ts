@@ -6,7 +6,7 @@ import { readBundledText } from '../render/bundled.js';
 import { objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
 import { loadTemplate } from '../render/engine.js';
 import { validateObjects } from '../render/schema.js';
-import { bundledCrdFiles, validateGatewayObjects } from './schema.js';
+import { bundledCrdFiles, bundledCrdNames, bundledCrdObjects, validateGatewayObjects } from './schema.js';
 
 /** The Envoy Gateway control-plane Deployment (rollout waited for). */
 export const CONTROL_PLANE_DEPLOYMENT = 'envoy-gateway';
@@ -64,9 +64,14 @@ export function crdsText(v: BundledGatewayVersion): string {
   return bundledCrdFiles(v).map((parts) => readBundledText(...parts).replace(/\n*$/, '\n')).join('---\n');
 }
 
-/** The CRD phase as objects (parsing takes about a second). */
-export function parseCrds(r: Pick<RenderedGateway, 'crdsYaml'>): KubeObject[] {
-  return parseDocuments(r.crdsYaml, 'the bundled Gateway API and Envoy Gateway CRDs');
+/** The names of the CRDs a release installs (what apply waits to be Established). */
+export function crdNames(v: BundledGatewayVersion): string[] {
+  return bundledCrdNames(v);
+}
+
+/** Every object of a rendered gateway, in apply order (for `-o json`). */
+export function gatewayObjects(plan: GatewayPlan, r: RenderedGateway): KubeObject[] {
+  return [...bundledCrdObjects(plan.version!), ...r.controlPlane, ...r.edge];
 }
 
 /** The control plane: its namespace and the chart render with release values, minus the policy the CRD phase holds. */

@@ -2,49 +2,83 @@ import { readdirSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv';
 import { templatePath } from '../paths.js';
 import type { BundledGatewayVersion } from '../plan/gateway-versions.js';
-import { readBundledObjects } from '../render/bundled.js';
-import { compileCrdSchema, crdSchemas, validateCustomResources, type Schema } from '../render/crd-schema.js';
+import { readBundledObjects, readBundledText } from '../render/bundled.js';
+import { compileCrdSchema, crdSchemas, validateCustomResources } from '../render/crd-schema.js';
 import type { KubeObject } from '../render/documents.js';
 
 /**
- * Validation of Gateway API and Envoy Gateway objects against the CRDs kaas bundles for a release
- * (templates/gateway/). Schemas are read from the CRD manifests themselves; each is compiled on
- * first use (the EnvoyProxy schema alone is 1.4 MB).
+ * The bundled CRDs of an Envoy Gateway release (templates/gateway/): the Gateway API standard
+ * channel and Envoy Gateway's own, and validation of objects against them. A file is parsed and a
+ * schema compiled only when an object of its kind is checked (the EnvoyProxy CRD alone is 1.4 MB).
  */
 
-const schemas = new Map<string, Map<string, Schema>>();
-const compiled = new Map<string, ValidateFunction>();
+const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
+const parsed = new Map<string, KubeObject[]>();
+const compiled = new Map<string, ValidateFunction | null>();
 
-/** The bundled CRD manifests of a release: Gateway API standard channel, then Envoy Gateway's own. */
+/** The bundled CRD manifests of a release: Gateway API standard channel, then Envoy Gateway's own (path parts under templates/). */
 export function bundledCrdFiles(v: BundledGatewayVersion): string[][] {
   const eg = readdirSync(templatePath('gateway', v.dir, 'crds')).filter((f) => f.endsWith('.yaml')).sort();
   return [['gateway', v.gatewayApiDir, 'standard-install.yaml'], ...eg.map((f) => ['gateway', v.dir, 'crds', f])];
 }
 
-function schemaTable(v: BundledGatewayVersion): Map<string, Schema> {
-  let table = schemas.get(v.version);
-  if (table) return table;
-  table = new Map();
+function objectsOf(parts: string[]): KubeObject[] {
+  const key = parts.join('/');
+  let objects = parsed.get(key);
+  if (!objects) parsed.set(key, (objects = readBundledObjects(...parts)));
+  return objects;
+}
+
+/** The bundled CRD phase of a release as objects (every file parsed: about a second). */
+export function bundledCrdObjects(v: BundledGatewayVersion): KubeObject[] {
+  return bundledCrdFiles(v).flatMap(objectsOf);
+}
+
+/**
+ * The CRD names of a release, read from the manifests' text without parsing them (a CRD document's
+ * first `  name:` under `metadata:`). The test suite checks this against the parsed objects.
+ */
+export function bundledCrdNames(v: BundledGatewayVersion): string[] {
+  const names: string[] = [];
   for (const parts of bundledCrdFiles(v)) {
-    for (const o of readBundledObjects(...parts)) {
-      if (o.kind === 'CustomResourceDefinition') for (const [k, s] of crdSchemas(o)) table.set(k, s);
+    for (const doc of readBundledText(...parts).split(/^---\s*$/m)) {
+      if (!/^kind: CustomResourceDefinition\s*$/m.test(doc)) continue;
+      const m = /^metadata:\s*\n(?:(?: {2}| {4,}|#).*\n)*? {2}name: "?([^"\s]+)"?\s*$/m.exec(doc);
+      if (m) names.push(m[1]);
     }
   }
-  schemas.set(v.version, table);
-  return table;
+  return names;
 }
 
-/** The `group/version/Kind` keys the release has schemas for. */
-export function gatewayCrdKinds(v: BundledGatewayVersion): string[] {
-  return [...schemaTable(v).keys()].sort();
+/** The files that may hold a kind's CRD: the Gateway API bundle for its group, else Envoy Gateway files named like the kind's plural. */
+function candidateFiles(v: BundledGatewayVersion, group: string, kind: string): string[][] {
+  const files = bundledCrdFiles(v);
+  if (group === GATEWAY_API_GROUP) return files.slice(0, 1);
+  const stem = `${group}_${kind.toLowerCase().replace(/y$/, '')}`;
+  return files.slice(1).filter((p) => p[p.length - 1].startsWith(stem));
 }
 
-/** Validates the custom resources among `objects` against the release's CRDs (others skipped). */
+function validatorFor(v: BundledGatewayVersion, key: string): ValidateFunction | undefined {
+  const cacheKey = `${v.version}/${key}`;
+  if (!compiled.has(cacheKey)) {
+    const m = /^(.+)\/([^/]+)\/([^/]+)$/.exec(key);
+    let fn: ValidateFunction | null = null;
+    if (m) {
+      for (const parts of candidateFiles(v, m[1], m[3])) {
+        const crd = objectsOf(parts).find((o) => o.kind === 'CustomResourceDefinition' && crdSchemas(o).some(([k]) => k === key));
+        const schema = crd && crdSchemas(crd).find(([k]) => k === key)?.[1];
+        if (schema) {
+          fn = compileCrdSchema(schema);
+          break;
+        }
+      }
+    }
+    compiled.set(cacheKey, fn);
+  }
+  return compiled.get(cacheKey) ?? undefined;
+}
+
+/** Validates the Gateway API / Envoy Gateway objects among `objects` against the release's CRDs (others come back as skipped). */
 export function validateGatewayObjects(v: BundledGatewayVersion, objects: KubeObject[], what: string) {
-  const table = schemaTable(v);
-  return validateCustomResources(objects, (key) => {
-    const key2 = `${v.version}/${key}`;
-    if (!compiled.has(key2) && table.has(key)) compiled.set(key2, compileCrdSchema(table.get(key)!));
-    return compiled.get(key2);
-  }, what);
+  return validateCustomResources(objects, (key) => validatorFor(v, key), what);
 }
