@@ -4,6 +4,7 @@ import { applyIngress } from './apply-ingress.js';
 import { createCluster } from './create-cluster.js';
 import { deleteCluster } from './delete-cluster.js';
 import { detect } from './detect.js';
+import { migrateIngress } from './migrate-ingress.js';
 import { settings } from './settings.js';
 
 /** Every top-level command, in help order. Command files only declare flags and call one use case. */
@@ -12,6 +13,7 @@ export const commands: Command[] = [
   detect,
   applyIngress,
   applyGateway,
+  migrateIngress,
   createCluster,
   deleteCluster,
 ];

@@ -38,7 +38,7 @@ export interface Kubectl {
    * as the ingress-nginx manifests: a previous `kubectl apply` by the SCS scripts owns them).
    * Returns kubectl's stdout (one line per object).
    */
-  apply(manifest: string, opts?: { forceConflicts?: boolean; dryRun?: 'server' | 'client'; timeoutMs?: number }): Promise<string>;
+  apply(manifest: string, opts?: { forceConflicts?: boolean; dryRun?: 'server' | 'client'; timeoutMs?: number; fieldManager?: string }): Promise<string>;
   /** `get <kind> [name] -o json`; undefined when a named object does not exist. */
   getJson<T = unknown>(kind: string, name?: string, scope?: Scope): Promise<T | undefined>;
   /** `rollout status <resource> --timeout=<s>s`; throws OperationError with kubectl's words on timeout. */
@@ -90,7 +90,7 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
     target,
     run,
     async apply(manifest, opts = {}) {
-      const args = ['apply', '--server-side', `--field-manager=${FIELD_MANAGER}`];
+      const args = ['apply', '--server-side', `--field-manager=${opts.fieldManager ?? FIELD_MANAGER}`];
       if (opts.forceConflicts) args.push('--force-conflicts');
       if (opts.dryRun) args.push(`--dry-run=${opts.dryRun}`);
       args.push('-f', '-');
