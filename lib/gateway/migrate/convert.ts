@@ -126,7 +126,8 @@ function pathMatch(p: IngressPath, regex: boolean): Obj {
   return { type: 'PathPrefix', value };
 }
 
-interface Built { route: Obj; rules: RouteRule[]; host?: string }
+/** A route being built; `paths[n]` is the Ingress path of `rules[n]` as written (before features add rules). */
+interface Built { route: Obj; rules: RouteRule[]; paths: string[]; host?: string }
 
 function convertOne(ctx: Ctx, i: Ingress): Built[] {
   const ns = i.metadata.namespace ?? 'default';
@@ -176,18 +177,19 @@ function convertOne(ctx: Ctx, i: Ingress): Built[] {
       note(ctx, i, `${NGINX}force-ssl-redirect`, `no TLS secret for ${host ?? 'this Ingress'} here: the Gateway gets no HTTPS listener to redirect to; add one, then a RequestRedirect route`);
     }
     const rules: RouteRule[] = [];
+    const written: string[] = [];
     for (const p of paths) {
       const ref = backendRef(ctx, i, p.backend);
       if (!ref) continue;
-      const rule: RouteRule = { matches: [{ path: pathMatch(p, regex) }], backendRefs: [ref] };
-      rules.push(rule);
+      rules.push({ matches: [{ path: pathMatch(p, regex) }], backendRefs: [ref] });
+      written.push(p.path || '/');
     }
     const route: Obj = {
       apiVersion: ROUTE_API, kind: grpc ? 'GRPCRoute' : 'HTTPRoute',
       metadata: { name, namespace: ns, labels: { 'kaas.io/migrated-from': i.metadata.name } },
       spec: { parentRefs: parents, ...(host ? { hostnames: [host, ...aliases] } : {}), rules },
     };
-    built.push({ route, rules, host });
+    built.push({ route, rules, paths: written, host });
   }
   return built;
 }
@@ -201,7 +203,7 @@ function applyFeatures(ctx: Ctx, i: Ingress, built: Built[]) {
     const grpc = b.route.kind === 'GRPCRoute';
     for (const [n, r] of b.rules.entries()) {
       const filters: Obj[] = [];
-      const path = (r.matches?.[0]?.path as Obj | undefined)?.value as string | undefined;
+      const path = b.paths[n];
       if (rewrite.filter && !grpc) {
         const f = rewrite.filter(path ?? '/', `${(b.route.metadata as Obj).name}${b.rules.length > 1 ? `-${n}` : ''}`);
         if (f.filter) filters.push(f.filter);
@@ -295,11 +297,11 @@ function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
           const value = ann(i, 'canary-by-header-value');
           const pattern = ann(i, 'canary-by-header-pattern');
           const match = value ? { name: header, value } : pattern ? { type: 'RegularExpression', name: header, value: pattern } : { name: header, value: 'always' };
-          extra.push({ ...structuredClone(rule), matches: [{ ...rule.matches![0], headers: [match] }], backendRefs: [ref] });
+          extra.push({ ...structuredClone(rule), matches: [{ ...structuredClone(rule.matches![0]), headers: [match] }], backendRefs: [ref] });
         }
         if (cookie) {
           const rx = { type: 'RegularExpression', name: 'Cookie', value: `(^|.*;\\s*)${cookie.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=always(;.*|$)` };
-          extra.push({ ...structuredClone(rule), matches: [{ ...rule.matches![0], headers: [rx] }], backendRefs: [ref] });
+          extra.push({ ...structuredClone(rule), matches: [{ ...structuredClone(rule.matches![0]), headers: [rx] }], backendRefs: [ref] });
         }
         const weight = ann(i, 'canary-weight');
         if (weight !== undefined && Number(weight) > 0) {
