@@ -27,7 +27,12 @@ export interface RenderedGateway {
   yaml: string;
 }
 
-/** The safe-upgrades policy and binding: in the Gateway API bundle and again in the chart; kept once, in the CRD phase. */
+/**
+ * The safe-upgrades policy and binding: in the Gateway API bundle and again in the chart, under
+ * the same names with a different version rule (the chart's also admits the v0.0.0-dev bundles of
+ * Envoy Gateway's own test builds). One name holds one spec: the Gateway API release's wins, kept
+ * in the CRD phase.
+ */
 export const SHARED_WITH_CRDS = [
   'ValidatingAdmissionPolicy/safe-upgrades.gateway.networking.k8s.io',
   'ValidatingAdmissionPolicyBinding/safe-upgrades.gateway.networking.k8s.io',
