@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { PlanError } from '../errors.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
+import { orThrow } from '../plan/decision.js';
+import { planGateway } from '../plan/gateway.js';
 import { planIngress } from '../plan/ingress.js';
 import { renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
@@ -51,12 +53,13 @@ export function listVariables(): { file: string; variables: string[] }[] {
 export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderCloudConf>[0]['cloud'], lb: Parameters<typeof renderCloudConf>[0]['lb']) {
   const s = plan.decisions.settings;
   const ingress = planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb);
-  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: '/etc/config/ca.crt' });
+  const gateway = orThrow(planGateway({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
+  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: { ...ingress.cloudConf, ...gateway.cloudConf }, caFileInPod: '/etc/config/ca.crt' });
   const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert: plan.decisions.identity?.cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
-  return { ctx, bundled, cloudConf: cc, ingress };
+  return { ctx, bundled, cloudConf: cc, ingress, gateway };
 }
 
 /** Runs create-cluster. */
@@ -110,6 +113,6 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
     return { ...base, manifests: stdoutText(files) };
   }
-  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, tools });
+  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools });
   return { ...base, ...applied };
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../plan/gateway.js';
 import { stringifyDocuments } from '../render/documents.js';
 import { recordApplied } from '../ingress/applied.js';
+import { GATEWAY_RECORD } from './applied.js';
 import { checkLiveOccm, DEFAULT_APPLY_TIMEOUTS, requireKubeconfig, stepped, waitForAddress, type ApplyTimeouts } from '../ingress/apply-steps.js';
 import { occmLoadBalancerName, type ServiceLbStatus } from '../ingress/real-ip.js';
 import type { GatewayDecision } from './plan.js';
@@ -20,8 +21,6 @@ export interface AppliedGateway {
   recordedAt: string;
 }
 
-/** The name under which apply-gateway records what it applied (~/.kube/kaas/<cluster>/applied/). */
-export const GATEWAY_RECORD = 'envoy-gateway';
 
 /** Labels Envoy Gateway puts on the envoy Service of a Gateway. */
 export const OWNER_LABELS = `gateway.envoyproxy.io/owning-gateway-name=${DEFAULT_GATEWAY},gateway.envoyproxy.io/owning-gateway-namespace=${GATEWAY_NAMESPACE}`;

@@ -93,3 +93,18 @@ describe('apply-gateway against a (fake) workload cluster', () => {
     expect(fake!.calls()).toEqual([]);
   });
 });
+
+describe('removeGateway (delete-cluster)', () => {
+  it('deletes the Gateway first (its LB goes), then the recorded control plane, then the record', async () => {
+    const { removeGateway, GATEWAY_RECORD } = await import('../../../lib/gateway/applied.js');
+    const { recordApplied, readApplied } = await import('../../../lib/ingress/applied.js');
+    const { home, deps, logger } = setup((kc) => [
+      k(kc, ['delete', 'gateway.gateway.networking.k8s.io/kaas', ...NS, '--ignore-not-found']),
+      k(kc, ['delete', '-f', '-', '--ignore-not-found', '--wait=false'], { stdin: '---\nkind: EnvoyProxy\n' }),
+    ]);
+    recordApplied(home, 'demo', GATEWAY_RECORD, '---\nkind: EnvoyProxy\n');
+    await removeGateway(deps.kubectlFor({ kubeconfig: path.join(home, 'workload.yaml') }), home, 'demo', logger);
+    fake!.assertDone();
+    expect(readApplied(home, 'demo', GATEWAY_RECORD)).toBeUndefined();
+  });
+});
