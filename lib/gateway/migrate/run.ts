@@ -8,26 +8,19 @@ import { BUNDLED_GATEWAY_VERSIONS, findBundledGateway } from '../../plan/gateway
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../../plan/gateway.js';
 import { stringifyDocuments, type KubeObject } from '../../render/documents.js';
 import { loadSettings } from '../../settings/load.js';
+import type { ApplyIngressOptions } from '../../ingress/apply-ingress.js';
 import { ingressKubeTarget } from '../../ingress/kubeconfig.js';
 import { validateGatewayObjects } from '../schema.js';
 import { convertIngresses, type Conversion } from './convert.js';
 import { readIngressFiles, unpack } from './read.js';
 
 /** Inputs of `kaas migrate-ingress [<cluster>]`. */
-export interface MigrateOptions {
+export interface MigrateOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {
   cluster?: string;
-  settingsDir: string;
-  env: string;
-  environ: NodeJS.ProcessEnv;
-  cwd: string;
-  home: string;
-  sets?: string[];
   namespace?: string;
   file?: string;
   outputDir?: string;
   apply?: boolean;
-  kubeconfig?: string;
-  context?: string;
   /** -o json: the objects and the notConverted list as data, not YAML on stdout. */
   json?: boolean;
 }
