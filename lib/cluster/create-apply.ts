@@ -47,6 +47,8 @@ export interface ApplyDeps extends ClusterDeps {
   kubectlFor?: (t: KubeTarget) => Kubectl;
   /** The ingress use case (apply-ingress); undefined = not available, reported as skipped. */
   applyIngress?: (o: { cluster: string; kubeconfig: string }) => Promise<string>;
+  /** The gateway use case (apply-gateway); runs after the ingress (both may serve during a migration). */
+  applyGateway?: (o: { cluster: string; kubeconfig: string }) => Promise<string>;
 }
 
 /** What the plan stage hands over. */
@@ -55,6 +57,7 @@ export interface ApplyInput {
   cloud: ClusterCloud;
   addonCtx: AddonContext;
   ingressDeploy: boolean;
+  gatewayDeploy?: boolean;
   tools: Record<string, boolean>;
 }
 
@@ -156,6 +159,10 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
       p.plan.checks.skipped('ingress', 'the apply-ingress use case is not available in this build; run kaas apply-ingress');
       deps.logger.warn(`ingress not applied: run kaas apply-ingress ${cluster} --kubeconfig ${kubeconfig}`);
     }
+  }
+  if (p.gatewayDeploy) {
+    if (deps.applyGateway) await timed('gateway', () => deps.applyGateway!({ cluster, kubeconfig }));
+    else deps.logger.warn(`gateway not applied: run kaas apply-gateway ${cluster} --kubeconfig ${kubeconfig}`);
   }
   return { steps, kubeconfig, contexts };
 }

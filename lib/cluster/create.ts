@@ -2,6 +2,8 @@ import path from 'node:path';
 import { PlanError } from '../errors.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
+import { orThrow } from '../plan/decision.js';
+import { planGateway } from '../plan/gateway.js';
 import { planIngress } from '../plan/ingress.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
@@ -55,14 +57,15 @@ export function listVariables(): { file: string; variables: string[] }[] {
 export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderCloudConf>[0]['cloud'], lb: Parameters<typeof renderCloudConf>[0]['lb']) {
   const s = plan.decisions.settings;
   const ingress = planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb);
+  const gateway = orThrow(planGateway({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
   // ca-file exactly when the CA goes into the Secret (identity reads it only with verify on).
   const cacert = plan.decisions.identity?.cacert;
-  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: cacert ? CA_FILE_IN_POD : undefined });
+  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: { ...ingress.cloudConf, ...gateway.cloudConf }, caFileInPod: cacert ? CA_FILE_IN_POD : undefined });
   const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
-  return { ctx, bundled, cloudConf: cc, ingress };
+  return { ctx, bundled, cloudConf: cc, ingress, gateway };
 }
 
 /** One line for the ingress step: version, variant and provider, or that nothing is deployed. */
@@ -134,6 +137,6 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
     return { ...base, manifests: stdoutText(files) };
   }
-  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, tools });
+  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools });
   return { ...base, ...applied };
 }

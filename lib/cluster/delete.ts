@@ -11,6 +11,7 @@ import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfi
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { CLUSTER_NAMESPACE } from './model.js';
 import { readApplied, removeIngress } from '../ingress/applied.js';
+import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';
 import type { Logger } from '../log.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { waitFor } from './wait.js';
@@ -128,6 +129,10 @@ async function deleteWorkloadResources(
   if (readApplied(home, cluster, 'ingress-nginx') !== undefined) {
     actions.push('ingress-nginx (as recorded by apply-ingress; OCCM deletes its load balancer)');
     if (!dryRun) await removeIngress(k, home, cluster, logger);
+  }
+  if (readApplied(home, cluster, GATEWAY_RECORD) !== undefined) {
+    actions.push('Envoy Gateway and its Gateway (as recorded by apply-gateway; OCCM deletes its load balancer)');
+    if (!dryRun) await removeGateway(k, home, cluster, logger);
   }
   const services = (await listAllNamespaces<Item>(k, 'services')).filter((x) => x.spec?.type === 'LoadBalancer');
   const pvcs = await listAllNamespaces<Item>(k, 'persistentvolumeclaims');

@@ -59,6 +59,11 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitie
       const r = await runApplyIngress(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
       return r.text || 'ingress not deployed (see the plan above)';
     },
+    async applyGateway({ cluster, kubeconfig }) {
+      const { runApplyGateway } = await import('../gateway/apply-gateway.js');
+      const r = await runApplyGateway(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
+      return r.text || 'gateway not deployed (see the plan above)';
+    },
   };
 }
 

@@ -72,5 +72,7 @@ export async function runDetect(opts: DetectOptions): Promise<{ data: DetectRepo
   }
   const loadBalancer = resolveLoadBalancerPlan(settings.values, capabilities);
   const data: DetectReport = { ...capabilities, loadBalancer };
-  return { data, text: formatDetectText(data) };
+  const { explainEdgePlans } = await import('../gateway/explain.js');
+  const edge = explainEdgePlans(opts.cluster ?? '(none)', opts.env, settings.values, loadBalancer, opts.capabilitiesFile ? 'file' : 'cloud');
+  return { data, text: [formatDetectText(data), '', ...edge].join('\n') };
 }

@@ -5,7 +5,8 @@ import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { recordApplied } from './applied.js';
 import type { IngressCloud } from './cloud.js';
-import { liveCloudConfProblems } from './live-check.js';
+import { liveCloudConfProblems, type EdgeTraits } from './live-check.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
 import type { IngressDecision } from './plan.js';
 import { decideRealIpCidr, hasLbAddress, occmLoadBalancerName, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
 import {
@@ -36,14 +37,18 @@ export const OCCM_SECRET = { namespace: 'kube-system', name: 'cloud-config', key
 /** OCCM's DaemonSet as create-cluster deploys it (templates/addons/occm.yaml.hbs). */
 export const OCCM_DAEMONSET = 'openstack-cloud-controller-manager';
 
-async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: IngressDecision, force: boolean): Promise<void> {
+/**
+ * Reads OCCM's live cloud config and refuses (PlanError, nothing applied) when it contradicts the
+ * edge plan — provider, lb-method, hostname for PROXY, create-monitor — unless `force`.
+ */
+export async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: { lb: LoadBalancerPlan; edge: EdgeTraits }, force: boolean): Promise<void> {
   const secret = await kubectl.readSecret(OCCM_SECRET.namespace, OCCM_SECRET.name);
   const text = secret?.[OCCM_SECRET.key];
   if (text === undefined) {
     logger.warn(`no OCCM cloud config (secret ${OCCM_SECRET.namespace}/${OCCM_SECRET.name}, key ${OCCM_SECRET.key}): cannot check it against the plan; without OCCM the Service gets no load balancer`);
     return;
   }
-  const problems = liveCloudConfProblems(text, d.lb, d.ingress);
+  const problems = liveCloudConfProblems(text, d.lb, d.edge);
   problems.push(...(await occmRunsSecret(kubectl, logger, secret!)));
   if (!problems.length) return;
   if (force) {
@@ -77,11 +82,16 @@ async function occmRunsSecret(kubectl: Kubectl, logger: Logger, secret: Record<s
   return [`OCCM runs an older cloud.conf than the Secret holds (pod template ${drift.running!.slice(0, 19)}…, Secret ${drift.wanted.slice(0, 19)}…): kaas create-cluster rolls it, or ${restart}`];
 }
 
-async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>): Promise<{ svc: unknown; st: ServiceLbStatus }> {
-  const step = logger.step(`waiting for the load balancer of ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE}`);
+/** Polls a LoadBalancer Service until it shows an address (IP or hostname); OperationError with a hint on timeout. */
+export async function waitForAddress(
+  kubectl: Kubectl, logger: Logger, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>,
+  ref: { namespace: string; name: string } = { namespace: INGRESS_NAMESPACE, name: CONTROLLER_SERVICE },
+): Promise<{ svc: unknown; st: ServiceLbStatus }> {
+  const { namespace: ns, name } = ref;
+  const step = logger.step(`waiting for the load balancer of ${ns}/${name}`);
   const deadline = Date.now() + t.addressSec * 1000;
   for (;;) {
-    const svc = await kubectl.getJson('service', CONTROLLER_SERVICE, { namespace: INGRESS_NAMESPACE });
+    const svc = await kubectl.getJson('service', name, { namespace: ns });
     const st = serviceLbStatus(svc);
     if (hasLbAddress(st)) {
       step.succeed(`load balancer address ${st.hostname ?? st.ip}`);
@@ -89,8 +99,8 @@ async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
     }
     if (Date.now() >= deadline) {
       step.fail();
-      throw new OperationError(`the Service ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE} got no load-balancer address within ${t.addressSec}s`, {
-        hint: `kubectl describe service -n ${INGRESS_NAMESPACE} ${CONTROLLER_SERVICE} (events), and the OCCM logs in kube-system`,
+      throw new OperationError(`the Service ${ns}/${name} got no load-balancer address within ${t.addressSec}s`, {
+        hint: `kubectl describe service -n ${ns} ${name} (events), and the OCCM logs in kube-system`,
       });
     }
     step.update(`no address yet (${Math.ceil((deadline - Date.now()) / 1000)}s left)`);
@@ -111,6 +121,29 @@ async function verifyEdgeLb(cluster: string, deps: { kubectl: Kubectl; logger: L
   );
 }
 
+/** The workload kubeconfig must exist before anything is asked of the cluster (UsageError naming where it comes from). */
+export function requireKubeconfig(kubectl: Kubectl, cluster: string): void {
+  const kc = kubectl.target.kubeconfig;
+  if (kc && !existsSync(kc)) {
+    throw new UsageError(`the workload kubeconfig ${kc} does not exist`, {
+      hint: `kaas create-cluster ${cluster} writes it; or pass --kubeconfig FILE (and --context), or set workload_kubeconfig`,
+    });
+  }
+}
+
+/** Runs one step with a spinner line: succeed on return, fail (and rethrow) on error. */
+export async function stepped<T>(logger: Logger, title: string, fn: () => Promise<T>): Promise<T> {
+  const step = logger.step(title);
+  try {
+    const r = await fn();
+    step.succeed();
+    return r;
+  } catch (e) {
+    step.fail();
+    throw e;
+  }
+}
+
 /**
  * Applies a rendered ingress to the workload cluster and verifies it: kubeconfig present, live
  * OCCM config consistent with the plan (unless force), admission Jobs deleted (immutable; SCS
@@ -126,13 +159,8 @@ export async function applyToCluster(
   const { kubectl, logger } = deps;
   const t = { ...DEFAULT_APPLY_TIMEOUTS, ...o.timeouts };
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const kc = kubectl.target.kubeconfig;
-  if (kc && !existsSync(kc)) {
-    throw new UsageError(`the workload kubeconfig ${kc} does not exist`, {
-      hint: `kaas create-cluster ${o.cluster} writes it; or pass --kubeconfig FILE (and --context), or set workload_kubeconfig`,
-    });
-  }
-  await checkLiveOccm(kubectl, logger, d, o.force);
+  requireKubeconfig(kubectl, o.cluster);
+  await checkLiveOccm(kubectl, logger, { lb: d.lb, edge: d.ingress }, o.force);
 
   const apply = logger.step(`applying ingress-nginx ${d.ingress.version!.version} (server-side, field manager kaas)`);
   try {

@@ -23,21 +23,22 @@ export interface IngressDecision {
  * for anything the settings and cloud cannot do together; touches nothing.
  */
 export async function decideIngress(s: Settings, opts: { capabilitiesFile?: string; cloud: () => IngressCloud }): Promise<IngressDecision> {
-  let lb: LoadBalancerPlan;
-  let capabilitiesFrom: IngressDecision['capabilitiesFrom'];
-  if (opts.capabilitiesFile) {
-    lb = resolveLoadBalancerPlan(s, loadCapabilitiesFile(opts.capabilitiesFile));
-    capabilitiesFrom = 'file';
-  } else if (s.use_ovn_lb_provider === false) {
-    lb = offlineLoadBalancerPlan(s);
-    capabilitiesFrom = 'not needed';
-  } else {
-    lb = resolveLoadBalancerPlan(s, await askCloud(s, opts.cloud));
-    capabilitiesFrom = 'cloud';
-  }
+  const { lb, capabilitiesFrom } = await decideLoadBalancer(s, opts);
   const ingress = planIngress(s, lb);
   const loadBalancer = ingress.deploy ? loadBalancerSection(lb, s.occm_loadbalancer, ingress.cloudConf) : [];
   return { lb, ingress, loadBalancer, capabilitiesFrom };
+}
+
+/**
+ * The load-balancer plan an edge proxy (ingress-nginx, the gateway) is planned against: from a
+ * capabilities file, offline for use_ovn_lb_provider false, else from the cloud.
+ */
+export async function decideLoadBalancer(
+  s: Settings, opts: { capabilitiesFile?: string; cloud: () => IngressCloud },
+): Promise<{ lb: LoadBalancerPlan; capabilitiesFrom: IngressDecision['capabilitiesFrom'] }> {
+  if (opts.capabilitiesFile) return { lb: resolveLoadBalancerPlan(s, loadCapabilitiesFile(opts.capabilitiesFile)), capabilitiesFrom: 'file' };
+  if (s.use_ovn_lb_provider === false) return { lb: offlineLoadBalancerPlan(s), capabilitiesFrom: 'not needed' };
+  return { lb: resolveLoadBalancerPlan(s, await askCloud(s, opts.cloud)), capabilitiesFrom: 'cloud' };
 }
 
 async function askCloud(s: Settings, cloud: () => IngressCloud) {
@@ -66,7 +67,13 @@ export function formatIngressPlan(cluster: string, env: string, d: IngressDecisi
     row('real IP', i.realIpCidr ? `${i.realIpCidr} (node_cidr: the amphorae's own addresses, not the VIP)` : 'n/a');
     row('cloud.conf', d.loadBalancer.map(([k, v]) => `${k}=${v}`).join(' '));
   }
+  whyLines(lines, [...d.lb.reasons, ...i.reasons]);
+  return lines;
+}
+
+/** The one explanation format of every edge plan: `  why:` and one indented line per reason. */
+export function whyLines(lines: string[], reasons: string[]): string[] {
   lines.push('  why:');
-  for (const r of [...d.lb.reasons, ...i.reasons]) lines.push(`    - ${r}`);
+  for (const r of reasons) lines.push(`    - ${r}`);
   return lines;
 }

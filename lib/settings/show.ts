@@ -6,6 +6,8 @@ import { settingsFileSchema } from './schema.js';
 import { SETTINGS } from './table.js';
 import type { Origin } from './types.js';
 
+type LoadedValues = ReturnType<typeof loadSettings>['values'];
+
 /** "default", "settings/example.yaml:12 (clusters.demo)", "env KAAS_X", "flag --set x". */
 export function describeOrigin(o: Origin | undefined): string {
   if (!o) return 'unset';
@@ -27,7 +29,7 @@ function display(v: unknown): string {
 }
 
 /** `kaas settings show <cluster>`: every effective value and where it came from. */
-export function showSettings(opts: LoadOptions & { warn: (m: string) => void }) {
+export function showSettings(opts: LoadOptions & { warn: (m: string) => void; explain?: (cluster: string, env: string, s: LoadedValues) => string[] }) {
   const r = loadSettings(opts);
   r.warnings.forEach(opts.warn);
   const rows = SETTINGS.map((d) => ({
@@ -40,6 +42,7 @@ export function showSettings(opts: LoadOptions & { warn: (m: string) => void }) 
   const text = [
     `# environment ${r.env}${r.cluster ? `, cluster ${r.cluster}` : ''} (${displayPath(r.file, opts.cwd)}${existsSync(r.file) ? '' : ' does not exist: built-in defaults'})`,
     ...rows.map((x) => `${x.key.padEnd(w1)}  ${display(x.value).padEnd(w2)}  ${x.origin}`),
+    ...(opts.explain && r.cluster ? ['', ...opts.explain(r.cluster, r.env, r.values)] : []),
   ].join('\n');
   const data = {
     env: r.env,

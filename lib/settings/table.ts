@@ -48,7 +48,7 @@ const TABLE: Table = {
   },
   nginx_use_proxy: {
     type: bool, default: true, group: 'ingress', legacy: ['NGINX_INGRESS_PROXY', 'NGINX_USE_PROXY'],
-    description: 'Use PROXY protocol between an amphora load balancer and nginx so that nginx sees client IPs (ignored with OVN, which keeps them).',
+    description: 'Use PROXY protocol between an amphora load balancer and the edge proxy (nginx, and Envoy for the gateway) so that it sees client IPs (ignored with OVN, which keeps them).',
   },
   use_ovn_lb_provider: {
     type: { kind: 'enum', values: [true, false, 'auto'] }, default: false, group: 'ingress', legacy: ['USE_OVN_LB_PROVIDER'],
@@ -65,6 +65,14 @@ const TABLE: Table = {
   harbor_domain_name: {
     type: str, default: '', group: 'ingress', legacy: ['HARBOR_DOMAIN_NAME'],
     description: 'Domain name of the Harbor registry (empty: no Harbor ingress).',
+  },
+  deploy_gateway: {
+    type: bov, default: false, group: 'ingress',
+    description: 'Deploy the Gateway API (standard CRDs) with Envoy Gateway, the supported successor of ingress-nginx: true (the bundled version), false, or a bundled version "vX.Y.Z". nginx_use_proxy, use_ovn_lb_provider and occm_loadbalancer apply to its load balancer too; it may run beside ingress-nginx during a migration.',
+  },
+  gateway_class: {
+    type: str, default: 'kaas', group: 'ingress',
+    description: 'Name of the GatewayClass kaas creates for Envoy Gateway (the default Gateway "kaas" in envoy-gateway-system uses it; migrate-ingress attaches routes to that Gateway).',
   },
   restrict_kubeapi: {
     type: { kind: 'cidrList', bareIpAsHost: true, allowNone: true }, default: [], group: 'network', legacy: ['RESTRICT_KUBEAPI'],

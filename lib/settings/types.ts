@@ -18,6 +18,8 @@ export interface Settings {
   occm_loadbalancer: ScalarMap;
   deploy_harbor: boolean;
   harbor_domain_name: string;
+  deploy_gateway: BoolOrVersion;
+  gateway_class: string;
   // --- network
   restrict_kubeapi: string[];
   node_cidr: string;

@@ -19,6 +19,8 @@ const VARIANTS: Record<IngressVariant, () => ReturnType<typeof planIngress>> = {
   'amphora-monitor': () => planIngress(settings({ nginx_use_proxy: false }), AMPHORA),
   'amphora-plain': () => planIngress(settings({ nginx_use_proxy: false, occm_loadbalancer: { 'create-monitor': true } }), AMPHORA),
   ovn: () => planIngress(settings(), OVN),
+  'amphora-cluster': () => planIngress(settings({ nginx_use_proxy: false, occm_loadbalancer: { 'create-monitor': false } }), AMPHORA),
+  'amphora-proxy-cluster': () => planIngress(settings({ occm_loadbalancer: { 'create-monitor': 'false' } }), AMPHORA),
 };
 
 const cases = Object.keys(VARIANTS).flatMap((variant) => BUNDLED_INGRESS_VERSIONS.map((v) => [variant as IngressVariant, v.version] as const));
