@@ -7,6 +7,7 @@ import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
+import { occmClusterName } from './model.js';
 import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
 import { clusterTemplateVariables } from './render.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
@@ -52,7 +53,7 @@ export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderC
   const s = plan.decisions.settings;
   const ingress = planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb);
   const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: '/etc/config/ca.crt' });
-  const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert: plan.decisions.identity?.cacert, mtu: s.mtu, podCidr: s.pod_cidr };
+  const ctx: AddonContext = { cluster: occmClusterName(plan.decisions.namespace, plan.decisions.cluster), cloudConf: cc.text, cacert: plan.decisions.identity?.cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
