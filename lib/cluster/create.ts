@@ -7,6 +7,9 @@ import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
+import { createKubectl } from '../kube/kubectl.js';
+import { liveConvergence } from './live-plan.js';
+import type { ObjectDiff } from './reconcile.js';
 import { occmClusterName } from './model.js';
 import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
 import { clusterTemplateVariables } from './render.js';
@@ -38,6 +41,8 @@ export interface CreateClusterResult {
   files?: string[];
   /** dry-run without --output-dir: the manifests (secrets redacted). */
   manifests?: string;
+  /** dry-run against a reachable management cluster: the change per object. */
+  live?: { namespace: string; objects: ObjectDiff[] };
   steps?: StepTime[];
   kubeconfig?: string;
   contexts?: string[];
@@ -58,6 +63,22 @@ export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderC
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
   return { ctx, bundled, cloudConf: cc, ingress };
+}
+
+/**
+ * A dry-run with a reachable management cluster also shows what would change per object (and
+ * refuses what CAPO would refuse); without one it stays offline.
+ */
+async function dryRunLive(deps: ApplyDeps, plan: ClusterPlan): Promise<CreateClusterResult['live']> {
+  const s = plan.decisions.settings;
+  const mgmt = (deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t)))({ kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined });
+  const probe = await mgmt.run(['api-versions'], { reject: false, timeoutMs: 15_000 }).catch(() => undefined);
+  if (!probe || probe.exitCode !== 0) {
+    deps.logger.info('- management cluster: not reachable, the dry-run stays offline (no per-object diff)');
+    return undefined;
+  }
+  const live = await liveConvergence(mgmt, plan, deps.logger);
+  return { namespace: live.namespace, objects: live.converge.diffs };
 }
 
 /** Runs create-cluster. */
@@ -107,6 +128,8 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     addons: plan.addons.steps.map((a) => `${a.name} ${a.version} (${a.method})`),
   };
   if (o.dryRun) {
+    const live = tools.kubectl ? await dryRunLive(deps, plan) : undefined;
+    if (live) base.live = live;
     const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
     if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
     return { ...base, manifests: stdoutText(files) };
