@@ -61,7 +61,7 @@ export function fakeClock(onSleep?: (n: number) => void): Clock & { sleeps: numb
 }
 
 /** Deps over the fakes: real runner with the fakes on PATH, the fake cloud, a memory logger. */
-export function fakeDeps(fake: FakeTools, cloud = fakeCloud(), clock = fakeClock()): ApplyDeps & { logger: ReturnType<typeof memoryLogger>; cloud: typeof cloud } {
+export function fakeDeps(fake: Pick<FakeTools, 'env'>, cloud = fakeCloud(), clock = fakeClock()): ApplyDeps & { logger: ReturnType<typeof memoryLogger>; cloud: typeof cloud } {
   return {
     logger: memoryLogger(false),
     runner: fakeRunner(fake, createProcessRunner()),
