@@ -44,7 +44,12 @@ export interface LiveConvergence {
  */
 export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: Logger): Promise<LiveConvergence> {
   const d = plan.decisions;
-  const namespace = clusterNamespace(d.settings.namespace, d.cluster, d.settings.namespace ? undefined : await findClusterNamespace(mgmt, d.cluster));
+  const found = await findClusterNamespace(mgmt, d.cluster);
+  if (d.settings.namespace && found && found !== d.settings.namespace) {
+    // Never build a second cluster of the same name beside the existing one.
+    throw new PlanError(`Cluster ${d.cluster} exists in namespace ${found}, not in namespace ${d.settings.namespace} (setting namespace)`, { hint: `set namespace: ${found} to converge on it (kaas settings show shows where the setting comes from)` });
+  }
+  const namespace = clusterNamespace(d.settings.namespace, d.cluster, found);
   const objects = namespace === d.namespace ? plan.objects : renderClusterObjects({ ...d, namespace });
   const names = clusterObjectNames(d.cluster);
   const live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment);
