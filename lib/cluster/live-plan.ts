@@ -53,7 +53,8 @@ export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: 
   const objects = namespace === d.namespace ? plan.objects : renderClusterObjects({ ...d, namespace });
   const names = clusterObjectNames(d.cluster);
   const live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment);
-  const decision = planConvergence(objects, live, d.cluster, names);
+  const ids = Object.fromEntries(plan.serverGroups.filter((g) => g.id).map((g) => [g.name, g.id!]));
+  const decision = planConvergence(objects, live, d.cluster, names, ids);
   for (const r of decision.reasons) logger.info(`  ${r}`);
   const converge = orThrow(decision);
   const lines = diffLines(converge.diffs);

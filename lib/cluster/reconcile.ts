@@ -62,10 +62,23 @@ function secretChanged(live: Obj, wanted: KubeObject): boolean {
 }
 
 /**
+ * The SCS scripts name the server group by ID (`serverGroupID`), kaas by name: the same group
+ * either way is no change (else adopting an SCS cluster would roll every machine).
+ */
+function sameServerGroup(live: Obj, wanted: Obj, ids: Record<string, string>): Obj {
+  const id = (live.serverGroup as { id?: string } | undefined)?.id;
+  const name = (wanted.serverGroup as { filter?: { name?: string } } | undefined)?.filter?.name;
+  return id && name && ids[name] === id ? { ...live, serverGroup: wanted.serverGroup } : live;
+}
+
+/**
  * Plans the re-run. `names` are kaas's own object names (control plane, MachineDeployment);
  * live references win over them, so an adopted cluster keeps its names.
  */
-export function planConvergence(rendered: KubeObject[], live: LiveCluster, cluster: string, names: { controlPlane: string; machineDeployment: string }): Decision<ConvergePlan> {
+export function planConvergence(
+  rendered: KubeObject[], live: LiveCluster, cluster: string, names: { controlPlane: string; machineDeployment: string },
+  serverGroupIds: Record<string, string> = {},
+): Decision<ConvergePlan> {
   const refs = liveRefs(live, cluster, names.controlPlane, names.machineDeployment);
   if (refs.topology) {
     return refused({
@@ -73,7 +86,7 @@ export function planConvergence(rendered: KubeObject[], live: LiveCluster, clust
       hint: 'change it through its ClusterClass and Cluster.spec.topology (kubectl edit), or create a new cluster with kaas',
     });
   }
-  let objects = rename(rendered, 'OpenStackCluster', cluster, refs.openStackCluster);
+  let objects = rename(clone(rendered), 'OpenStackCluster', cluster, refs.openStackCluster);
   objects = rename(objects, 'KubeadmControlPlane', names.controlPlane, refs.controlPlane);
   const diffs: ObjectDiff[] = [];
   const refusals: Refusal[] = [];
@@ -94,7 +107,7 @@ export function planConvergence(rendered: KubeObject[], live: LiveCluster, clust
     const old = liveObject(live, kind, liveName);
     if (!wanted || !old || liveName === wantedName) continue;
     const spec = (o: unknown) => at(o, ['spec', 'template', 'spec']);
-    const fields = machineTemplateChanges(spec(old), spec(wanted));
+    const fields = machineTemplateChanges(sameServerGroup(spec(old), spec(wanted), serverGroupIds), spec(wanted));
     if (fields.length === 0) {
       objects = objects.filter((o) => o !== wanted);
       objects = repoint(objects, kind, wantedName, liveName);
@@ -138,6 +151,12 @@ export function planConvergence(rendered: KubeObject[], live: LiveCluster, clust
       continue;
     }
     if (o.kind === 'OpenStackCluster') {
+      // Tags are set at creation only (CAPO refuses a change): keep what the live cluster has,
+      // so an adopted SCS cluster (no kaas tag) is not refused for them.
+      const spec = o.spec as Obj;
+      const liveTags = (l.spec as Obj | undefined)?.tags;
+      if (liveTags === undefined) delete spec.tags;
+      else spec.tags = liveTags;
       const c = classifyOpenStackCluster(o.metadata.name, l, o as unknown as Obj);
       if (!c.ok) {
         refusals.push(...c.refusals);
