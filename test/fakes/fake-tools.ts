@@ -104,6 +104,8 @@ export interface FakeManagementCluster {
   objects(): Record<string, FakeObject>;
   /** Puts objects on the management cluster as if another tool had created them (e.g. the SCS scripts). */
   seed(objects: FakeObject[]): void;
+  /** false: the controllers make no progress (machines never come up), to test the waits. */
+  controllers(on: boolean): void;
   cleanup(): void;
 }
 
@@ -132,6 +134,9 @@ export function fakeManagementCluster(mgmtKubeconfig: string, opts: { apiVersion
         s.clusters.mgmt.objects[`${o.kind}/${ns}/${o.metadata.name}`] = { ...o, metadata: { generation: 1, ...o.metadata } };
       }
       writeFileSync(state, JSON.stringify(s));
+    },
+    controllers(on) {
+      writeFileSync(state, JSON.stringify({ ...JSON.parse(readFileSync(state, 'utf8')), controllers: on }));
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

@@ -151,7 +151,7 @@ export function run(tool, argv, statePath, stdin) {
   // ---- controllers: each read of a control plane / MachineDeployment moves a pending rollout to done ----
   function reconcile(o) {
     const st = o.status ?? {};
-    if (!st.pending) return;
+    if (!st.pending || state.controllers === false) return;
     const replicas = Number(o.spec.replicas ?? 0);
     const infra = o.kind === 'KubeadmControlPlane' ? get(o, 'spec.machineTemplate.infrastructureRef.name') : get(o, 'spec.template.spec.infrastructureRef.name');
     const cname = o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? get(o, 'spec.clusterName');

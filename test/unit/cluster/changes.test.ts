@@ -1,4 +1,5 @@
 import { classifyOpenStackCluster, classifyVersion, machineTemplateChanges } from '../../../lib/cluster/changes.js';
+import { clusterNamespace, occmClusterName } from '../../../lib/cluster/model.js';
 
 /** A live OpenStackCluster as kaas renders it. */
 const base = () => ({
@@ -88,5 +89,18 @@ describe('classifyVersion: one minor at a time, never down', () => {
     const d = classifyVersion('KubeadmControlPlane demo-control-plane', live, wanted);
     if (typeof want === 'string') expect(d.ok && d.value).toBe(want);
     else expect(!d.ok && d.refusals[0].message).toMatch(want);
+  });
+});
+
+describe('namespace and OCCM cluster-name: unique per cloud project', () => {
+  it.each([
+    ['', 'demo', undefined, 'demo', 'demo'],
+    ['', 'demo', 'default', 'default', 'demo'], // made before kaas had namespaces: its LBs keep their names
+    ['team-a', 'demo', undefined, 'team-a', 'team-a-demo'],
+    ['team-b', 'demo', undefined, 'team-b', 'team-b-demo'],
+  ])('namespace setting %j, cluster %s, found in %s → namespace %s, OCCM --cluster-name %s', (setting, cluster, found, ns, occm) => {
+    const namespace = clusterNamespace(setting, cluster, found);
+    expect(namespace).toBe(ns);
+    expect(occmClusterName(namespace, cluster)).toBe(occm);
   });
 });
