@@ -2,6 +2,7 @@ import { decided, refused, type Decision, type Refusal } from '../plan/decision.
 import type { KubeObject } from '../render/documents.js';
 import { changedFields, classifyOpenStackCluster, classifyVersion, machineTemplateChanges, show, type FieldChange } from './changes.js';
 import { liveObject, liveRefs, type LiveCluster } from './live.js';
+import { rewriteRefs } from './render.js';
 
 /**
  * The change per object between the rendered cluster and the live one, and the objects to apply.
@@ -35,21 +36,9 @@ type Obj = Record<string, unknown>;
 const clone = <T>(o: T): T => structuredClone(o);
 const at = (o: unknown, path: string[]): Obj => path.reduce<Obj>((x, k) => x[k] as Obj, o as Obj);
 
-/** Replaces every `{kind, name: from}` reference in `o` by `to`. */
-function repoint(objects: KubeObject[], kind: string, from: string, to: string): KubeObject[] {
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') {
-      const o = v as Obj;
-      const out: Obj = {};
-      for (const [k, x] of Object.entries(o)) out[k] = walk(x);
-      if (o.kind === kind && o.name === from && !('metadata' in o)) out.name = to;
-      return out;
-    }
-    return v;
-  };
-  return objects.map((o) => walk(o) as KubeObject);
-}
+/** Replaces every `{kind, name: from}` reference in the objects by `to`. */
+const repoint = (objects: KubeObject[], kind: string, from: string, to: string): KubeObject[] =>
+  objects.map((o) => rewriteRefs(o, kind, from, to) as KubeObject);
 
 const rename = (objects: KubeObject[], kind: string, from: string, to: string): KubeObject[] =>
   from === to ? objects : repoint(objects, kind, from, to).map((o) => (o.kind === kind && o.metadata.name === from ? { ...o, metadata: { ...o.metadata, name: to } } : o));
