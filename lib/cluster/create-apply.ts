@@ -5,9 +5,11 @@ import type { ClusterCloud } from './cloud.js';
 import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCloudConfigRollout } from './cloud-config-rollout.js';
 import { mergeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
+import { referencedTemplates } from './live.js';
+import { ensureNamespace, liveConvergence } from './live-plan.js';
 import { converge } from './mgmt.js';
 import { checkManagementCluster } from './preflight.js';
-import { CLUSTER_NAMESPACE, clusterObjectNames } from './model.js';
+import { clusterObjectNames, occmClusterName } from './model.js';
 import type { ClusterPlan } from './plan.js';
 import { managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { machineWaits } from './timeouts.js';
@@ -69,7 +71,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   deps.logger.info(waits.reason);
   const cluster = p.plan.decisions.cluster;
   const names = clusterObjectNames(cluster);
-  const ns = CLUSTER_NAMESPACE;
+  let ns = p.plan.decisions.namespace;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
   const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
@@ -85,6 +87,11 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
 
   await timed('management cluster', async () => `CAPO serves ${(await checkManagementCluster(mgmt, p.plan.checks)).join(', ')}`);
 
+  // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
+  const live = await liveConvergence(mgmt, p.plan, deps.logger);
+  ns = live.namespace;
+  const addonCtx: AddonContext = { ...p.addonCtx, cluster: occmClusterName(ns, cluster) };
+
   await timed('server groups', async () => {
     const done: string[] = [];
     for (const g of p.plan.serverGroups) {
@@ -95,8 +102,10 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   });
 
   await timed('cluster objects', async () => {
-    const r = await converge(mgmt, p.plan.objects, deps.logger, `cluster ${cluster}`);
-    return r.changed ? `${r.applied.length} objects applied` : 'unchanged';
+    const created = await ensureNamespace(mgmt, ns);
+    const r = await converge(mgmt, live.converge.objects, deps.logger, `cluster ${cluster}`);
+    const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
+    return `${what} in namespace ${ns}${created ? ' (created)' : ''}`;
   });
 
   await timed('control plane initialized', async () => {
@@ -128,9 +137,9 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   const target = { kubectl: workload, runner: deps.runner, kubeconfig, logger: deps.logger };
   const early = p.plan.addons.steps.filter((a) => a.name === 'occm' || a.name === 'cilium' || a.name === 'calico');
   const late = p.plan.addons.steps.filter((a) => !early.includes(a));
-  for (const a of early) await timed(`add-on ${a.name}`, () => installAddon(a, p.addonCtx, target));
+  for (const a of early) await timed(`add-on ${a.name}`, () => installAddon(a, addonCtx, target));
 
-  await timed('machines ready', async () => {
+  const machinesReady = () => timed('machines ready', async () => {
     await wait('machines ready', t.machinesSec, `kubectl get machines -n ${ns} -l cluster.x-k8s.io/cluster-name=${cluster}; kubectl --kubeconfig ${kubeconfig} get nodes`, async () => {
       const cp = await controlPlaneStatus(mgmt, names.controlPlane, ns);
       const md = await machineDeploymentStatus(mgmt, names.machineDeployment, ns);
@@ -140,8 +149,23 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     });
     return `${s.controller_count} control-plane and ${s.worker_count} worker nodes ready`;
   });
+  await machinesReady();
+  if (live.converge.later.length) {
+    // The workers' Kubernetes upgrade, once the control plane runs the new version.
+    await timed('worker upgrade', async () => `${(await converge(mgmt, live.converge.later, deps.logger, `workers of ${cluster}`)).applied.length} objects applied`);
+    await machinesReady();
+  }
+  if (live.converge.replaced.length) {
+    await timed('old machine templates', async () => {
+      const used = await referencedTemplates(mgmt, ns, cluster);
+      const gone = live.converge.replaced.filter((t) => !used.has(t.name));
+      for (const t of gone) await mgmt.delete([`${t.kind.toLowerCase()}/${t.name}`], { namespace: ns });
+      const kept = live.converge.replaced.filter((t) => used.has(t.name));
+      return [gone.length ? `deleted ${gone.map((t) => t.name).join(', ')}` : '', kept.length ? `kept ${kept.map((t) => t.name).join(', ')} (machines still use them)` : ''].filter(Boolean).join('; ');
+    });
+  }
 
-  for (const a of late) await timed(`add-on ${a.name}`, () => installAddon(a, p.addonCtx, target));
+  for (const a of late) await timed(`add-on ${a.name}`, () => installAddon(a, addonCtx, target));
 
   // Nodes are ready (CNI up) only now, so the consumers can finish rolling; the ingress after this
   // step gets its load balancer from an OCCM that runs the current cloud.conf.

@@ -11,6 +11,9 @@ import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
 import { reportManagementCluster } from './preflight.js';
+import { liveConvergence } from './live-plan.js';
+import type { ObjectDiff } from './reconcile.js';
+import { occmClusterName } from './model.js';
 import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
 import { clusterTemplateVariables } from './render.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
@@ -43,6 +46,8 @@ export interface CreateClusterResult {
   files?: string[];
   /** dry-run without --output-dir: the manifests (secrets redacted). */
   manifests?: string;
+  /** dry-run against a reachable management cluster: the change per object. */
+  live?: { namespace: string; objects: ObjectDiff[] };
   steps?: StepTime[];
   kubeconfig?: string;
   contexts?: string[];
@@ -61,7 +66,7 @@ export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderC
   // ca-file exactly when the CA goes into the Secret (identity reads it only with verify on).
   const cacert = plan.decisions.identity?.cacert;
   const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: { ...ingress.cloudConf, ...gateway.cloudConf }, caFileInPod: cacert ? CA_FILE_IN_POD : undefined });
-  const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert, mtu: s.mtu, podCidr: s.pod_cidr };
+  const ctx: AddonContext = { cluster: occmClusterName(plan.decisions.namespace, plan.decisions.cluster), cloudConf: cc.text, cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
@@ -72,6 +77,22 @@ export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderC
 export function ingressStep(i: ReturnType<typeof planIngress>): string {
   if (!i.deploy) return `none: ${i.reasons[0] ?? 'deploy_nginx_ingress is false'}`;
   return `ingress-nginx ${i.version!.version} (${i.variant}${i.proxyProtocol ? ', PROXY protocol' : ''}), applied last as kaas apply-ingress does`;
+}
+
+/**
+ * A dry-run with a reachable management cluster also shows what would change per object (and
+ * refuses what CAPO would refuse); without one it stays offline.
+ */
+async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan): Promise<CreateClusterResult['live']> {
+  const s = plan.decisions.settings;
+  const mgmt = (deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t)))(managementTarget(o, s));
+  const probe = await mgmt.run(['api-versions'], { reject: false, timeoutMs: 15_000 }).catch(() => undefined);
+  if (!probe || probe.exitCode !== 0) {
+    deps.logger.info('- management cluster: not reachable, the dry-run stays offline (no per-object diff)');
+    return undefined;
+  }
+  const live = await liveConvergence(mgmt, plan, deps.logger);
+  return { namespace: live.namespace, objects: live.converge.diffs };
 }
 
 /** Runs create-cluster. */
@@ -128,6 +149,8 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   };
   deps.logger.info(`ingress step: ${base.ingress}`);
   if (o.dryRun) {
+    const live = tools.kubectl ? await dryRunLive(o, deps, plan) : undefined;
+    if (live) base.live = live;
     const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
     if (addons.ingress.deploy) {
       // The ingress goes in last; its manifests sit before cloud.conf, as the apply order has it.

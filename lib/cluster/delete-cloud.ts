@@ -21,7 +21,7 @@ export interface CleanupItem {
 }
 
 /** Lists what to delete, in a safe order (FIPs before their LBs, LBs before their security groups). */
-export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, prefix: string, namespace: string, logger?: Logger): Promise<CleanupItem[]> {
+export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, prefix: string, namespace: string, logger?: Logger, occmName = cluster): Promise<CleanupItem[]> {
   // A service missing from the catalog has nothing of ours to clean up: say so and go on.
   const orNone = async <T>(what: string, fn: () => Promise<T[]>): Promise<T[]> => {
     try {
@@ -33,7 +33,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
     }
   };
   const items: CleanupItem[] = [];
-  const lbPrefix = `kube_service_${cluster}_`;
+  const lbPrefix = `kube_service_${occmName}_`;
   const lbs = (await orNone('load balancers', () => cloud.loadBalancers())).filter((l) => l.name.startsWith(lbPrefix));
   for (const lb of lbs) {
     for (const f of lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []) {
@@ -47,7 +47,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
   }
   const capoPrefix = `k8s-cluster-${namespace}-${cluster}-secgroup-`;
   const occm = (sg: { name: string; description?: string }) =>
-    sg.name.startsWith('lb-sg-') && / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1] === cluster;
+    sg.name.startsWith('lb-sg-') && / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1] === occmName;
   for (const sg of await orNone('security groups', () => cloud.securityGroups())) {
     if (sg.name.startsWith(capoPrefix) || occm(sg)) {
       items.push({ kind: 'security group', id: sg.id, what: `security group ${sg.name} (${sg.id})` });

@@ -9,7 +9,8 @@ import { cleanupCloud, planCloudCleanup } from './delete-cloud.js';
 import type { ClusterCloud } from './cloud.js';
 import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
-import { CLUSTER_NAMESPACE } from './model.js';
+import { findClusterNamespace } from './live-plan.js';
+import { clusterNamespace, occmClusterName } from './model.js';
 import { readApplied, removeIngress } from '../ingress/applied.js';
 import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';
 import type { Logger } from '../log.js';
@@ -50,10 +51,12 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   const cluster = checkClusterName(o.cluster);
   const s = clusterSettings(o).values;
   const actions: string[] = [];
-  const ns = CLUSTER_NAMESPACE;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
   const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
+  // Where create-cluster put it: the setting, else where the Cluster is, else the cluster name.
+  const ns = clusterNamespace(s.namespace, cluster, s.namespace ? undefined : await findClusterNamespace(mgmt, cluster));
+  const occm = occmClusterName(ns, cluster);
   const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>) =>
     waitFor({ title, timeoutSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
 
@@ -77,7 +80,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       unreachable(deps.logger, e);
     }
     try {
-      if (workload) await deleteWorkloadResources(workload, cluster, o.home, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${kubeconfig} get services,pvc -A`, probe), t.servicesSec);
+      if (workload) await deleteWorkloadResources(workload, cluster, occm, o.home, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${kubeconfig} get services,pvc -A`, probe), t.servicesSec);
     } catch (e) {
       // A broken workload cluster (a common reason to delete it) must not block the delete.
       if (!(e instanceof ExecError)) throw e;
@@ -102,7 +105,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     if (!o.dryRun) await mgmt.delete([`${kind.toLowerCase()}/${i.metadata.name}`], { namespace: ns });
   }
 
-  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger);
+  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm);
   actions.push(...cleanup.map((c) => c.what));
   if (!o.dryRun) await cleanupCloud(cloud!, cleanup, deps.logger, deps.clock);
 
@@ -122,7 +125,7 @@ function unreachable(logger: Logger, e: unknown): void {
 
 /** Deletes LoadBalancer Services and PVCs in the workload cluster and waits for OCCM to remove the LBs. */
 async function deleteWorkloadResources(
-  k: Kubectl, cluster: string, home: string, logger: Logger, cloud: ClusterCloud, dryRun: boolean, actions: string[],
+  k: Kubectl, cluster: string, occm: string, home: string, logger: Logger, cloud: ClusterCloud, dryRun: boolean, actions: string[],
   wait: (title: string, sec: number, probe: () => Promise<{ done: boolean; progress: string }>) => Promise<number>, timeoutSec: number,
 ): Promise<void> {
   // The ingress first, through what apply-ingress recorded (its Service, then the rest of its objects).
@@ -143,8 +146,8 @@ async function deleteWorkloadResources(
     await k.delete([`${x[0]}/${x[1].metadata.name}`], { namespace: x[1].metadata.namespace, wait: false });
   }
   if (services.length) {
-    // OCCM names a Service's load balancer kube_service_<cluster>_<namespace>_<name>.
-    const names = new Set(services.map((x) => `kube_service_${cluster}_${x.metadata.namespace}_${x.metadata.name}`));
+    // OCCM names a Service's load balancer kube_service_<its cluster-name>_<namespace>_<name>.
+    const names = new Set(services.map((x) => `kube_service_${occm}_${x.metadata.namespace}_${x.metadata.name}`));
     await wait('service load balancers deleted by OCCM', timeoutSec, async () => {
       const left = (await cloud.loadBalancers()).filter((l) => names.has(l.name)).length;
       return { done: left === 0, progress: `${left} left` };

@@ -6,7 +6,9 @@ import { workloadKubeconfig } from '../kube/cluster-api.js';
 import type { Logger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { writeSecretFile } from './kubeconfig.js';
-import { CLUSTER_NAMESPACE } from './model.js';
+import { clusterNamespace } from './model.js';
+import { findClusterNamespace } from './live-plan.js';
+import { createKubectl } from '../kube/kubectl.js';
 import { checkClusterName, clusterSettings, managementTarget, type ClusterRunOptions } from './setup.js';
 
 /**
@@ -48,7 +50,9 @@ export async function getKubeconfig(o: GetKubeconfigOptions, deps: { runner: Pro
     deps.logger.info(`kubeconfig of ${cluster} from ${recorded}`);
   } else {
     deps.logger.info(`${recorded} does not exist: asking the management cluster (clusterctl get kubeconfig ${cluster})`);
-    kubeconfig = await workloadKubeconfig(deps.runner, managementTarget(o, s), cluster, CLUSTER_NAMESPACE);
+    const target = managementTarget(o, s);
+    const ns = s.namespace || clusterNamespace('', cluster, await findClusterNamespace(createKubectl(deps.runner, target), cluster).catch(() => undefined));
+    kubeconfig = await workloadKubeconfig(deps.runner, target, cluster, ns);
     result = { cluster, source: 'management cluster' };
   }
   if (o.outputFile) {

@@ -14,7 +14,7 @@ import type { Settings } from '../settings/types.js';
 import { CheckList, lookup } from './checks.js';
 import type { ClusterCloud } from './cloud.js';
 import { clusterIdentity } from './identity.js';
-import type { ClusterDecisions } from './model.js';
+import { clusterNamespace, type ClusterDecisions } from './model.js';
 import { renderClusterObjects } from './render.js';
 
 /**
@@ -159,6 +159,7 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
 
   const decisions: ClusterDecisions = {
     cluster: i.cluster,
+    namespace: clusterNamespace(s.namespace, i.cluster),
     settings: s,
     image,
     controller,

@@ -1,5 +1,4 @@
 import type { LoadBalancer } from '../openstack/octavia.js';
-import { CLUSTER_NAMESPACE } from '../cluster/model.js';
 
 /**
  * Which cloud resources belong to a cluster, by the names OCCM and CAPO give them:
@@ -24,15 +23,17 @@ export function parseOccmLbName(name: string): OccmLbName | undefined {
 }
 
 /** CAPO's kube-API LB name of a cluster. */
-export function capoApiLbName(cluster: string, namespace = CLUSTER_NAMESPACE): string {
+export function capoApiLbName(cluster: string, namespace = cluster): string {
   return `k8s-clusterapi-cluster-${namespace}-${cluster}-kubeapi`;
 }
 
 /** True when the LB was made for `cluster` by OCCM or CAPO (any cluster when `cluster` is undefined). */
 export function ownedBy(lb: Pick<LoadBalancer, 'name'>, cluster?: string): boolean {
   const occm = parseOccmLbName(lb.name);
-  if (occm) return cluster === undefined || occm.cluster === cluster;
-  return cluster === undefined ? /^k8s-clusterapi-cluster-.+-kubeapi$/.test(lb.name) : lb.name === capoApiLbName(cluster);
+  // OCCM's cluster-name is `<namespace>-<cluster>` when the namespace is neither the cluster nor `default` (lib/cluster/model.ts occmClusterName).
+  if (occm) return cluster === undefined || occm.cluster === cluster || occm.cluster.endsWith(`-${cluster}`);
+  // CAPO names by namespace: the cluster's own (kaas and SCS) or `default` (kaas before namespaces).
+  return cluster === undefined ? /^k8s-clusterapi-cluster-.+-kubeapi$/.test(lb.name) : lb.name === capoApiLbName(cluster) || lb.name === capoApiLbName(cluster, 'default');
 }
 
 /** The cluster named in an OCCM floating-IP description, with the Service; undefined for others. */

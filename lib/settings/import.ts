@@ -70,6 +70,17 @@ export function convertScs(inputs: ScsInputs): ImportCollector {
   return c;
 }
 
+/**
+ * Where the SCS scripts keep a cluster, so that create-cluster converges on it and delete-cluster
+ * finds it: its own namespace on the management cluster (mng_cluster_ns.inc) and the workload
+ * kubeconfig at ~/<cluster>/<cluster>.yaml. The object names need no setting: create-cluster
+ * follows the live Cluster's references, and keeps a live machine template whose content matches.
+ */
+export function recordScsLayout(c: ImportCollector, cluster: string): void {
+  c.set('namespace', cluster, 'SCS layout (one namespace per cluster, mng_cluster_ns.inc)');
+  c.set('workload_kubeconfig', `~/${cluster}/${cluster}.yaml`, 'SCS layout (KUBECONFIG_WORKLOADCLUSTER)');
+}
+
 function readInput(file: string | undefined, cwd: string, flag: string) {
   if (file === undefined) return undefined;
   const abs = path.resolve(cwd, file);
@@ -94,6 +105,7 @@ export async function importScs(opts: ImportOptions): Promise<{ data: unknown; t
     tfvars: readInput(opts.tfvarsFile, opts.cwd, '--tfvars'),
   };
   const c = convertScs(inputs);
+  recordScsLayout(c, opts.cluster);
   const hint = 'fix the SCS file (or the environment file) and import again; nothing was written';
   if (c.problems.length) throw new SettingsError(`cannot import ${inputs.clusterctl.file} (${c.problems.length} problem${c.problems.length > 1 ? 's' : ''})`, c.problems, hint);
 

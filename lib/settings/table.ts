@@ -224,6 +224,10 @@ const TABLE: Table = {
     type: str, default: 'capi', group: 'management',
     description: 'Prefix of OpenStack resources kaas creates outside Cluster API (server groups).',
   },
+  namespace: {
+    type: str, default: '', group: 'management',
+    description: 'Namespace of the cluster\'s objects on the management cluster (created if missing); empty = where the Cluster already is, else the cluster name (as the SCS scripts). A namespace other than the cluster name also prefixes OCCM\'s cluster-name, so two environments can run the same cluster name in one project.',
+  },
 };
 
 /** Every setting, in documentation order. */

@@ -63,6 +63,7 @@ export interface Settings {
   mgmt_server_name: string;
   workload_kubeconfig: string;
   prefix: string;
+  namespace: string;
 }
 
 export type SettingKey = keyof Settings;

@@ -50,7 +50,9 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
     applyAddon: (contains: string) => kc(w(...ssa), { stdout: 'applied\n' }, { stdinContains: [contains] }),
     ciliumDaemonSet: (present: boolean) => kc(w(...get('daemonset', 'cilium', 'kube-system')), present ? { stdout: '{"kind":"DaemonSet"}' } : { stderrFile: `${R}/error-daemonset-cilium-not-found.txt`, exitCode: 1 }),
     cilium: (verb: 'install' | 'upgrade'): FakeCall => ({ tool: 'cilium', argv: [verb, '--version', '1.17.6', '--set', 'ipam.mode=kubernetes'], response: { stdout: '🔮 Auto-detected Kubernetes kind: kubeadm\n' } }),
-    getCluster: (file?: string) => kc(m(...get('clusters.cluster.x-k8s.io', 'demo', 'default')), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
+    getCluster: (file?: string, ns = 'default') => kc(m(...get('clusters.cluster.x-k8s.io', 'demo', ns)), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
+    /** `get clusters --all-namespaces`: where Clusters named demo are (how kaas finds the namespace). */
+    clusterList: (namespaces: string[]) => kc(m('get', 'clusters.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: namespaces.map((namespace) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace } })) }) }),
     connectionRefused: () => kc(m('api-versions'), { stderrFile: `${K}/error-connection-refused.txt`, exitCode: 1 }),
     m, w, kc, ssa, get,
   };
@@ -72,7 +74,7 @@ export function fakeClock(onSleep?: (n: number) => void): Clock & { sleeps: numb
 }
 
 /** Deps over the fakes: real runner with the fakes on PATH, the fake cloud, a memory logger. */
-export function fakeDeps(fake: FakeTools, cloud = fakeCloud(), clock = fakeClock()): ApplyDeps & { logger: ReturnType<typeof memoryLogger>; cloud: typeof cloud } {
+export function fakeDeps(fake: Pick<FakeTools, 'env'>, cloud = fakeCloud(), clock = fakeClock()): ApplyDeps & { logger: ReturnType<typeof memoryLogger>; cloud: typeof cloud } {
   return {
     logger: memoryLogger(false),
     runner: fakeRunner(fake, createProcessRunner()),
