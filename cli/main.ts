@@ -6,6 +6,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
+import { fsError, isFsError } from '../lib/fs/errors.js';
 import { redact } from '../lib/redact.js';
 import { commands } from './commands/index.js';
 import { globalOptions, takeResult, type OutputFormat } from './context.js';
@@ -38,7 +39,9 @@ async function main(argv: string[]): Promise<number> {
     const { renderResult } = await import('./output.js');
     process.stdout.write(renderResult(result, format));
     return result.exitCode ?? 0;
-  } catch (err) {
+  } catch (caught) {
+    // A file-system error no use case expected still names its path and a fix, never a bare errno.
+    const err = isFsError(caught) ? fsError(caught, caught.syscall ?? 'access') : caught;
     process.stderr.write(redact(formatError(err, verbose)) + '\n');
     return err instanceof KaasError ? err.exitCode : 1;
   }

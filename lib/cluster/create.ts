@@ -7,7 +7,8 @@ import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
-import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
+import { writeOutputDir } from '../fs/output-dir.js';
+import { dryRunFiles, stdoutText } from './output.js';
 import { clusterTemplateVariables } from './render.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
 

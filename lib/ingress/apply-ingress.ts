@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeOutputDir } from '../fs/output-dir.js';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
@@ -90,13 +90,10 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
     if (!creds.cloud) logger.warn(`cloud.conf written without [Global]: ${creds.problem}`);
     const conf = renderCloudConf({ cloud: creds.cloud, lb: decision.lb, occm: s.occm_loadbalancer, required: decision.ingress.cloudConf });
     conf.warnings.forEach((w) => logger.warn(w));
-    const dir = path.resolve(o.cwd, o.outputDir!);
-    mkdirSync(dir, { recursive: true });
-    const manifestFile = path.join(dir, 'ingress-nginx.yaml');
-    const confFile = path.join(dir, 'cloud.conf');
-    writeFileSync(manifestFile, rendered.yaml);
-    writeFileSync(confFile, conf.text, { mode: 0o600 });
-    chmodSync(confFile, 0o600); // an existing file keeps its old mode otherwise
+    const [manifestFile, confFile] = writeOutputDir(path.resolve(o.cwd, o.outputDir!), [
+      { name: 'ingress-nginx.yaml', text: rendered.yaml, secret: false },
+      { name: 'cloud.conf', text: conf.text, secret: true },
+    ]);
     logger.info(`wrote ${manifestFile} and ${confFile} (mode 0600)`);
     return { text: '', data: { ...data, files: [manifestFile, confFile] } };
   }
