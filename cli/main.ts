@@ -26,7 +26,9 @@ async function main(argv: string[]): Promise<number> {
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set. Docs: README.md')
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg, { hint: 'see kaas --help' });
+      // yargs rewraps what a coerce function throws as a YError: still a usage error (exit 2).
+      if (err && err.name !== 'YError') throw err;
+      throw new UsageError(err?.message ?? msg, { hint: 'see kaas --help' });
     });
   for (const c of commands) parser = parser.command(c as never);
   let format: OutputFormat = 'text';

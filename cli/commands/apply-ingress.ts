@@ -1,5 +1,5 @@
 import { UsageError } from '../../lib/errors.js';
-import { checkPositiveSeconds } from '../checks.js';
+import { durationOption } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -27,11 +27,11 @@ export const applyIngress: Command = {
       .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
       .option('context', { type: 'string', describe: 'context in that kubeconfig (default: its current context)' })
       .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan" })
-      .option('rollout-timeout', { type: 'number', default: 300, describe: 'seconds to wait for the controller rollout' })
-      .option('address-timeout', { type: 'number', default: 600, describe: 'seconds to wait for the load-balancer address' })
+      .option('rollout-timeout', durationOption('rollout-timeout', '5m', 'how long to wait for the controller rollout'))
+      .option('address-timeout', durationOption('address-timeout', '10m', 'how long to wait for the load-balancer address'))
       .check((a) => {
         if (a['output-dir'] !== undefined && !a['dry-run']) throw new UsageError('--output-dir needs --dry-run', { hint: 'add --dry-run, or drop --output-dir to apply' });
-        return checkPositiveSeconds(a, ['rollout-timeout', 'address-timeout']);
+        return true;
       })
       .example('kaas apply-ingress demo --env example --dry-run', 'show the manifests for the example cluster (offline)')
       .example('kaas apply-ingress demo --env example --dry-run --output-dir out/', 'write out/ingress-nginx.yaml and out/cloud.conf'),

@@ -11,6 +11,7 @@ import { createIngressCloud, type IngressCloud } from './cloud.js';
 import { ingressKubeTarget } from './kubeconfig.js';
 import { decideIngress, formatIngressPlan } from './plan.js';
 import { renderIngress } from './render.js';
+import { checkClusterName } from '../settings/cluster-name.js';
 
 /** Inputs of `kaas apply-ingress <cluster>` (flags and the process's surroundings). */
 export interface ApplyIngressOptions {
@@ -62,9 +63,7 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   const { logger } = deps;
   // The name becomes file paths (~/.kube/kaas/<cluster>.yaml, …/<cluster>/applied/) and OCCM's LB
   // name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40) {
-    throw new UsageError(`cluster name "${o.cluster}" is not valid`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name> and Kubernetes object names" });
-  }
+  checkClusterName(o.cluster);
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => logger.warn(w));
   const s = settings.values;

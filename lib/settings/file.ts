@@ -3,6 +3,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pai
 import { checkValue, parseScsList, show } from './check.js';
 import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
 import type { Origin, SettingKey } from './types.js';
+import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
 
 /** One layer of settings: values with where each came from. */
 export interface Layer {
@@ -113,8 +114,8 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     for (const pair of node.items) {
       const name = String(isScalar(pair.key) ? pair.key.value : pair.key);
       const body = pair.value as Node | null;
-      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
-        out.problems.push(`${loc(pair.key as Node)}: clusters.${name}: a cluster name must be lower-case letters, digits and '-' (at most 40, as Kubernetes object names)`);
+      if (!isClusterName(name)) {
+        out.problems.push(`${loc(pair.key as Node)}: clusters.${name}: ${CLUSTER_NAME_RULE}`);
         continue;
       }
       const layer = emptyLayer();

@@ -15,6 +15,7 @@ import { withFileLock } from '../fs/lock.js';
 import { mergeClusterSection } from './import-write.js';
 import { checkEnvName, displayPath, settingsFilePath } from './load.js';
 import { SETTINGS } from './table.js';
+import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
 
 /** `kaas settings import`: which SCS files to read and where the result goes. */
 export interface ImportOptions {
@@ -76,9 +77,7 @@ function readInput(file: string | undefined, cwd: string, flag: string) {
  */
 export async function importScs(opts: ImportOptions): Promise<{ data: unknown; text: string }> {
   checkEnvName(opts.env);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(opts.cluster) || opts.cluster.length > 40) {
-    throw new UsageError(`--cluster ${opts.cluster}: a cluster name must be lower-case letters, digits and '-' (at most 40)`);
-  }
+  if (!isClusterName(opts.cluster)) throw new UsageError(`--cluster ${opts.cluster}: ${CLUSTER_NAME_RULE}`);
   const inputs: ScsInputs = {
     clusterctl: readInput(opts.clusterctlFile, opts.cwd, 'clusterctl.yaml')!,
     cloudConf: readInput(opts.cloudConfFile, opts.cwd, '--cloud-conf'),
