@@ -21,7 +21,8 @@ function validatorFor(type: SettingType): ValidateFunction {
 
 /** Shows a value the way the user wrote it: strings quoted, the rest as YAML-ish JSON. */
 export function show(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 100)}… (${text.length} characters)` : text;
 }
 
 /** SCS wrote lists as one string: "[ 10.0.0.1/32, 192.0.2.0/24, ]" (trailing comma allowed). */
