@@ -1,6 +1,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { isIp, parseCidr } from '../net/cidr.js';
+import { KNOWN_LB_OPTIONS } from './occm-options.js';
 import { expectation, valueSchema } from './schema.js';
+import { didYouMeanIn } from './suggest.js';
 import type { SettingDecl, SettingType } from './table.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -43,7 +45,7 @@ export function parseScsList(text: string): string[] {
  */
 export function checkValue(decl: SettingDecl, value: unknown, path: string): string[] {
   const validate = validatorFor(decl.type);
-  if (validate(value) as boolean) return [];
+  if (validate(value) as boolean) return decl.key === 'occm_loadbalancer' ? unknownOccmKeys(value, path) : [];
   const t = decl.type;
   // Give CIDR and IP problems item by item, with the precise reason.
   if ((t.kind === 'cidrList' || t.kind === 'ipList') && Array.isArray(value)) {
@@ -77,4 +79,11 @@ export function booleanHint(t: SettingType, value: unknown): string {
   if (v === 'true' || v === 'false') return ` (write ${v} without quotes or spaces)`;
   if (['yes', 'no', 'on', 'off', 'y', 'n', '1', '0'].includes(v)) return ` (write ${['yes', 'on', 'y', '1'].includes(v) ? 'true' : 'false'})`;
   return '';
+}
+
+/** Keys of an `occm_loadbalancer` map that OCCM does not know, each with the closest known one. */
+export function unknownOccmKeys(value: unknown, path: string): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const unknown = Object.keys(value).filter((k) => !KNOWN_LB_OPTIONS.includes(k)).sort();
+  return unknown.map((k) => `${path}.${k}: not a cloud.conf [LoadBalancer] option of OCCM${didYouMeanIn(k, KNOWN_LB_OPTIONS)} (known: ${KNOWN_LB_OPTIONS.join(', ')})`);
 }

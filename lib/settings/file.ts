@@ -1,7 +1,7 @@
-import { closest, distance } from 'fastest-levenshtein';
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type Pair, type YAMLError } from 'yaml';
 import { checkValue, parseScsList, show } from './check.js';
 import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
+import { didYouMeanIn } from './suggest.js';
 import { duplicateKeys, keyText, nodeValue, parseUserYaml, resolveNode } from './yaml-read.js';
 import type { Origin, SettingKey } from './types.js';
 import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
@@ -26,12 +26,9 @@ const MAX_SUGGESTIONS = 20;
 
 const ALL_NAMES = [...SETTINGS.map((d) => d.key), ...LEGACY.keys(), 'clusters'];
 
-/** Suggests the closest known key for a typo (case-insensitive, at most a third of it changed). */
+/** Suggests the closest setting name for a typo (see suggest.ts). */
 export function didYouMean(name: string, candidates: string[] = ALL_NAMES): string {
-  const lower = name.toLowerCase();
-  const best = closest(lower, candidates.map((c) => c.toLowerCase()));
-  const original = candidates.find((c) => c.toLowerCase() === best) ?? best;
-  return distance(lower, best) <= Math.max(2, Math.floor(name.length / 3)) ? `; did you mean ${original}?` : '';
+  return didYouMeanIn(name, candidates);
 }
 
 /**
