@@ -108,6 +108,10 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
     applicationCredentialSecret: str(a.application_credential_secret),
   };
   const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : typeof v);
+  for (const k of ['auth_type', 'region_name', 'interface', 'cacert']) {
+    const v = entry[k];
+    if (v !== undefined && v !== null && typeof v !== 'string') problems.push(`${k} must be a string, found ${kindOf(v)}`);
+  }
   if (entry.auth !== undefined && !authIsMap) problems.push(`auth must be a mapping (auth_url, username, …), found ${kindOf(entry.auth)}`);
   // Say which key has the wrong shape (never its value: it may be a secret) instead of "missing".
   for (const [k, v] of Object.entries(a)) {

@@ -61,7 +61,8 @@ function readDoc(file: string, read: (p: string) => string): Record<string, unkn
     // Later duplicate keys win, as in openstacksdk (PyYAML); checking them would be quadratic.
     doc = parse(text, { uniqueKeys: false, maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`, {
+    // Only the first line: the rest quotes the file, which may hold a password.
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`, {
       hint: 'fix the YAML syntax of the clouds file',
     });
   }

@@ -1,4 +1,4 @@
-import { isMap, isScalar, isSeq, type LineCounter, type Node, type Pair, type YAMLError } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type Pair, type YAMLError } from 'yaml';
 import { checkValue, parseScsList, show } from './check.js';
 import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
 import { didYouMeanIn } from './suggest.js';
@@ -71,6 +71,10 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
       const keyNode = pair.key as Node;
       const name = keyText(keyNode);
       const valueNode = resolveNode(doc, pair.value) ?? null;
+      if (isAlias(pair.value) && !valueNode) {
+        out.problems.push(`${loc(pair.value as Node)}: ${prefix}${name}: the alias *${pair.value.source} names no anchor (&${pair.value.source} must come before it)`);
+        continue;
+      }
       if (name === 'clusters' && section === 'environment') {
         readClusters(valueNode);
         continue;
