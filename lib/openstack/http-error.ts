@@ -38,13 +38,18 @@ export class HttpError extends OperationError {
  * The one-line fix for a failed call: 401 → credentials, 403 → role, refused/timeout → which
  * endpoint. `cloud` names the clouds.yaml entry so the user knows where to look.
  */
-export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; cacert?: boolean }): string | undefined {
+export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; cacert?: boolean; wwwAuthenticate?: string }): string | undefined {
   const cloud = e.cloud ? ` of cloud "${e.cloud}"` : '';
   let origin = e.url;
   try {
     origin = new URL(e.url).origin;
   } catch {
     // keep the raw URL
+  }
+  // Octavia, Neutron, … behind keystonemiddleware answer 401 and name their Keystone; Keystone names itself.
+  const keystone = /Keystone uri="([^"]+)"/.exec(e.wwwAuthenticate ?? '')?.[1];
+  if (e.service === 'Keystone' && e.status === 401 && keystone && sameOrigin(keystone, origin) === false) {
+    return `auth_url${cloud} points at ${origin}, which is not Keystone but a service that sends its clients to Keystone at ${keystone}: set auth_url to ${keystone}`;
   }
   if (e.status === 401) return `check the credentials${cloud} (password or application credential id/secret; expired or deleted?)`;
   // A web server that is not Keystone answers the token request with 404/405 (or HTML).
@@ -91,6 +96,15 @@ export function hintFor(e: { service: string; url: string; status?: number; code
       return `${origin} does not speak TLS on this port: check http:// vs https:// in auth_url${cloud} / the catalog`;
     default:
       return undefined;
+  }
+}
+
+/** Whether two URLs share an origin; undefined when one does not parse. */
+function sameOrigin(a: string, origin: string): boolean | undefined {
+  try {
+    return new URL(a).origin === origin;
+  } catch {
+    return undefined;
   }
 }
 

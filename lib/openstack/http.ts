@@ -126,7 +126,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         service: req.service, method: req.method, url: req.url, status: res.status,
         requestId: headers['x-openstack-request-id'] ?? headers['x-compute-request-id'],
         detail: openstackErrorMessage(res.data),
-        hint: hintFor({ service: req.service, url: req.url, status: res.status, cloud: opts.cloud }),
+        hint: hintFor({ service: req.service, url: req.url, status: res.status, cloud: opts.cloud, wwwAuthenticate: headers['www-authenticate'] }),
       });
     }
   }
