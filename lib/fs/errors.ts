@@ -25,7 +25,10 @@ const REASONS: Record<string, { what: string; hint: string; exitCode: ExitCode }
 
 /** A file-system error carrying a path, as Node's fs functions throw it. */
 export function isFsError(err: unknown): err is NodeJS.ErrnoException & { code: string } {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!) && 'syscall' in err;
+  // Not `instanceof Error`: errors from another realm (vm contexts, jest) are errors too.
+  if (typeof err !== 'object' || err === null || !('syscall' in err)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code);
 }
 
 /** The KaasError for a file-system error; `file` is the path the user knows (else the error's own). */
