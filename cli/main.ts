@@ -6,6 +6,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
+import { fsError, isFsError } from '../lib/fs/errors.js';
 import { redact } from '../lib/redact.js';
 import os from 'node:os';
 import { commands } from './commands/index.js';
@@ -84,7 +85,9 @@ async function main(rawArgv: string[]): Promise<number> {
     .wrap(Math.min(80, process.stdout.columns || 80))
     .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set.\nDocs: README.md')
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg, { hint: 'see kaas --help' });
+      // yargs rewraps what a coerce function throws as a YError: still a usage error (exit 2).
+      if (err && err.name !== 'YError') throw err;
+      throw new UsageError(err?.message ?? msg, { hint: 'see kaas --help' });
     });
   for (const c of commands) parser = parser.command(c as never);
   let format: OutputFormat = 'text';
@@ -97,7 +100,9 @@ async function main(rawArgv: string[]): Promise<number> {
     const { renderResult } = await import('./output.js');
     process.stdout.write(renderResult(result, format));
     return result.exitCode ?? 0;
-  } catch (err) {
+  } catch (caught) {
+    // A file-system error no use case expected still names its path and a fix, never a bare errno.
+    const err = isFsError(caught) ? fsError(caught, caught.syscall ?? 'access') : caught;
     process.stderr.write(redact(formatError(err, verbose)) + '\n');
     return err instanceof KaasError ? err.exitCode : 1;
   }

@@ -1,5 +1,5 @@
 import { UsageError } from '../../lib/errors.js';
-import { checkPositiveSeconds } from '../checks.js';
+import { durationOption } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -24,13 +24,13 @@ export const checkLb: Command = {
       .option('context', { type: 'string', describe: 'context in that kubeconfig' })
       .option('port', { type: 'number', default: 80, describe: 'port of the two test Services' })
       .option('tries', { type: 'number', default: 50, describe: 'requests per Service; every one must answer' })
-      .option('address-timeout', { type: 'number', default: 600, describe: 'seconds to wait for each load-balancer address' })
+      .option('address-timeout', durationOption('address-timeout', '10m', 'how long to wait for each load-balancer address'))
       .check((a) => {
         for (const f of ['port', 'tries']) {
           const v = a[f];
           if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || (f === 'port' && v > 65535)) throw new UsageError(`--${f} must be a positive whole number${f === 'port' ? ' up to 65535' : ''} (got ${String(v)})`);
         }
-        return checkPositiveSeconds(a, ['address-timeout']);
+        return true;
       })
       .example('kaas check-lb demo', 'check that LoadBalancer Services of cluster demo work as the SCS standard asks'),
   handler: handle<Args>(async (ctx, argv) => {

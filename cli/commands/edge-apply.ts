@@ -1,7 +1,7 @@
 import type { ApplyIngressOptions, ApplyIngressResult } from '../../lib/ingress/apply-ingress.js';
 import type { ApplyIngressDeps } from '../../lib/ingress/apply-ingress.js';
 import { UsageError } from '../../lib/errors.js';
-import { checkPositiveSeconds } from '../checks.js';
+import { durationOption } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -48,13 +48,13 @@ export function edgeApplyCommand(spec: EdgeApplySpec): Command {
         .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
         .option('context', { type: 'string', describe: 'context in that kubeconfig (default: its current context)' })
         .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan" })
-        .option('rollout-timeout', { type: 'number', default: 300, describe: `seconds to wait for the ${spec.rolloutOf} rollout` })
-        .option('address-timeout', { type: 'number', default: 600, describe: `seconds to wait for ${spec.addressOf}` })
+        .option('rollout-timeout', durationOption('rollout-timeout', '5m', `how long to wait for the ${spec.rolloutOf} rollout`))
+        .option('address-timeout', durationOption('address-timeout', '10m', `how long to wait for ${spec.addressOf}`))
         .option('verify', { type: 'boolean', default: true, describe: 'verify the Octavia LB against the plan after applying (--no-verify to skip); exit 1 on a mismatch' })
-        .option('verify-timeout', { type: 'number', default: 180, describe: 'seconds the verification re-checks before reporting a mismatch' })
+        .option('verify-timeout', durationOption('verify-timeout', '3m', 'how long the verification re-checks before reporting a mismatch'))
         .check((a) => {
           if (a['output-dir'] !== undefined && !a['dry-run']) throw new UsageError('--output-dir needs --dry-run', { hint: 'add --dry-run, or drop --output-dir to apply' });
-          return checkPositiveSeconds(a, ['rollout-timeout', 'address-timeout', 'verify-timeout']);
+          return true;
         })
         .example(`kaas ${spec.name} demo --env example --dry-run`, `show the manifests (${spec.dryRunShows}) for the example cluster (offline)`)
         .example(`kaas ${spec.name} demo --env example --dry-run --output-dir out/`, `write out/${spec.manifest} and out/cloud.conf`)

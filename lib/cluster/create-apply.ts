@@ -129,7 +129,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   await timed('workload kubeconfig', async () => {
     const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
     writeSecretFile(kubeconfig, text);
-    contexts = mergeContexts(userKubeconfigFile(o.environ, o.home), text);
+    contexts = await mergeContexts(userKubeconfigFile(o.environ, o.home), text);
     return `${kubeconfig} (mode 0600), context ${contexts.join(', ')} merged`;
   });
 

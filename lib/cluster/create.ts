@@ -14,7 +14,8 @@ import { reportManagementCluster } from './preflight.js';
 import { liveConvergence } from './live-plan.js';
 import type { ObjectDiff } from './reconcile.js';
 import { occmClusterName } from './model.js';
-import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
+import { writeOutputDir } from '../fs/output-dir.js';
+import { dryRunFiles, stdoutText } from './output.js';
 import { clusterTemplateVariables } from './render.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { HttpError } from '../openstack/http-error.js';
 import { serverGroupNames } from '../plan/server-groups.js';
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
 import { waitFor, type Clock } from './wait.js';
@@ -76,9 +77,30 @@ export async function cleanupCloud(cloud: ClusterCloud, items: CleanupItem[], lo
       lbsGone = true;
     }
     if (i.kind === 'floating ip') await cloud.deleteFloatingIp(i.id);
-    else if (i.kind === 'load balancer') await cloud.deleteLoadBalancer(i.id);
+    else if (i.kind === 'load balancer') await deleteWhenSettled(i, () => cloud.deleteLoadBalancer(i.id), logger, clock, timeoutSec);
     else if (i.kind === 'server group') await cloud.deleteServerGroup(i.id);
-    else await cloud.deleteSecurityGroup(i.id);
+    else await deleteWhenSettled(i, () => cloud.deleteSecurityGroup(i.id), logger, clock, timeoutSec);
     logger.info(`deleted ${i.what}`);
   }
+}
+
+/**
+ * Deletes, retrying while the cloud answers 409 Conflict: Octavia refuses to delete a load
+ * balancer in PENDING_CREATE/PENDING_UPDATE (OCCM may be changing it right now), Neutron a
+ * security group a port still uses. Either settles by itself; the step's timeout bounds the wait.
+ */
+async function deleteWhenSettled(item: CleanupItem, del: () => Promise<void>, logger: Logger, clock: Clock, timeoutSec: number): Promise<void> {
+  await waitFor({
+    title: `deleting ${item.what}`, timeoutSec, intervalMs: 5000, logger, clock,
+    hint: item.kind === 'load balancer' ? `openstack loadbalancer show ${item.id} (provisioning_status)` : `openstack port list --security-group ${item.id}`,
+    probe: async () => {
+      try {
+        await del();
+        return { done: true, progress: '' };
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 409) return { done: false, progress: 'busy (409 Conflict); retrying' };
+        throw e;
+      }
+    },
+  });
 }

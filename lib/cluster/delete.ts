@@ -109,7 +109,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   actions.push(...cleanup.map((c) => c.what));
   if (!o.dryRun) await cleanupCloud(cloud!, cleanup, deps.logger, deps.clock);
 
-  const contexts = removeContexts(userKubeconfigFile(o.environ, o.home), cluster, o.dryRun);
+  const contexts = await removeContexts(userKubeconfigFile(o.environ, o.home), cluster, o.dryRun);
   actions.push(...contexts.map((c) => `kubeconfig context ${c}`));
   if (existsSync(kubeconfig)) {
     actions.push(`file ${kubeconfig}`);

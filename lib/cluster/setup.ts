@@ -46,14 +46,7 @@ export interface ClusterDeps {
   readFile: (p: string) => string;
 }
 
-/** Cluster names become object and OpenStack resource names (with suffixes): DNS-1123 labels, short. */
-export function checkClusterName(name: string | undefined): string {
-  if (!name) throw new UsageError('name the cluster (the first argument)', { hint: 'e.g. kaas create-cluster demo --env example' });
-  if (!/^[a-z]([-a-z0-9]{0,34}[a-z0-9])?$/.test(name)) {
-    throw new UsageError(`cluster name "${name}" is not valid`, { hint: 'use 1–36 lower-case letters, digits and "-", starting with a letter (it becomes part of Kubernetes and OpenStack names)' });
-  }
-  return name;
-}
+export { checkClusterName } from '../settings/cluster-name.js';
 
 /** The management cluster kaas talks to: the --kubeconfig/--context flags, else the settings. */
 export function managementTarget(o: Pick<ClusterRunOptions, 'kubeconfig' | 'context' | 'cwd'>, s: Pick<Settings, 'mgmt_kubeconfig' | 'mgmt_context'>): KubeTarget {

@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeOutputDir } from '../fs/output-dir.js';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
@@ -13,6 +13,7 @@ import { decideIngress, formatIngressPlan } from './plan.js';
 import { renderIngress } from './render.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
+import { checkClusterName } from '../settings/cluster-name.js';
 
 /** Inputs of `kaas apply-ingress <cluster>` (flags and the process's surroundings). */
 export interface ApplyIngressOptions {
@@ -64,9 +65,9 @@ export interface ApplyIngressResult {
  * warnings printed, and the cloud made on first use.
  */
 export function loadEdgeRun(o: ApplyIngressOptions, deps: ApplyIngressDeps): { s: Settings; getCloud: () => IngressCloud } {
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40) {
-    throw new UsageError(`cluster name "${o.cluster}" is not valid`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name> and Kubernetes object names" });
-  }
+  // The name becomes file paths (~/.kube/kaas/<cluster>.yaml, …/<cluster>/applied/) and OCCM's LB
+  // name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
+  checkClusterName(o.cluster);
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => deps.logger.warn(w));
   const s = settings.values;
@@ -86,13 +87,10 @@ export function writeDryRun(
   const caMounted = Boolean(creds.cloud?.cacert && creds.cloud.verify);
   const rendered = renderCloudConf({ cloud: creds.cloud, ...conf, caFileInPod: caMounted ? CA_FILE_IN_POD : undefined });
   rendered.warnings.forEach((w) => logger.warn(w));
-  const dir = path.resolve(o.cwd, o.outputDir!);
-  mkdirSync(dir, { recursive: true });
-  const manifestFile = path.join(dir, manifestName);
-  const confFile = path.join(dir, 'cloud.conf');
-  writeFileSync(manifestFile, manifest);
-  writeFileSync(confFile, rendered.text, { mode: 0o600 });
-  chmodSync(confFile, 0o600); // an existing file keeps its old mode otherwise
+  const [manifestFile, confFile] = writeOutputDir(path.resolve(o.cwd, o.outputDir!), [
+    { name: manifestName, text: manifest, secret: false },
+    { name: 'cloud.conf', text: rendered.text, secret: true },
+  ]);
   logger.info(`wrote ${manifestFile} and ${confFile} (mode 0600)`);
   return [manifestFile, confFile];
 }

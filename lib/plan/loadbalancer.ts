@@ -29,6 +29,13 @@ function defaultPlan(caps: Capabilities, reasons: string[]): LoadBalancerPlan {
     reasons,
   };
   if (o.present && !o.providers.includes('amphora')) {
+    // Only ovn offered: OCCM's default provider (amphora) would be refused by Octavia on every Service.
+    if (o.providers.length > 0 && o.providers.every((p) => p === 'ovn')) {
+      throw new PlanError(`the cloud offers only the ovn provider, but the plan needs amphora (${reasons.join('; ')})`, {
+        problems: [`providers offered: ${list(o.providers)}`],
+        hint: 'set use_ovn_lb_provider to true or auto for this cloud (and empty restrict_kubeapi, which OVN cannot enforce)',
+      });
+    }
     reasons.push(`the cloud does not offer the amphora provider; it offers: ${list(o.providers)}`);
   }
   return plan;

@@ -2,6 +2,7 @@ import type { CloudConfig } from '../openstack/cloud-config.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import { PlanError } from '../errors.js';
 import { templatePath } from '../paths.js';
+import { KNOWN_LB_OPTIONS } from '../settings/occm-options.js';
 import type { ScalarMap } from '../settings/types.js';
 import { loadTemplate } from './engine.js';
 
@@ -11,15 +12,7 @@ import { loadTemplate } from './engine.js';
  * through templates/cloud-conf/cloud.conf.hbs. The result holds a secret: write it mode 0600.
  */
 
-/** [LoadBalancer] options OCCM knows (cloud-provider-openstack pkg/openstack/openstack.go); others are typos. */
-export const KNOWN_LB_OPTIONS = [
-  'enabled', 'lb-provider', 'lb-method', 'lb-version', 'create-monitor', 'monitor-delay', 'monitor-timeout',
-  'monitor-max-retries', 'monitor-max-retries-down', 'manage-security-groups', 'internal-lb', 'node-selector',
-  'cascade-delete', 'floating-network-id', 'floating-subnet-id', 'floating-subnet', 'floating-subnet-tags', 'subnet-id',
-  'member-subnet-id', 'network-id', 'flavor-id', 'availability-zone', 'enable-ingress-hostname',
-  'ingress-hostname-suffix', 'max-shared-lb', 'container-store', 'default-tls-container-ref',
-  'provider-requires-serial-api-calls',
-];
+export { KNOWN_LB_OPTIONS } from '../settings/occm-options.js';
 
 /** kaas's own [LoadBalancer] defaults (the SCS template's, minus `use-octavia`, removed in OCCM v1.26). */
 export const LB_DEFAULTS: Record<string, string> = { 'manage-security-groups': 'true' };

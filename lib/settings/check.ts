@@ -1,7 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isIp, parseCidr } from '../net/cidr.js';
+import { KNOWN_LB_OPTIONS } from './occm-options.js';
 import { expectation, valueSchema } from './schema.js';
+import { didYouMeanIn } from './suggest.js';
 import type { SettingDecl, SettingType } from './table.js';
 
 // ajv-formats is CommonJS: under NodeNext its default export is the module object.
@@ -25,7 +27,8 @@ function validatorFor(type: SettingType): ValidateFunction {
 
 /** Shows a value the way the user wrote it: strings quoted, the rest as YAML-ish JSON. */
 export function show(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 100)}… (${text.length} characters)` : text;
 }
 
 /** SCS wrote lists as one string: "[ 10.0.0.1/32, 192.0.2.0/24, ]" (trailing comma allowed). */
@@ -48,7 +51,7 @@ export function checkValue(decl: SettingDecl, value: unknown, path: string): str
   const schemaOk = validatorFor(decl.type)(value) as boolean;
   const precise = addressProblems(decl.type, value, path);
   if (precise.length) return precise;
-  if (schemaOk) return [];
+  if (schemaOk) return decl.key === 'occm_loadbalancer' ? unknownOccmKeys(value, path) : [];
   return [`${path}: ${show(value)} is not ${expectation(decl.type)}${booleanHint(decl.type, value)}`];
 }
 
@@ -85,4 +88,11 @@ export function booleanHint(t: SettingType, value: unknown): string {
   if (v === 'true' || v === 'false') return ` (write ${v} without quotes or spaces)`;
   if (['yes', 'no', 'on', 'off', 'y', 'n', '1', '0'].includes(v)) return ` (write ${['yes', 'on', 'y', '1'].includes(v) ? 'true' : 'false'})`;
   return '';
+}
+
+/** Keys of an `occm_loadbalancer` map that OCCM does not know, each with the closest known one. */
+export function unknownOccmKeys(value: unknown, path: string): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const unknown = Object.keys(value).filter((k) => !KNOWN_LB_OPTIONS.includes(k)).sort();
+  return unknown.map((k) => `${path}.${k}: not a cloud.conf [LoadBalancer] option of OCCM${didYouMeanIn(k, KNOWN_LB_OPTIONS)} (known: ${KNOWN_LB_OPTIONS.join(', ')})`);
 }

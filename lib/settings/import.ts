@@ -11,9 +11,13 @@ import { pinScsIngress } from './import-ingress.js';
 import { importTfvars, readTfvars } from './import-tfvars.js';
 import { BUNDLED_INGRESS_VERSIONS, findBundled } from '../plan/ingress-versions.js';
 import { reportText, type ImportReport } from './import-report.js';
-import { mergeClusterSection, writeFileAtomic } from './import-write.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { withFsErrors } from '../fs/errors.js';
+import { withFileLock } from '../fs/lock.js';
+import { mergeClusterSection } from './import-write.js';
 import { checkEnvName, displayPath, settingsFilePath } from './load.js';
 import { SETTINGS } from './table.js';
+import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
 
 /** `kaas settings import`: which SCS files to read and where the result goes. */
 export interface ImportOptions {
@@ -95,9 +99,7 @@ function readInput(file: string | undefined, cwd: string, flag: string) {
  */
 export async function importScs(opts: ImportOptions): Promise<{ data: unknown; text: string }> {
   checkEnvName(opts.env);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(opts.cluster) || opts.cluster.length > 40) {
-    throw new UsageError(`--cluster ${opts.cluster}: a cluster name must be lower-case letters, digits and '-' (at most 40)`);
-  }
+  if (!isClusterName(opts.cluster)) throw new UsageError(`--cluster ${opts.cluster}: ${CLUSTER_NAME_RULE}`);
   const inputs: ScsInputs = {
     clusterctl: readInput(opts.clusterctlFile, opts.cwd, 'clusterctl.yaml')!,
     cloudConf: readInput(opts.cloudConfFile, opts.cwd, '--cloud-conf'),
@@ -112,24 +114,29 @@ export async function importScs(opts: ImportOptions): Promise<{ data: unknown; t
   const section = Object.fromEntries(SETTINGS.filter((d) => d.key in c.values).map((d) => [d.key, c.values[d.key]]));
   const file = settingsFilePath(opts.settingsDir, opts.env, opts.cwd);
   const shown = displayPath(file, opts.cwd);
-  const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  if (existing !== undefined) {
-    const before = parseSettingsFile(existing, shown);
-    if (before.problems.length) throw new SettingsError(`${shown} is invalid; fix it before importing into it`, before.problems, 'kaas settings validate --env ' + opts.env);
-  }
-  const merged = mergeClusterSection(existing, opts.cluster, section, {
-    force: opts.force ?? false,
-    comment: ` imported from ${inputs.clusterctl.file} by kaas settings import`,
-    header: ` kaas environment "${opts.env}" (created by kaas settings import)\n Layers, lowest first: defaults < this file < clusters.<name> < KAAS_<KEY> env vars < --set flags.`,
-  });
-  if ('conflict' in merged) {
-    throw new UsageError(`${shown}: ${merged.conflict}; nothing was written`, { hint: 'use --force to replace it, or import under another --cluster name' });
-  }
-  const after = parseSettingsFile(merged.text, shown);
-  if (after.problems.length) throw new SettingsError(`the imported ${shown} would be invalid`, after.problems, hint);
+  // Read, merge and write under the file's lock: two imports at once both land, none is lost.
+  const merge = () => {
+    const existing = existsSync(file) ? withFsErrors(file, 'read', () => readFileSync(file, 'utf8')) : undefined;
+    if (existing !== undefined) {
+      const before = parseSettingsFile(existing, shown);
+      if (before.problems.length) throw new SettingsError(`${shown} is invalid; fix it before importing into it`, before.problems, 'kaas settings validate --env ' + opts.env);
+    }
+    const merged = mergeClusterSection(existing, opts.cluster, section, {
+      force: opts.force ?? false,
+      comment: ` imported from ${inputs.clusterctl.file} by kaas settings import`,
+      header: ` kaas environment "${opts.env}" (created by kaas settings import)\n Layers, lowest first: defaults < this file < clusters.<name> < KAAS_<KEY> env vars < --set flags.`,
+    });
+    if ('conflict' in merged) {
+      throw new UsageError(`${shown}: ${merged.conflict}; nothing was written`, { hint: 'use --force to replace it, or import under another --cluster name' });
+    }
+    const after = parseSettingsFile(merged.text, shown);
+    if (after.problems.length) throw new SettingsError(`the imported ${shown} would be invalid`, after.problems, hint);
 
+    if (!opts.dryRun && merged.status !== 'unchanged') writeFileAtomic(file, merged.text);
+    return merged;
+  };
+  const merged = opts.dryRun ? merge() : await withFileLock(file, merge);
   const write = !opts.dryRun && merged.status !== 'unchanged';
-  if (write) writeFileAtomic(file, merged.text);
   const report: ImportReport = {
     env: opts.env,
     file,

@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { SettingsError, UsageError } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import { parseSettingsFile } from './file.js';
-import { writeFileAtomic } from './import-write.js';
+import { writeFileAtomic } from '../fs/atomic.js';
 import { checkEnvName, displayPath, settingsFilePath } from './load.js';
 import { GROUP_TITLES } from './docs.js';
 import { SETTINGS, type SettingGroup } from './table.js';

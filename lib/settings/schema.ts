@@ -1,4 +1,5 @@
 import { LEGACY, SETTINGS, type SettingDecl, type SettingType } from './table.js';
+import { CLUSTER_NAME_MAX, CLUSTER_NAME_PATTERN } from './cluster-name.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -125,7 +126,7 @@ export function settingsFileSchema(): JsonSchema {
       clusters: {
         description: 'Per-cluster overrides: clusters.<name>.<setting>.',
         type: 'object',
-        propertyNames: { pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+        propertyNames: { pattern: CLUSTER_NAME_PATTERN, maxLength: CLUSTER_NAME_MAX },
         additionalProperties: { $ref: '#/definitions/cluster' },
       },
     },

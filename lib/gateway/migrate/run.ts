@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
+import { writeOutputDir } from '../../fs/output-dir.js';
 import type { ProcessRunner } from '../../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../../kube/kubectl.js';
 import type { Logger } from '../../log.js';
@@ -89,12 +89,14 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
 
   if (o.outputDir) {
     const dir = path.resolve(o.cwd, o.outputDir);
-    const files = c.objects.map((x) => {
-      const f = path.join(dir, fileName(x));
-      mkdirSync(path.dirname(f), { recursive: true });
-      writeFileSync(f, stringifyDocuments([x]));
-      return f;
-    });
+    // One folder per namespace, each written as --output-dir is everywhere (atomic, /proc refused).
+    const byDir = new Map<string, { name: string; text: string; secret: boolean }[]>();
+    for (const x of c.objects) {
+      const rel = fileName(x);
+      const sub = path.join(dir, path.dirname(rel));
+      byDir.set(sub, [...(byDir.get(sub) ?? []), { name: path.basename(rel), text: stringifyDocuments([x]), secret: false }]);
+    }
+    const files = [...byDir].flatMap(([sub, fs]) => writeOutputDir(sub, fs));
     deps.logger.info(`wrote ${files.length} file(s) under ${dir}`);
     return { data: { ...data, files }, text: '' };
   }

@@ -35,14 +35,14 @@ function leftoverCloud(): FakeCloudState {
   };
 }
 
-function withContext(sb: ReturnType<typeof sandbox>) {
-  mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+async function withContext(sb: ReturnType<typeof sandbox>) {
+  await mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
 }
 
 describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () => {
   it('deletes LoadBalancer Services and PVCs first, then the Cluster, then the leftovers; a second run is a no-op', async () => {
     const sb = sandbox();
-    withContext(sb);
+    await withContext(sb);
     const c = calls(sb.mgmt, sb.workload);
     const selector = 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas';
     const leftovers = (file: string, ns = 'default') => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', ns, '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
@@ -171,7 +171,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
 
   it('--dry-run lists everything and deletes nothing', async () => {
     const sb = sandbox();
-    withContext(sb);
+    await withContext(sb);
     writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
     const c = calls(sb.mgmt, sb.workload);
     const fake = fakeTools([

@@ -31,7 +31,6 @@ describe('resolveLoadBalancerPlan: outcomes', () => {
     ['auto', '2.23', ['amphora', 'ovn'], [], 'amphora', 'Octavia v2.23 is older than Wallaby (v2.24): OVN health monitors unsupported'],
     ['auto', '2.30', ['amphora', 'octavia'], [], 'amphora', 'OVN not offered: providers are amphora, octavia'],
     ['auto', '2.26', ['amphora', 'ovn'], ['10.0.0.0/8'], 'amphora', 'OVN not used: restrict_kubeapi needs listener allowed_cidrs, which OVN rejects (HTTP 501)'],
-    ['auto', '2.26', ['ovn'], ['10.0.0.0/8'], 'amphora', 'the cloud does not offer the amphora provider; it offers: ovn'],
     [true, '2.26', ['amphora', 'ovn'], [], 'ovn', 'OVN used: use_ovn_lb_provider is true'],
     [true, '2.26', ['amphora', 'ovn'], ['none'], 'ovn', 'internal only'],
     [false, '2.26', ['amphora', 'ovn'], [], 'amphora', 'OVN not used: use_ovn_lb_provider is false'],
@@ -77,6 +76,9 @@ describe('resolveLoadBalancerPlan: errors (exit 2, nothing touched)', () => {
     [true, '2.26', ['amphora', 'ovn'], ['10.0.0.0/8'], /restrict_kubeapi cannot be honoured: .*OVN, which rejects allowed_cidrs \(HTTP 501\)/, []],
     [false, '2.11', ['amphora'], ['10.0.0.0/8'], /Octavia v2.11 is older than v2.12/, []],
     ['auto', '2.10', ['amphora', 'ovn'], ['10.0.0.0/8'], /older than v2.12/, []],
+    // The plan cannot work at all: Octavia would refuse OCCM's default provider on every Service.
+    [false, '2.26', ['ovn'], [], /offers only the ovn provider, but the plan needs amphora \(OVN not used: use_ovn_lb_provider is false\)/, ['providers offered: ovn']],
+    ['auto', '2.26', ['ovn'], ['10.0.0.0/8'], /offers only the ovn provider, but the plan needs amphora \(OVN not used: restrict_kubeapi/, ['providers offered: ovn']],
   ] as const)('%s on v%s with %j, restrict %j → PlanError', (mode, version, providers, restrict, message, problems) => {
     const c = version === undefined ? noOctavia : caps(version, [...providers]);
     let err: unknown;
