@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { PlanError } from '../errors.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
+import { orThrow } from '../plan/decision.js';
 import { planIngress } from '../plan/ingress.js';
 import { renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
@@ -50,7 +51,7 @@ export function listVariables(): { file: string; variables: string[] }[] {
 /** The bundled add-on objects and cloud.conf of a plan (also what dry-run writes). */
 export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderCloudConf>[0]['cloud'], lb: Parameters<typeof renderCloudConf>[0]['lb']) {
   const s = plan.decisions.settings;
-  const ingress = planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb);
+  const ingress = orThrow(planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
   const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: '/etc/config/ca.crt' });
   const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert: plan.decisions.identity?.cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps

@@ -5,7 +5,9 @@ import { connect } from '../openstack/connection.js';
 import { detectCapabilities } from '../openstack/detect.js';
 import type { HttpClient } from '../openstack/http.js';
 import type { Capabilities } from '../openstack/types.js';
-import { resolveLoadBalancerPlan } from '../plan/loadbalancer.js';
+import { orThrow } from '../plan/decision.js';
+import { checkKubeApiLb, kubeApiLbFacts } from '../plan/kubeapi.js';
+import { planLoadBalancer } from '../plan/loadbalancer.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import { loadSettings } from '../settings/load.js';
 import { formatDetectText } from './text.js';
@@ -29,8 +31,8 @@ export interface DetectOptions {
   http?: HttpClient;
 }
 
-/** What `kaas detect -o json` prints: the capabilities plus the load-balancer plan. */
-export type DetectReport = Capabilities & { loadBalancer: LoadBalancerPlan };
+/** What `kaas detect -o json` prints: the capabilities, the Service load-balancer plan and the kube-API LB check. */
+export type DetectReport = Capabilities & { loadBalancer: LoadBalancerPlan; kubeApi: { provider?: string; reasons: string[] } };
 
 /** Asks the cloud (one token, ≤ 3 requests after it) for its capabilities. */
 export async function detectCloud(opts: DetectOptions, cloudSetting?: string): Promise<{ capabilities: Capabilities; requests: number }> {
@@ -44,8 +46,8 @@ export async function detectCloud(opts: DetectOptions, cloudSetting?: string): P
 /**
  * `kaas detect [<cluster>]`: loads the environment's settings (with the cluster's overrides),
  * detects the cloud's capabilities (or reads them from --capabilities FILE) and resolves the
- * load-balancer plan. Returns the report as data and as text; throws PlanError (exit 2) when the
- * settings ask for what the cloud cannot do.
+ * load-balancer plan and whether restrict_kubeapi can be enforced. Returns the report as data and
+ * as text; throws PlanError (exit 2) when the settings ask for what the cloud cannot do.
  */
 export async function runDetect(opts: DetectOptions): Promise<{ data: DetectReport; text: string }> {
   const settings = loadSettings({
@@ -61,7 +63,9 @@ export async function runDetect(opts: DetectOptions): Promise<{ data: DetectRepo
     // The bench and curious users read this line (kaas detect --verbose).
     opts.logger.debug(`openstack: ${r.requests} HTTP requests`);
   }
-  const loadBalancer = resolveLoadBalancerPlan(settings.values, capabilities);
-  const data: DetectReport = { ...capabilities, loadBalancer };
+  const loadBalancer = orThrow(planLoadBalancer(settings.values, capabilities));
+  const api = checkKubeApiLb(settings.values.restrict_kubeapi, kubeApiLbFacts(capabilities.octavia));
+  const kubeApi = { ...orThrow(api), reasons: api.reasons };
+  const data: DetectReport = { ...capabilities, loadBalancer, kubeApi };
   return { data, text: formatDetectText(data) };
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import { recordApplied } from './applied.js';
 import type { IngressCloud } from './cloud.js';
 import { liveCloudConfProblems } from './live-check.js';
-import type { IngressDecision } from './plan.js';
+import type { IngressDecision } from './decide.js';
 import { decideRealIpCidr, hasLbAddress, occmLoadBalancerName, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
 import {
   ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, type RenderedIngress,

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { renderIngress } from '../../../lib/ingress/render.js';
 import { BUNDLED_INGRESS_VERSIONS } from '../../../lib/plan/ingress-versions.js';
-import { planIngress, type IngressVariant } from '../../../lib/plan/ingress.js';
-import { AMPHORA, OVN, settings } from './fixtures.js';
+import type { IngressVariant } from '../../../lib/plan/ingress.js';
+import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
 
 /**
  * Golden files: every variant × bundled version, compared semantically (all documents parsed,
@@ -14,11 +14,11 @@ import { AMPHORA, OVN, settings } from './fixtures.js';
 const DIR = path.resolve(process.cwd(), 'test/golden/ingress');
 const UPDATE = process.env.KAAS_UPDATE_GOLDEN === '1';
 
-const VARIANTS: Record<IngressVariant, () => ReturnType<typeof planIngress>> = {
-  'amphora-proxy': () => planIngress(settings(), AMPHORA),
-  'amphora-monitor': () => planIngress(settings({ nginx_use_proxy: false }), AMPHORA),
-  'amphora-plain': () => planIngress(settings({ nginx_use_proxy: false, occm_loadbalancer: { 'create-monitor': true } }), AMPHORA),
-  ovn: () => planIngress(settings(), OVN),
+const VARIANTS: Record<IngressVariant, () => ReturnType<typeof ingressPlan>> = {
+  'amphora-proxy': () => ingressPlan(settings(), AMPHORA),
+  'amphora-monitor': () => ingressPlan(settings({ nginx_use_proxy: false }), AMPHORA),
+  'amphora-plain': () => ingressPlan(settings({ nginx_use_proxy: false, occm_loadbalancer: { 'create-monitor': true } }), AMPHORA),
+  ovn: () => ingressPlan(settings(), OVN),
 };
 
 const cases = Object.keys(VARIANTS).flatMap((variant) => BUNDLED_INGRESS_VERSIONS.map((v) => [variant as IngressVariant, v.version] as const));

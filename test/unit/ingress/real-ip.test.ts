@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { decideRealIpCidr, inCidr, occmLoadBalancerName, serviceLbStatus } from '../../../lib/ingress/real-ip.js';
 import { liveCloudConfProblems, parseCloudConf } from '../../../lib/ingress/live-check.js';
-import { planIngress } from '../../../lib/plan/ingress.js';
 import { RECORDED } from '../../fakes/fake-tools.js';
-import { AMPHORA, OVN, settings } from './fixtures.js';
+import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
 
 const svc = (f: string) => JSON.parse(readFileSync(`${RECORDED}/${f}`, 'utf8')) as unknown;
 
@@ -58,7 +57,7 @@ describe('the live OCCM cloud config against the plan', () => {
     ['plan amphora, OCCM on OVN in [loadbalancer]', '[loadbalancer]\nlb-provider=ovn\nenable-ingress-hostname=true\n', AMPHORA, settings(), [/plan uses amphora, but .*lb-provider=ovn/]],
     ['plan OVN, create-monitor "false" with a comment', conf('lb-provider=ovn\nlb-method=SOURCE_IP_PORT\ncreate-monitor=false ; off'), OVN, settings(), [/create-monitor=true/]],
   ] as const)('%s', (_n, text, lb, s, expected) => {
-    const problems = liveCloudConfProblems(text, lb, planIngress(s, lb));
+    const problems = liveCloudConfProblems(text, lb, ingressPlan(s, lb));
     expect(problems).toHaveLength(expected.length);
     expected.forEach((re, i) => expect(problems[i]).toMatch(re));
   });
