@@ -1,3 +1,4 @@
+import { occmLoadBalancerPrefix } from '../openstack/octavia.js';
 import type { Logger } from '../log.js';
 import { serverGroupNames } from '../plan/server-groups.js';
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
@@ -33,7 +34,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
     }
   };
   const items: CleanupItem[] = [];
-  const lbPrefix = `kube_service_${cluster}_`;
+  const lbPrefix = occmLoadBalancerPrefix(cluster);
   const lbs = (await orNone('load balancers', () => cloud.loadBalancers())).filter((l) => l.name.startsWith(lbPrefix));
   for (const lb of lbs) {
     for (const f of lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []) {
