@@ -23,11 +23,11 @@ export const createCluster: Command = {
       .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' }),
   handler: handle<Args>(async (ctx, argv) => {
     const { runCreateCluster } = await import('../../lib/cluster/run.js');
-    const r = await runCreateCluster(ctx, {
+    const r = await runCreateCluster({
       cluster: argv.cluster ?? '', env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
       environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
-    });
+    }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };
   }),
 };

@@ -17,9 +17,9 @@ export const deleteCluster: Command = {
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' }),
   handler: handle<Args>(async (ctx, argv) => {
     const { runDeleteCluster } = await import('../../lib/cluster/run.js');
-    return runDeleteCluster(ctx, {
+    return runDeleteCluster({
       cluster: argv.cluster ?? '', env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       dryRun: argv.dryRun, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
-    });
+    }, ctx);
   }),
 };

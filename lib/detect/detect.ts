@@ -25,8 +25,12 @@ export interface DetectOptions {
   cloud?: string;
   /** --capabilities FILE: plan from saved capabilities, without asking the cloud. */
   capabilitiesFile?: string;
-  logger: Logger;
   timeoutMs?: number;
+}
+
+/** What `kaas detect` works through. */
+export interface DetectDeps {
+  logger: Logger;
   /** Injected HTTP client (tests); otherwise one is built from the cloud's TLS settings. */
   http?: HttpClient;
 }
@@ -35,10 +39,10 @@ export interface DetectOptions {
 export type DetectReport = Capabilities & { loadBalancer: LoadBalancerPlan; kubeApi: { provider?: string; reasons: string[] } };
 
 /** Asks the cloud (one token, ≤ 3 requests after it) for its capabilities. */
-export async function detectCloud(opts: DetectOptions, cloudSetting?: string): Promise<{ capabilities: Capabilities; requests: number }> {
+export async function detectCloud(opts: DetectOptions, deps: DetectDeps, cloudSetting?: string): Promise<{ capabilities: Capabilities; requests: number }> {
   const cloud = resolveCloudConfig({ environ: opts.environ, cwd: opts.cwd, home: opts.home, cloudFlag: opts.cloud, cloudSetting });
-  opts.logger.debug(`cloud "${cloud.name}" from ${cloud.source}, region ${cloud.regionName ?? '(any)'}, interface ${cloud.interface}`);
-  const conn = await connect(cloud, { logger: opts.logger, timeoutMs: opts.timeoutMs, http: opts.http });
+  deps.logger.debug(`cloud "${cloud.name}" from ${cloud.source}, region ${cloud.regionName ?? '(any)'}, interface ${cloud.interface}`);
+  const conn = await connect(cloud, { logger: deps.logger, timeoutMs: opts.timeoutMs, http: deps.http });
   const capabilities = await detectCapabilities(conn);
   return { capabilities, requests: conn.http.stats.requests };
 }
@@ -49,19 +53,19 @@ export async function detectCloud(opts: DetectOptions, cloudSetting?: string): P
  * load-balancer plan and whether restrict_kubeapi can be enforced. Returns the report as data and
  * as text; throws PlanError (exit 2) when the settings ask for what the cloud cannot do.
  */
-export async function runDetect(opts: DetectOptions): Promise<{ data: DetectReport; text: string }> {
+export async function runDetect(opts: DetectOptions, deps: DetectDeps): Promise<{ data: DetectReport; text: string }> {
   const settings = loadSettings({
     settingsDir: opts.settingsDir, env: opts.env, cluster: opts.cluster, environ: opts.environ, sets: opts.sets, cwd: opts.cwd,
   });
-  settings.warnings.forEach((w) => opts.logger.warn(w));
+  settings.warnings.forEach((w) => deps.logger.warn(w));
   let capabilities: Capabilities;
   if (opts.capabilitiesFile) {
     capabilities = loadCapabilitiesFile(opts.capabilitiesFile);
   } else {
-    const r = await detectCloud(opts, settings.values.cloud || undefined);
+    const r = await detectCloud(opts, deps, settings.values.cloud || undefined);
     capabilities = r.capabilities;
     // The bench and curious users read this line (kaas detect --verbose).
-    opts.logger.debug(`openstack: ${r.requests} HTTP requests`);
+    deps.logger.debug(`openstack: ${r.requests} HTTP requests`);
   }
   const loadBalancer = orThrow(planLoadBalancer(settings.values, capabilities));
   const api = checkKubeApiLb(settings.values.restrict_kubeapi, kubeApiLbFacts(capabilities.octavia));
