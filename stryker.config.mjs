@@ -14,7 +14,7 @@ export default {
   ignorePatterns: ['dist', 'reports', '.stryker-tmp'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 20000,
+  timeoutMS: 10000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
