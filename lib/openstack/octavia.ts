@@ -15,7 +15,7 @@ export interface Provider {
   description?: string;
 }
 
-/** The fields of a load balancer later issues use. */
+/** The fields of a load balancer kaas reads (VIP for the real-IP decision, port for its floating IP). */
 export interface LoadBalancer {
   id: string;
   name: string;

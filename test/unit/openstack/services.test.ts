@@ -23,7 +23,7 @@ async function withCloud(steps: ScriptStep[], fn: (c: Connection, base: string) 
   }
 }
 
-describe('service calls later issues use (scripted)', () => {
+describe('OpenStack service calls (scripted)', () => {
   it('Nova: server by exact name (the name filter is a regex, so it is anchored and escaped)', async () => {
     await withCloud([{
       method: 'GET', path: `/compute/v2.1/p1/servers/detail?name=${encodeURIComponent('^mgmt\\.host$')}`, headers: { 'openstack-api-version': 'compute 2.64' },
