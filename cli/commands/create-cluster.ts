@@ -30,12 +30,12 @@ export const createCluster: Command = {
       .example('kaas create-cluster demo --kubeconfig ~/.kube/mgmt.yaml', 'create it from that management cluster'),
   handler: handle<Args>(async (ctx, argv) => {
     const { runCreateCluster } = await import('../../lib/cluster/run.js');
-    const r = await runCreateCluster(ctx, {
+    const r = await runCreateCluster({
       cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       kubeconfig: argv.kubeconfig, context: argv.context,
       dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
       environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
-    });
+    }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };
   }),
 };

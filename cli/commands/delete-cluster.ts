@@ -47,10 +47,10 @@ export const deleteCluster: Command = {
     const { checkClusterName } = await import('../../lib/cluster/setup.js');
     checkClusterName(argv.cluster);
     if (!argv.dryRun && !argv.yes) await confirmDelete(argv.cluster, ctx.env);
-    return runDeleteCluster(ctx, {
+    return runDeleteCluster({
       cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       kubeconfig: argv.kubeconfig, context: argv.context,
       dryRun: argv.dryRun, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
-    });
+    }, ctx);
   }),
 };

@@ -25,7 +25,7 @@ export const detect: Command = {
     const { runDetect } = await import('../../lib/detect/detect.js');
     return runDetect({
       settingsDir: ctx.settingsDir, env: ctx.env, cluster: argv.cluster, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
-      sets: ctx.set, cloud: argv.cloud, capabilitiesFile: argv.capabilities, timeoutMs: argv.timeout * 1000, logger: ctx.logger,
-    });
+      sets: ctx.set, cloud: argv.cloud, capabilitiesFile: argv.capabilities, timeoutMs: argv.timeout * 1000,
+    }, { logger: ctx.logger });
   }),
 };

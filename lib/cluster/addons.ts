@@ -1,6 +1,7 @@
 import type { ProcessRunner } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
+import { addonFlags, addonImages } from '../plan/addon-table.js';
 import type { AddonStep } from '../plan/addons.js';
 import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
 import { orThrow } from '../plan/decision.js';
@@ -14,13 +15,6 @@ import { cloudConfigHash, cloudConfigSecretData } from './cloud-config-rollout.j
  * apply (re-applying changes nothing), cilium through its CLI (install, or upgrade when present)
  * or `helm upgrade --install`, cert-manager through `helm upgrade --install`.
  */
-
-/** Container images of the bundled add-ons for a version. */
-export const ADDON_IMAGES: Record<string, (version: string) => string> = {
-  occm: (v) => `registry.k8s.io/provider-os/openstack-cloud-controller-manager:${v}`,
-  'cinder-csi': (v) => `registry.k8s.io/provider-os/cinder-csi-plugin:${v}`,
-  'metrics-server': (v) => `registry.k8s.io/metrics-server/metrics-server:${v}`,
-};
 
 /** What the bundled templates need besides the version. */
 export interface AddonContext {
@@ -44,8 +38,7 @@ const CALICO_CRDS: [string, 'Cluster' | 'Namespaced'][] = [
   ['KubeControllersConfiguration', 'Cluster'], ['NetworkPolicy', 'Namespaced'], ['NetworkSet', 'Namespaced'],
 ];
 
-function calicoVars(version: string, ctx: AddonContext): Record<string, unknown> {
-  const image = (n: string) => `docker.io/calico/${n}:${version}`;
+function calicoVars(ctx: AddonContext): Record<string, unknown> {
   return {
     crds: CALICO_CRDS.map(([kind, scope]) => {
       const singular = kind.toLowerCase();
@@ -53,7 +46,6 @@ function calicoVars(version: string, ctx: AddonContext): Record<string, unknown>
     }),
     vethMtu: String(ctx.mtu),
     podCidr: ctx.podCidr,
-    images: { cni: image('cni'), node: image('node'), kubeControllers: image('kube-controllers') },
   };
 }
 
@@ -61,11 +53,13 @@ function calicoVars(version: string, ctx: AddonContext): Record<string, unknown>
 export function renderBundledAddon(step: AddonStep, ctx: AddonContext): KubeObject[] {
   const file = `addons/${step.name}.yaml.hbs`;
   const t = loadTemplate(templatePath('addons', `${step.name}.yaml.hbs`), file);
-  const vars: Record<string, unknown> = { cluster: ctx.cluster, image: ADDON_IMAGES[step.name]?.(step.version) ?? '', version: step.version, mtu: ctx.mtu };
+  // Images and version-dependent flags come from the add-on table (lib/plan/addon-table.ts).
+  const images = addonImages(step.name, step.version);
+  const vars: Record<string, unknown> = { cluster: ctx.cluster, image: images.main ?? '', images, flags: addonFlags(step.name, step.version), version: step.version, mtu: ctx.mtu };
   if (t.variables.includes('cloudConf')) Object.assign(vars, { cloudConf: ctx.cloudConf, cacert: ctx.cacert ?? '' });
   if (t.variables.includes('cloudConfigHash')) vars.cloudConfigHash = cloudConfigHash(cloudConfigSecretData(ctx.cloudConf, ctx.cacert));
   if (t.variables.includes('csiFlags')) vars.csiFlags = orThrow(cinderCsiServiceFlags(step.version));
-  if (step.name === 'calico') Object.assign(vars, calicoVars(step.version, ctx));
+  if (step.name === 'calico') Object.assign(vars, calicoVars(ctx));
   return parseDocuments(t.render(vars), file);
 }
 

@@ -4,7 +4,7 @@ import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
 import { orThrow } from '../plan/decision.js';
 import { planGateway } from '../plan/gateway.js';
-import { planIngress } from '../plan/ingress.js';
+import { planIngress, type IngressPlan } from '../plan/ingress.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
@@ -62,7 +62,7 @@ export function listVariables(): { file: string; variables: string[] }[] {
 /** The bundled add-on objects and cloud.conf of a plan (also what dry-run writes). */
 export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderCloudConf>[0]['cloud'], lb: Parameters<typeof renderCloudConf>[0]['lb']) {
   const s = plan.decisions.settings;
-  const ingress = planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb);
+  const ingress = orThrow(planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
   const gateway = orThrow(planGateway({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
   // ca-file exactly when the CA goes into the Secret (identity reads it only with verify on).
   const cacert = plan.decisions.identity?.cacert;
@@ -75,7 +75,7 @@ export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderC
 }
 
 /** One line for the ingress step: version, variant and provider, or that nothing is deployed. */
-export function ingressStep(i: ReturnType<typeof planIngress>): string {
+export function ingressStep(i: IngressPlan): string {
   if (!i.deploy) return `none: ${i.reasons[0] ?? 'deploy_nginx_ingress is false'}`;
   return `ingress-nginx ${i.version!.version} (${i.variant}${i.proxyProtocol ? ', PROXY protocol' : ''}), applied last as kaas apply-ingress does`;
 }

@@ -1,3 +1,4 @@
+import { occmLoadBalancerPrefix } from '../openstack/octavia.js';
 import type { Logger } from '../log.js';
 import { HttpError } from '../openstack/http-error.js';
 import { serverGroupNames } from '../plan/server-groups.js';
@@ -34,7 +35,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
     }
   };
   const items: CleanupItem[] = [];
-  const lbPrefix = `kube_service_${occmName}_`;
+  const lbPrefix = occmLoadBalancerPrefix(occmName);
   const lbs = (await orNone('load balancers', () => cloud.loadBalancers())).filter((l) => l.name.startsWith(lbPrefix));
   for (const lb of lbs) {
     for (const f of lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []) {

@@ -1,3 +1,4 @@
+import { occmLoadBalancerName } from '../openstack/octavia.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { OperationError } from '../errors.js';
 import { ExecError } from '../exec/runner.js';
@@ -146,8 +147,7 @@ async function deleteWorkloadResources(
     await k.delete([`${x[0]}/${x[1].metadata.name}`], { namespace: x[1].metadata.namespace, wait: false });
   }
   if (services.length) {
-    // OCCM names a Service's load balancer kube_service_<its cluster-name>_<namespace>_<name>.
-    const names = new Set(services.map((x) => `kube_service_${occm}_${x.metadata.namespace}_${x.metadata.name}`));
+    const names = new Set(services.map((x) => occmLoadBalancerName(occm, x.metadata.namespace, x.metadata.name)));
     await wait('service load balancers deleted by OCCM', timeoutSec, async () => {
       const left = (await cloud.loadBalancers()).filter((l) => names.has(l.name)).length;
       return { done: left === 0, progress: `${left} left` };

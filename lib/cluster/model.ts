@@ -45,7 +45,8 @@ export interface ClusterDecisions {
   image: ImageChoice;
   controller: FlavorChoice;
   worker: FlavorChoice;
-  kubeApi: { allowedCIDRs?: string[]; disableFloatingIP: boolean; provider?: string };
+  /** restrict_kubeapi as decided by lib/plan/kubeapi.ts (the API LB always keeps its floating IP). */
+  kubeApi: { allowedCIDRs?: string[]; provider?: string };
   serverGroups: ServerGroupAction[];
   /** undefined = the cloud's credentials are not known (dry-run without clouds.yaml): no Secret. */
   identity?: ClusterIdentity;
@@ -94,7 +95,7 @@ export function templateVariables(d: ClusterDecisions): Record<string, unknown> 
       cloudsYaml: d.identity?.cloudsYaml ?? '',
       cacert: d.identity?.cacert ?? '',
     },
-    api: { allowedCIDRs: d.kubeApi.allowedCIDRs ?? [], disableFloatingIP: d.kubeApi.disableFloatingIP, provider: d.kubeApi.provider ?? '' },
+    api: { allowedCIDRs: d.kubeApi.allowedCIDRs ?? [], provider: d.kubeApi.provider ?? '' },
     network: {
       nodeCidr: s.node_cidr,
       podCidr: s.pod_cidr,

@@ -15,7 +15,8 @@ import { realClock } from './wait.js';
 
 /**
  * Wiring of the cluster use cases for the CLI: the production adapters, and the result in the
- * shape the entry point prints (`data` for -o json|yaml, `text` for humans, `raw` for manifests).
+ * shape the entry point prints (`data` for -o json|yaml, `text` for humans from summary.ts, `raw`
+ * for manifests). Use cases take `(options, deps)`.
  */
 
 /** What the command files pass in (their context, minus yargs). */
@@ -67,19 +68,19 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitie
   };
 }
 
-/** `kaas create-cluster`, including --list-variables and --dry-run. */
-export async function runCreateCluster(env: CliEnv, o: CreateClusterOptions & { listVariables?: boolean }, deps = productionDeps(env, o)): Promise<RunResult> {
+/** `kaas create-cluster`, including --list-variables and --dry-run, with the production adapters. */
+export async function runCreateCluster(o: CreateClusterOptions & { listVariables?: boolean }, env: CliEnv): Promise<RunResult> {
   if (o.listVariables) {
     const vars = clusterVariables(o);
     return { data: vars, text: variablesText(vars, o.cwd) };
   }
-  const r = await createCluster(o, deps);
+  const r = await createCluster(o, productionDeps(env, o));
   if (r.manifests !== undefined) return { raw: r.manifests, data: r };
   return { data: r, text: createSummary(r) };
 }
 
-/** `kaas delete-cluster`. */
-export async function runDeleteCluster(env: CliEnv, o: ClusterRunOptions, deps = productionDeps(env, o)): Promise<RunResult> {
-  const r = await deleteCluster(o, deps);
+/** `kaas delete-cluster`, with the production adapters. */
+export async function runDeleteCluster(o: ClusterRunOptions, env: CliEnv): Promise<RunResult> {
+  const r = await deleteCluster(o, productionDeps(env, o));
   return { data: r, text: deleteSummary(r) };
 }

@@ -27,3 +27,8 @@ export function deleteSummary(r: DeleteClusterResult): string {
   const head = r.dryRun ? `dry-run: delete-cluster ${r.cluster} would delete:` : `cluster ${r.cluster}: ${r.actions.length ? 'deleted' : 'nothing to delete'}`;
   return [head, ...r.actions.map((a) => `  ${a}`)].join('\n');
 }
+
+/** `--list-variables` for humans: each template file and the variables it reads. */
+export function variablesText(vars: { file: string; variables: string[] }[]): string {
+  return vars.map((v) => `${v.file}:\n${v.variables.map((x) => `  ${x}`).join('\n')}`).join('\n');
+}

@@ -8,7 +8,8 @@ import type { Logger } from '../log.js';
 import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
 import type { Connection } from '../openstack/connection.js';
 import { planIngress } from '../plan/ingress.js';
-import { offlineLoadBalancerPlan, resolveLoadBalancerPlan } from '../plan/loadbalancer.js';
+import { planLoadBalancer, planLoadBalancerOffline } from '../plan/loadbalancer.js';
+import { orThrow } from '../plan/decision.js';
 import { renderCloudConf } from '../render/cloud-conf.js';
 import { gcfgTrue } from '../render/gcfg.js';
 import { loadSettings } from '../settings/load.js';
@@ -52,13 +53,13 @@ export const DEFAULT_STUCK_AFTER_SEC = 600;
 async function cloudSide(o: DoctorOptions, deps: DoctorDeps, s: Settings, cfg: CloudConfig) {
   const open = deps.connect ?? (async (c: CloudConfig, logger: Logger) => (await import('../openstack/connection.js')).connect(c, { logger }));
   const conn = await open(cfg, deps.logger);
-  let lb = s.use_ovn_lb_provider === false ? offlineLoadBalancerPlan(s) : undefined;
+  let lb = s.use_ovn_lb_provider === false ? orThrow(planLoadBalancerOffline(s)) : undefined;
   let octaviaVersion: string | undefined;
   if (!lb) {
     const { detectCapabilities } = await import('../openstack/detect.js');
     const caps = await detectCapabilities(conn);
     octaviaVersion = caps.octavia.maxVersion;
-    lb = resolveLoadBalancerPlan(s, caps);
+    lb = orThrow(planLoadBalancer(s, caps));
   }
   const fetched = await fetchCloudSnapshot(conn, octaviaVersion);
   deps.logger.debug(`openstack: ${conn.http.stats.requests} HTTP requests`);
@@ -83,7 +84,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
 
   const unavailable: { cloud?: string; cluster?: string } = {};
   let cloud: CloudSnapshot | undefined;
-  let lb = s.use_ovn_lb_provider === false ? offlineLoadBalancerPlan(s) : undefined;
+  let lb = s.use_ovn_lb_provider === false ? orThrow(planLoadBalancerOffline(s)) : undefined;
   const skippedByFetch: DoctorReport['skipped'] = [];
   try {
     const r = await cloudSide(o, deps, s, cfg);
@@ -94,8 +95,8 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
     unavailable.cloud = `cloud ${cfg.name} not readable: ${(e as Error).message.split('\n')[0]}`;
   }
   // Without the cloud's capabilities the plan assumes the default provider (amphora).
-  lb ??= { ...offlineLoadBalancerPlan({ use_ovn_lb_provider: false }), reasons: ['provider unknown: the cloud could not be read'] };
-  const ingress = planIngress(s, lb);
+  lb ??= { ...orThrow(planLoadBalancerOffline({ use_ovn_lb_provider: false })), reasons: ['provider unknown: the cloud could not be read'] };
+  const ingress = orThrow(planIngress(s, lb));
 
   let kube: ClusterSnapshot | undefined;
   if (o.cloudOnly) unavailable.cluster = '--cloud-only';

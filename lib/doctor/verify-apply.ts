@@ -6,7 +6,7 @@ import { fetchClusterSnapshot } from './fetch-cluster.js';
 import { hasErrors } from './findings.js';
 import type { CloudSnapshot } from './snapshot.js';
 import { verifyEdge, type EdgeExpectation } from './verify.js';
-import { occmLoadBalancerName } from '../ingress/real-ip.js';
+import { occmLoadBalancerName } from '../openstack/octavia.js';
 
 /** What the verification step needs. */
 export interface VerifyDeps {

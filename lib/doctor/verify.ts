@@ -1,5 +1,5 @@
 import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../ingress/render.js';
-import { occmLoadBalancerName } from '../ingress/real-ip.js';
+import { occmLoadBalancerName } from '../openstack/octavia.js';
 import type { MonitorSource } from '../plan/edge.js';
 import { algorithmAllowed, providerFacts } from '../plan/providers.js';
 import type { CheckInput } from './check.js';

@@ -6,7 +6,8 @@ import { stringifyDocuments } from '../render/documents.js';
 import { recordApplied } from '../ingress/applied.js';
 import { GATEWAY_RECORD } from './applied.js';
 import { checkLiveOccm, DEFAULT_APPLY_TIMEOUTS, requireKubeconfig, stepped, waitForAddress, type ApplyTimeouts } from '../ingress/apply-steps.js';
-import { occmLoadBalancerName, type ServiceLbStatus } from '../ingress/real-ip.js';
+import { type ServiceLbStatus } from '../ingress/real-ip.js';
+import { occmLoadBalancerName } from '../openstack/octavia.js';
 import type { GatewayDecision } from './plan.js';
 import { CERTGEN_JOB, CONTROL_PLANE_DEPLOYMENT, crdNames, type RenderedGateway } from './render.js';
 

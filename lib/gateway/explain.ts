@@ -1,7 +1,9 @@
 import { KaasError } from '../errors.js';
-import { formatIngressPlan, type IngressDecision } from '../ingress/plan.js';
+import { type IngressDecision } from '../ingress/decide.js';
+import { formatIngressPlan } from '../ingress/text.js';
 import { planIngress } from '../plan/ingress.js';
-import { offlineLoadBalancerPlan } from '../plan/loadbalancer.js';
+import { planLoadBalancerOffline } from '../plan/loadbalancer.js';
+import { orThrow } from '../plan/decision.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import { loadBalancerSection } from '../render/cloud-conf.js';
 import type { Settings } from '../settings/types.js';
@@ -23,7 +25,7 @@ export function explainEdgePlans(cluster: string, env: string, s: Settings, lb: 
     }
   };
   attempt('ingress', () => {
-    const ingress = planIngress(s, lb);
+    const ingress = orThrow(planIngress(s, lb));
     const loadBalancer = ingress.deploy ? loadBalancerSection(lb, s.occm_loadbalancer, ingress.cloudConf) : [];
     return formatIngressPlan(cluster, env, { lb, ingress, loadBalancer, capabilitiesFrom: from });
   });
@@ -37,5 +39,5 @@ export function explainOffline(cluster: string, env: string, s: Settings): strin
   if (s.use_ovn_lb_provider !== false) {
     return [`edge plans (ingress-nginx, gateway): use_ovn_lb_provider is ${s.use_ovn_lb_provider}, so they need the cloud's answer: kaas detect ${cluster}`];
   }
-  return explainEdgePlans(cluster, env, s, offlineLoadBalancerPlan(s), 'not needed');
+  return explainEdgePlans(cluster, env, s, orThrow(planLoadBalancerOffline(s)), 'not needed');
 }

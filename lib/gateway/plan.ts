@@ -4,7 +4,8 @@ import { DEFAULT_GATEWAY, ENVOY_PROXY, GATEWAY_NAMESPACE, planGateway, type Gate
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
 import type { IngressCloud } from '../ingress/cloud.js';
-import { decideLoadBalancer, whyLines, type IngressDecision } from '../ingress/plan.js';
+import { decideLoadBalancer, type IngressDecision } from '../ingress/decide.js';
+import { whyLines } from '../ingress/text.js';
 
 /** Everything apply-gateway decided before touching anything. */
 export interface GatewayDecision {

@@ -9,11 +9,12 @@ import { loadSettings } from '../settings/load.js';
 import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
 import { ingressKubeTarget } from './kubeconfig.js';
-import { decideIngress, formatIngressPlan } from './plan.js';
+import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
 import { checkClusterName } from '../settings/cluster-name.js';
+import { formatIngressPlan } from './text.js';
 
 /** Inputs of `kaas apply-ingress <cluster>` (flags and the process's surroundings). */
 export interface ApplyIngressOptions {

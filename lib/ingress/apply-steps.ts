@@ -7,8 +7,9 @@ import { recordApplied } from './applied.js';
 import type { IngressCloud } from './cloud.js';
 import { liveCloudConfProblems, type EdgeTraits } from './live-check.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
-import type { IngressDecision } from './plan.js';
-import { decideRealIpCidr, hasLbAddress, occmLoadBalancerName, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
+import type { IngressDecision } from './decide.js';
+import { occmLoadBalancerName } from '../openstack/octavia.js';
+import { decideRealIpCidr, hasLbAddress, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
 import {
   ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, type RenderedIngress,
 } from './render.js';
@@ -188,7 +189,7 @@ export async function applyToCluster(
 
   let vip: string | undefined;
   try {
-    vip = await deps.cloud().loadBalancerVip(occmLoadBalancerName(o.cluster));
+    vip = await deps.cloud().loadBalancerVip(occmLoadBalancerName(o.cluster, INGRESS_NAMESPACE, CONTROLLER_SERVICE));
   } catch (e) {
     logger.warn(`could not ask Octavia for the LB VIP: ${(e as Error).message}`);
   }

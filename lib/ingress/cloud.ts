@@ -13,7 +13,7 @@ import type { CloudSnapshot } from '../doctor/snapshot.js';
 export interface IngressCloud {
   /** The cloud's credentials for cloud.conf [Global]; `problem` says why there are none. */
   credentials(): { cloud?: CloudConfig; problem?: string };
-  /** Detects Octavia/OVN capabilities (helper-A's detectCapabilities). */
+  /** Detects Octavia/OVN capabilities (lib/openstack/detect.ts). */
   capabilities(): Promise<Capabilities>;
   /** The VIP address of the Octavia LB with this exact name; undefined when there is no such LB. */
   loadBalancerVip(name: string): Promise<string | undefined>;

@@ -15,7 +15,7 @@ export interface Provider {
   description?: string;
 }
 
-/** The fields of a load balancer later issues use. */
+/** The fields of a load balancer kaas reads (VIP for the real-IP decision, port for its floating IP). */
 export interface LoadBalancer {
   id: string;
   name: string;
@@ -87,10 +87,22 @@ export async function findLoadBalancer(c: Connection, root: string, name: string
   return found[0];
 }
 
-/** `GET /v2/lbaas/loadbalancers/{id}`. */
-export async function showLoadBalancer(c: Connection, root: string, id: string): Promise<LoadBalancer> {
-  const res = await c.call<{ loadbalancer: LoadBalancer }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}` });
-  return res.data.loadbalancer;
+/** Deletes a load balancer with its listeners, pools and monitors (cascade); an already deleted one (404) counts as done. */
+export async function deleteLoadBalancer(c: Connection, root: string, id: string): Promise<void> {
+  await c.call('load-balancer', root, { method: 'DELETE', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}?cascade=true`, expect: [202, 204, 404] });
+}
+
+/**
+ * OCCM's name for a Service's Octavia load balancer: `kube_service_<cluster-name>_<namespace>_<service>`
+ * (cloud-provider-openstack pkg/openstack/loadbalancer.go, `cluster-name` is OCCM's --cluster-name).
+ */
+export function occmLoadBalancerName(cluster: string, namespace: string, service: string): string {
+  return `${occmLoadBalancerPrefix(cluster)}${namespace}_${service}`;
+}
+
+/** The prefix every OCCM load balancer of a cluster starts with. */
+export function occmLoadBalancerPrefix(cluster: string): string {
+  return `kube_service_${cluster}_`;
 }
 
 /** A listener (fields doctor and the post-apply verification read). */

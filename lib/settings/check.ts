@@ -63,7 +63,7 @@ function addressProblems(t: SettingType, value: unknown, path: string): string[]
       if (typeof item !== 'string') out.push(`${path}[${i}]: ${show(item)} is not a string`);
       else if (t.kind === 'ipList' && !isIp(item)) out.push(`${path}[${i}]: ${show(item)} is not an IP address`);
       else if (t.kind === 'cidrList' && item === 'none' && t.allowNone && value.length > 1)
-        out.push(`${path}[${i}]: "none" must be the only entry (it means internal access only)`);
+        out.push(`${path}[${i}]: "none" must be the only entry (it means exclusive internal access: only the management host)`);
       else if (t.kind === 'cidrList' && !(item === 'none' && t.allowNone)) {
         const c = parseCidr(item, t.bareIpAsHost);
         if ('error' in c) out.push(`${path}[${i}]: ${c.error}`);

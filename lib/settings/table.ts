@@ -76,7 +76,7 @@ const TABLE: Table = {
   },
   restrict_kubeapi: {
     type: { kind: 'cidrList', bareIpAsHost: true, allowNone: true }, default: [], group: 'network', legacy: ['RESTRICT_KUBEAPI'],
-    description: 'CIDRs allowed to reach the kube-API load balancer (a bare IP means /32); [] = open to all; ["none"] = internal only, no floating IP. The management host is always added.',
+    description: 'CIDRs allowed to reach the kube-API load balancer (a bare IP means /32); [] = open to all; ["none"] = exclusive internal access (the LB keeps its floating IP, only the management host is allowed). The management host is always added, CAPO adds the cluster subnets and router IPs; a restricted API LB is pinned to amphora, whatever use_ovn_lb_provider says.',
   },
   node_cidr: {
     type: cidr, default: '10.8.0.0/20', group: 'network', legacy: ['NODE_CIDR'],

@@ -1,7 +1,8 @@
 import { renderAddons } from '../../../lib/cluster/create.js';
 import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigConsumers, cloudConfigHash } from '../../../lib/cluster/cloud-config-rollout.js';
 import { planCluster } from '../../../lib/cluster/plan.js';
-import { OVN_CLOUD_CONF } from '../../../lib/plan/loadbalancer.js';
+import { PROVIDERS } from '../../../lib/plan/providers.js';
+const OVN_CLOUD_CONF = PROVIDERS.ovn.cloudConf;
 import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
 import type { KubeObject } from '../../../lib/render/documents.js';
 import type { CloudConfig } from '../../../lib/openstack/cloud-config.js';

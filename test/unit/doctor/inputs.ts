@@ -2,6 +2,7 @@ import type { CheckInput } from '../../../lib/doctor/check.js';
 import type { KubeService } from '../../../lib/doctor/snapshot.js';
 import type { LoadBalancer } from '../../../lib/openstack/octavia.js';
 import { planIngress } from '../../../lib/plan/ingress.js';
+import { orThrow } from '../../../lib/plan/decision.js';
 import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
 
 /** Builders of check inputs for the table tests (plain data, as the fetchers return it). */
@@ -31,7 +32,7 @@ export function svc(ns: string, name: string, over: { annotations?: Record<strin
 export function input(over: Partial<CheckInput> & { proxy?: boolean } = {}): CheckInput {
   const lbPlan = over.lb ?? AMPHORA;
   return {
-    cluster: 'demo', now: NOW, stuckAfterSec: 600, lb: lbPlan, ingress: planIngress(ingressSettings(over.proxy ?? true), lbPlan),
+    cluster: 'demo', now: NOW, stuckAfterSec: 600, lb: lbPlan, ingress: orThrow(planIngress(ingressSettings(over.proxy ?? true), lbPlan)),
     needs: {}, ...over,
   };
 }

@@ -19,7 +19,8 @@ import { kustomizeBuild } from './kustomize.js';
  */
 const GOLDEN = path.resolve(process.cwd(), 'test/golden/gateway');
 const UPSTREAM = path.resolve(process.cwd(), 'templates/gateway');
-const REFERENCE = '/work/shared/reference/gateway';
+// The reference folder beside the checkout (../shared), as CI lays it out.
+const REFERENCE = process.env.KAAS_REFERENCE_DIR ? path.join(process.env.KAAS_REFERENCE_DIR, 'gateway') : path.resolve(process.cwd(), '..', 'shared', 'reference', 'gateway');
 const UPDATE = process.env.KAAS_UPDATE_GOLDEN === '1';
 const v = BUNDLED_GATEWAY_VERSIONS[0];
 const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS() as KubeObject).filter((o) => o !== null);

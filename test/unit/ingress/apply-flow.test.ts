@@ -53,13 +53,13 @@ const occmCall = (kc: string, file = 'get-daemonset-occm.json'): FakeCall => ({
   tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/${file}` },
 });
 
-const happy = (kc: string): FakeCall[] => [
+const happy = (kc: string, nodeCidr = '10.8.0.0/20'): FakeCall[] => [
   secretCall(kc, { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` }),
   occmCall(kc),
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'job', 'ingress-nginx-admission-create', 'ingress-nginx-admission-patch', ...NS, '--ignore-not-found'] },
   {
     tool: 'kubectl', argv: ['--kubeconfig', kc, ...APPLY],
-    stdinContains: ['kind: Deployment', 'proxy-real-ip-cidr: 10.8.0.0/20', 'loadbalancer.openstack.org/proxy-protocol: "true"'],
+    stdinContains: ['kind: Deployment', `proxy-real-ip-cidr: ${nodeCidr}`, 'loadbalancer.openstack.org/proxy-protocol: "true"'],
     response: { stdout: 'namespace/ingress-nginx serverside-applied\n' },
   },
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/ingress-nginx-controller', ...NS, '--timeout=300s'] },
@@ -80,6 +80,15 @@ describe('apply-ingress against a (fake) workload cluster', () => {
     expect(logger.lines.join('\n')).toMatch(/proxy-real-ip-cidr: trusting PROXY headers from node_cidr 10\.8\.0\.0\/20: amphorae send to the nodes from their own ports/);
     const kept = readFileSync(path.join(appliedDir(home, 'demo'), 'ingress-nginx.yaml'), 'utf8');
     expect(kept).toContain('proxy-real-ip-cidr: 10.8.0.0/20');
+  });
+
+  it('trusts the configured node_cidr (not the example default, not the VIP) in the manifest and the record', async () => {
+    const { opts, deps, home, logger } = setup((kc) => happy(kc, '10.20.0.0/16'), { loadBalancerVip: async () => '10.20.0.17' });
+    const r = await runApplyIngress({ ...opts, sets: ['node_cidr=10.20.0.0/16'] }, deps);
+    fake!.assertDone();
+    expect(r.data.applied).toMatchObject({ realIpCidr: '10.20.0.0/16' });
+    expect(logger.lines.join('\n')).toMatch(/trusting PROXY headers from node_cidr 10\.20\.0\.0\/16: .*the LB VIP 10\.20\.0\.17 is inside node_cidr/);
+    expect(readFileSync(path.join(appliedDir(home, 'demo'), 'ingress-nginx.yaml'), 'utf8')).toContain('proxy-real-ip-cidr: 10.20.0.0/16');
   });
 
   it('keeps node_cidr when Octavia cannot be asked, and says why', async () => {

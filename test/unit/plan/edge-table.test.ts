@@ -15,7 +15,7 @@ describe('the edge decision table', () => {
   });
 
   it.each(EDGE_TABLE.map((r) => [r.name, r] as const))('ingress-nginx: %s', (_n, r) => {
-    const p = planIngress({ ...base, deploy_nginx_ingress: true, nginx_use_proxy: r.useProxy, occm_loadbalancer: r.occm, deploy_harbor: false, harbor_domain_name: '' }, r.lb);
+    const p = orThrow(planIngress({ ...base, deploy_nginx_ingress: true, nginx_use_proxy: r.useProxy, occm_loadbalancer: r.occm, deploy_harbor: false, harbor_domain_name: '' }, r.lb));
     expect([p.variant, p.proxyProtocol, p.monitor, p.externalTrafficPolicy, p.cloudConf]).toEqual([r.ingress, r.edge.proxyProtocol, r.edge.monitor, r.edge.externalTrafficPolicy, r.edge.cloudConf]);
     expect(p.reasons.join('\n')).toMatch(r.why);
   });

@@ -1,6 +1,9 @@
 import type { EdgeLbPlan } from '../../../lib/plan/edge.js';
 import type { IngressVariant } from '../../../lib/plan/ingress.js';
-import { offlineLoadBalancerPlan, OVN_CLOUD_CONF } from '../../../lib/plan/loadbalancer.js';
+import { planLoadBalancerOffline } from '../../../lib/plan/loadbalancer.js';
+import { orThrow } from '../../../lib/plan/decision.js';
+import { PROVIDERS } from '../../../lib/plan/providers.js';
+const OVN_CLOUD_CONF = PROVIDERS.ovn.cloudConf;
 import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
 import type { ScalarMap } from '../../../lib/settings/types.js';
 
@@ -10,7 +13,7 @@ import type { ScalarMap } from '../../../lib/settings/types.js';
  * reads like the table in templates/gateway/README.md and the README.
  */
 
-export const AMPHORA: LoadBalancerPlan = offlineLoadBalancerPlan({ use_ovn_lb_provider: false });
+export const AMPHORA: LoadBalancerPlan = orThrow(planLoadBalancerOffline({ use_ovn_lb_provider: false }));
 export const OVN: LoadBalancerPlan = {
   provider: 'ovn', ovn: true, cloudConf: { ...OVN_CLOUD_CONF }, proxyProtocolPossible: false, kubeApiAllowedCidrs: false, reasons: ['OVN used: use_ovn_lb_provider is true'],
 };
