@@ -10,7 +10,7 @@ import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
-import { reportManagementCluster } from './preflight.js';
+import { reportManagementCluster, servesClusterObjects, type ManagementVerdict } from './preflight.js';
 import { liveConvergence } from './live-plan.js';
 import type { ObjectDiff } from './reconcile.js';
 import { occmClusterName } from './model.js';
@@ -81,15 +81,19 @@ export function ingressStep(i: IngressPlan): string {
 }
 
 /**
- * A dry-run with a reachable management cluster also shows what would change per object (and
- * refuses what CAPO would refuse); without one it stays offline.
+ * A dry-run with a reachable management cluster (the preflight's verdict; undefined = not reached)
+ * also shows what would change per object (and refuses what CAPO would refuse); without one, or
+ * without Cluster API/CAPO on it, it stays offline.
  */
-async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan): Promise<CreateClusterResult['live']> {
+async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan, verdict: ManagementVerdict | undefined): Promise<CreateClusterResult['live']> {
   const s = plan.decisions.settings;
   const mgmt = (deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t)))(managementTarget(o, s));
-  const probe = await mgmt.run(['api-versions'], { reject: false, timeoutMs: 15_000 }).catch(() => undefined);
-  if (!probe || probe.exitCode !== 0) {
+  if (!verdict) {
     deps.logger.info('- management cluster: not reachable, the dry-run stays offline (no per-object diff)');
+    return undefined;
+  }
+  if (!servesClusterObjects(verdict)) {
+    deps.logger.info('- management cluster: Cluster API or CAPO not installed, the dry-run stays offline (no per-object diff)');
     return undefined;
   }
   const live = await liveConvergence(mgmt, plan, deps.logger);
@@ -130,10 +134,11 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile,
   });
   const addons = renderAddons(plan, creds.config, lb);
+  let verdict: ManagementVerdict | undefined;
   if (o.dryRun) {
     // Read-only: the same preflight as a real run, reported as checks instead of stopping the dry-run.
     const mgmt = tools.kubectl ? (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(managementTarget(o, s)) : undefined;
-    await reportManagementCluster(mgmt, 'kubectl is not on PATH', plan.checks);
+    verdict = await reportManagementCluster(mgmt, 'kubectl is not on PATH', plan.checks);
   }
   for (const w of [...plan.warnings, ...addons.cloudConf.warnings]) deps.logger.warn(w);
   for (const l of plan.checks.lines()) deps.logger.info(l);
@@ -150,7 +155,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   };
   deps.logger.info(`ingress step: ${base.ingress}`);
   if (o.dryRun) {
-    const live = tools.kubectl ? await dryRunLive(o, deps, plan) : undefined;
+    const live = await dryRunLive(o, deps, plan, verdict);
     if (live) base.live = live;
     const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
     if (addons.ingress.deploy) {

@@ -55,14 +55,16 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
   const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
-  // Where create-cluster put it: the setting, else where the Cluster is, else the cluster name.
-  const ns = clusterNamespace(s.namespace, cluster, s.namespace ? undefined : await findClusterNamespace(mgmt, cluster));
-  const occm = occmClusterName(ns, cluster);
   const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>) =>
     waitFor({ title, timeoutSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
 
+  // The cloud first: a settings mistake (unknown cloud, password auth) is reported before the
+  // management cluster is asked anything.
   const creds = cloudCredentials(o, s, false);
   const { cloud } = await cloudConnection(deps, creds.config, creds.problem, false);
+  // Where create-cluster put it: the setting, else where the Cluster is, else the cluster name.
+  const ns = clusterNamespace(s.namespace, cluster, s.namespace ? undefined : await findClusterNamespace(mgmt, cluster));
+  const occm = occmClusterName(ns, cluster);
   const present = (await mgmt.getJson(CAPI_CLUSTER, cluster, { namespace: ns })) !== undefined;
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ProcessRunner } from '../exec/runner.js';
+import { ExecError, type ProcessRunner } from '../exec/runner.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { workloadKubeconfig } from '../kube/cluster-api.js';
 import type { Logger } from '../log.js';
@@ -51,7 +51,14 @@ export async function getKubeconfig(o: GetKubeconfigOptions, deps: { runner: Pro
   } else {
     deps.logger.info(`${recorded} does not exist: asking the management cluster (clusterctl get kubeconfig ${cluster})`);
     const target = managementTarget(o, s);
-    const ns = s.namespace || clusterNamespace('', cluster, await findClusterNamespace(createKubectl(deps.runner, target), cluster).catch(() => undefined));
+    // Where the Cluster is (namespace per cluster, or default for clusters made before that); when
+    // kubectl cannot list Clusters, clusterctl still gets its chance in the cluster's own namespace.
+    // Two Clusters of that name in different namespaces stay an error: fetching either would be a guess.
+    const found = s.namespace ? undefined : await findClusterNamespace(createKubectl(deps.runner, target), cluster).catch((e: unknown) => {
+      if (e instanceof ExecError) return undefined;
+      throw e;
+    });
+    const ns = clusterNamespace(s.namespace, cluster, found);
     kubeconfig = await workloadKubeconfig(deps.runner, target, cluster, ns);
     result = { cluster, source: 'management cluster' };
   }

@@ -148,12 +148,12 @@ export async function checkManagementCluster(k: Kubectl, checks: CheckList): Pro
 
 /**
  * The same checks during --dry-run: reported, never thrown; skipped with the reason when kubectl
- * is missing or the management cluster cannot be reached.
+ * is missing or the management cluster cannot be reached. Returns the verdict, undefined when not checked.
  */
-export async function reportManagementCluster(k: Kubectl | undefined, why: string, checks: CheckList): Promise<void> {
+export async function reportManagementCluster(k: Kubectl | undefined, why: string, checks: CheckList): Promise<ManagementVerdict | undefined> {
   if (!k) {
     checks.skipped('management cluster', why);
-    return;
+    return undefined;
   }
   let facts: ManagementFacts;
   try {
@@ -162,7 +162,14 @@ export async function reportManagementCluster(k: Kubectl | undefined, why: strin
     if (!(e instanceof ExecError)) throw e;
     const said = e.stderrTail.split('\n').filter(Boolean).pop() ?? e.message.split('\n')[0];
     checks.skipped('management cluster', `not reachable, not checked: ${said}`);
-    return;
+    return undefined;
   }
-  record(checks, assessManagementCluster(facts, k.target));
+  const v = assessManagementCluster(facts, k.target);
+  record(checks, v);
+  return v;
+}
+
+/** Can the Cluster API and CAPO objects be read (their APIs served)? What a per-object diff needs. */
+export function servesClusterObjects(v: ManagementVerdict): boolean {
+  return ['Cluster API', 'CAPO'].every((n) => v.ok.some((c) => c.name === n));
 }

@@ -113,10 +113,15 @@ describe('kaas get kubeconfig', () => {
     expect(statSync(out).mode & 0o777).toBe(0o600);
   }, T);
 
-  it('asks the management cluster through clusterctl (with --kubeconfig/--context) when no file is recorded', () => {
+  it('asks the management cluster through clusterctl (with --kubeconfig/--context) when no file is recorded, in the namespace where the Cluster is', () => {
     const home = tempDir();
     const mgmt = path.join(home, 'mgmt.yaml');
+    // A cluster made before namespace-per-cluster lives in default, not in namespace demo.
     const fake = fakeTools([{
+      tool: 'kubectl',
+      argv: ['--kubeconfig', mgmt, '--context', 'kind-mgmt', 'get', 'clusters.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'],
+      response: { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'other', namespace: 'demo' } }, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace: 'default' } }] }) },
+    }, {
       tool: 'clusterctl',
       argv: ['get', 'kubeconfig', 'demo', '--namespace', 'default', '--kubeconfig', mgmt, '--kubeconfig-context', 'kind-mgmt'],
       response: { stdoutFile: 'test/fakes/recorded/capi-v1.12/clusterctl-get-kubeconfig.yaml' },

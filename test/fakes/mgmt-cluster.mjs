@@ -38,12 +38,15 @@ function resource(spec) {
   const [first, ...rest] = spec.toLowerCase().split('.');
   const name = SHORT[first] ?? first;
   const group = rest.length && /^v\d/.test(rest[0]) ? rest.slice(1).join('.') : rest.join('.');
+  const version = rest.length && /^v\d/.test(rest[0]) ? rest[0] : undefined;
   const k = KINDS.find(([kind, g, plural]) => (name === plural || name === kind.toLowerCase()) && (!rest.length || g === group));
   if (!k) return undefined;
-  return { kind: k[0], group: k[1], plural: k[2], namespaced: k[3] };
+  return { kind: k[0], group: k[1], plural: k[2], namespaced: k[3], version };
 }
 const resourceOfKind = (kind) => resource(kind);
 const qualified = (r) => (r.group ? `${r.plural}.${r.group}` : r.plural);
+/** Groups the API server serves without a CRD. */
+const BUILT_IN = new Set(['', 'apps', 'apiextensions.k8s.io']);
 const printed = (r, name) => `${r.kind.toLowerCase()}${r.group ? `.${r.group}` : ''}/${name}`;
 
 const clone = (v) => structuredClone(v);
@@ -141,6 +144,12 @@ export function run(tool, argv, statePath, stdin) {
   const key = (r, ns, name) => `${r.kind}/${r.namespaced ? ns : ''}/${name}`;
   const namespace = flag('--namespace') ?? flag('-n') ?? 'default';
   const notFound = (r, name) => `Error from server (NotFound): ${qualified(r)} "${name}" not found\n`;
+  /** A management cluster serves a custom resource (in that version) only with its CRD installed. */
+  const serves = (r, version = r.version) => {
+    if (!isMgmt || BUILT_IN.has(r.group)) return true;
+    const crd = cluster.objects[`CustomResourceDefinition//${r.plural}.${r.group}`];
+    return !!crd && crd.spec.versions.some((v) => v.served && (!version || v.name === version));
+  };
 
   if (!isMgmt && !state.workloadReachable) {
     out.stderr = `E0101 00:00:00.000000 1 memcache.go:265] couldn't get current server API group list: Get "https://203.0.113.10:6443/api?timeout=32s": dial tcp 203.0.113.10:6443: connect: connection refused\nThe connection to the server 203.0.113.10:6443 was refused - did you specify the right host or port?\n`;
@@ -171,6 +180,39 @@ export function run(tool, argv, statePath, stdin) {
     o.status = { ...prev, observedGeneration: (o.metadata.generation ?? 1) - 1, pending: true, updatedReplicas: 0, ...(o.kind === 'KubeadmControlPlane' ? { initialized: prev.initialized ?? false } : {}), conditions: [{ type: 'Ready', status: 'False', reason: 'WaitingForKubeadmInit', message: 'Waiting for the first control plane machine' }] };
   };
 
+  /**
+   * `kubectl rollout status deployment|daemonset/NAME` with kubectl's texts (rollout_status.go): done
+   * once the controller observed the current generation and every replica/pod is updated and available.
+   * Workloads have no controllers of their own here: with them on, a call watches the rollout to its end;
+   * off, it prints where it waits and times out as kubectl does.
+   */
+  function rolloutStatus(spec) {
+    const [res, name] = spec.split('/');
+    const r = resource(res);
+    if (!r) return { stdout: '', stderr: `error: the server doesn't have a resource type "${res}"\n`, exitCode: 1 };
+    if (r.kind !== 'Deployment' && r.kind !== 'DaemonSet') return { stdout: '', stderr: `error: no status viewer has been implemented for ${r.kind}${r.group ? `.${r.group}` : ''}\n`, exitCode: 1 };
+    const o = cluster.objects[key(r, namespace, name)];
+    if (!o) return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
+    const ds = r.kind === 'DaemonSet';
+    if (ds && (o.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return { stdout: '', stderr: 'error: rollout status is only available for RollingUpdate strategy type\n', exitCode: 1 };
+    const generation = o.metadata.generation ?? 1;
+    const want = ds ? Number(state.workloadNodes ?? 3) : Number(o.spec?.replicas ?? 1);
+    const st = o.status ?? {};
+    const rolled = (st.observedGeneration ?? 0) >= generation && (ds ? st.updatedNumberScheduled >= st.desiredNumberScheduled && st.numberAvailable >= st.desiredNumberScheduled : st.updatedReplicas >= want && st.availableReplicas >= st.updatedReplicas);
+    const label = ds ? 'daemon set' : 'deployment';
+    const done = { stdout: `${label} "${name}" successfully rolled out\n`, stderr: '', exitCode: 0 };
+    if (rolled) return done;
+    const waiting = (st.observedGeneration ?? 0) < generation
+      ? `Waiting for ${label} spec update to be observed...\n`
+      : `Waiting for ${label} "${name}" rollout to finish: 0 of ${want} updated ${ds ? 'pods' : 'replicas'} are available...\n`;
+    if ((isMgmt ? state.controllers : state.workloadControllers) === false) return { stdout: waiting, stderr: 'error: timed out waiting for the condition\n', exitCode: 1 };
+    o.status = ds
+      ? { observedGeneration: generation, desiredNumberScheduled: want, currentNumberScheduled: want, updatedNumberScheduled: want, numberReady: want, numberAvailable: want }
+      : { observedGeneration: generation, replicas: want, updatedReplicas: want, readyReplicas: want, availableReplicas: want, conditions: [{ type: 'Available', status: 'True' }] };
+    save();
+    return { ...done, stdout: waiting + done.stdout };
+  }
+
   const verb = args[0];
   if (tool === 'clusterctl') {
     if (args[0] === 'get' && args[1] === 'kubeconfig') {
@@ -187,19 +229,22 @@ export function run(tool, argv, statePath, stdin) {
   }
 
   if (verb === 'api-versions') {
-    out.stdout = isMgmt ? readFileSync(path.join(RECORDED, state.apiVersionsFile ?? 'api-versions.txt'), 'utf8') : 'v1\napps/v1\n';
+    if (!isMgmt) out.stdout = 'v1\napps/v1\n';
+    else if (state.apiVersionsFile) out.stdout = readFileSync(path.join(RECORDED, state.apiVersionsFile), 'utf8');
+    else {
+      // The built-in groups of a bare cluster plus every version a CRD serves, sorted as kubectl prints them.
+      const gvs = new Set(readFileSync(path.join(RECORDED, 'api-versions-no-capi.txt'), 'utf8').split('\n').filter(Boolean));
+      for (const o of Object.values(cluster.objects)) if (o.kind === 'CustomResourceDefinition') for (const v of o.spec.versions) if (v.served) gvs.add(`${o.spec.group}/${v.name}`);
+      out.stdout = [...gvs].sort().map((l) => `${l}\n`).join('');
+    }
     return out;
   }
 
   if (verb === 'get') {
     const names = args[1].split(',').map((s) => [s, resource(s)]);
-    const unknown = names.find(([, r]) => !r);
+    const unknown = names.find(([, r]) => !r || !serves(r));
     if (unknown) return { stdout: '', stderr: `error: the server doesn't have a resource type "${unknown[0]}"\n`, exitCode: 1 };
     const name = args[2];
-    if (names.length === 1 && names[0][1].kind === 'CustomResourceDefinition' && isMgmt && name) {
-      out.stdout = readFileSync(path.join(RECORDED, 'get-crd-openstackclusters.json'), 'utf8');
-      return out;
-    }
     if (name) {
       const r = names[0][1];
       const o = cluster.objects[key(r, namespace, name)];
@@ -272,6 +317,12 @@ export function run(tool, argv, statePath, stdin) {
       // A workload cluster takes any kind the add-ons bring (RBAC, CSI driver, …).
       const r = resourceOfKind(doc.kind) ?? (isMgmt ? undefined : { kind: doc.kind, group: String(doc.apiVersion).split('/').slice(0, -1).join(''), plural: `${doc.kind.toLowerCase()}s`, namespaced: doc.metadata.namespace !== undefined });
       if (!r) { errors.push({ reason: 'NotFound', message: `the server could not find the requested resource (kind ${doc.kind})` }); continue; }
+      const version = String(doc.apiVersion).split('/').pop();
+      if (!serves(r, version)) {
+        // kubectl's REST mapping fails before anything reaches the server.
+        errors.push({ detail: `error: resource mapping not found for name: "${doc.metadata.name}" namespace: "${doc.metadata.namespace ?? ''}" from "STDIN": no matches for kind "${doc.kind}" in version "${doc.apiVersion}"\nensure CRDs are installed first` });
+        continue;
+      }
       const ns = r.namespaced ? doc.metadata.namespace ?? namespace : '';
       if (r.namespaced && isMgmt && !staged[`Namespace//${ns}`] && ns !== 'default') {
         errors.push({ reason: 'NotFound', message: `namespaces "${ns}" not found` });
@@ -305,7 +356,7 @@ export function run(tool, argv, statePath, stdin) {
       lines.push(`${printed(r, doc.metadata.name)} serverside-applied\n`);
     }
     if (verb === 'diff') {
-      if (errors.length) return { stdout: '', stderr: errors.map((e) => `Error from server (${e.reason}): ${e.message}\n`).join(''), exitCode: 1 + 1 };
+      if (errors.length) return { stdout: '', stderr: errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join(''), exitCode: 1 + 1 };
       const text = diffs.map(([r, ns, name, old, next]) => {
         const file = `${r.group ? `${r.group}.` : ''}v1.${r.kind}.${ns}.${name}`;
         const a = old ? YAML.stringify({ ...old, status: undefined }).split('\n') : [];
@@ -322,10 +373,11 @@ export function run(tool, argv, statePath, stdin) {
     // kubectl applies object after object: the ones before and after a refused one are applied.
     out.stdout = lines.join('');
     if (errors.length === 1 && errors[0].detail) out.stderr = `${errors[0].detail}\n`;
-    else out.stderr = errors.map((e) => `Error from server (${e.reason}): ${e.message}\n`).join('');
+    else out.stderr = errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join('');
     out.exitCode = errors.length ? 1 : 0;
     return out;
   }
+  if (verb === 'rollout' && args[1] === 'status') return rolloutStatus(args[2]);
   return { stdout: '', stderr: `fake kubectl: ${argv.join(' ')} is not modelled\n`, exitCode: 97 };
 }
 
