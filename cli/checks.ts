@@ -19,10 +19,3 @@ export function durationOption(flag: string, defaultText: string, describe: stri
     },
   };
 }
-
-/** "90", "90s", "10m", "2h" → seconds; a usage error (exit 2) for anything else. */
-export function parseDurationSeconds(flag: string, v: unknown): number {
-  const m = /^(\d+)\s*(s|m|h)?$/.exec(String(v ?? '').trim());
-  if (!m) throw new UsageError(`--${flag} must be a duration such as 90s, 10m or 2h (got ${String(v)})`, { hint: `e.g. --${flag} 10m` });
-  return Number(m[1]) * ({ s: 1, m: 60, h: 3600 } as Record<string, number>)[m[2] ?? 's'];
-}
