@@ -163,25 +163,14 @@ export async function applyToCluster(
   requireKubeconfig(kubectl, o.cluster);
   await checkLiveOccm(kubectl, logger, { lb: d.lb, edge: d.ingress }, o.force);
 
-  const apply = logger.step(`applying ingress-nginx ${d.ingress.version!.version} (server-side, field manager kaas)`);
-  try {
+  await stepped(logger, `applying ingress-nginx ${d.ingress.version!.version} (server-side, field manager kaas)`, async () => {
     await kubectl.delete(['job', ...ADMISSION_JOBS], { namespace: INGRESS_NAMESPACE });
     await kubectl.apply(rendered.yaml, { forceConflicts: true });
-    apply.succeed();
-  } catch (e) {
-    apply.fail();
-    throw e;
-  }
+  });
   recordApplied(o.home, o.cluster, 'ingress-nginx', rendered.yaml);
 
-  const roll = logger.step('waiting for the ingress-nginx controller rollout');
-  try {
-    await kubectl.rolloutStatus(`deployment/${CONTROLLER_DEPLOYMENT}`, { namespace: INGRESS_NAMESPACE }, t.rolloutSec);
-    roll.succeed();
-  } catch (e) {
-    roll.fail();
-    throw e;
-  }
+  await stepped(logger, 'waiting for the ingress-nginx controller rollout', () =>
+    kubectl.rolloutStatus(`deployment/${CONTROLLER_DEPLOYMENT}`, { namespace: INGRESS_NAMESPACE }, t.rolloutSec));
   const { st } = await waitForAddress(kubectl, logger, t, sleep);
   if (o.verify) await verifyEdgeLb(o.cluster, deps, d, t, sleep);
   const address = st.annotatedAddress ?? st.ip ?? st.hostname!;
