@@ -5,6 +5,8 @@ import { planAddons, type AddonStep } from '../plan/addons.js';
 import { orThrow, type Decision } from '../plan/decision.js';
 import { kubeApiLbFacts, kubeApiMode, planKubeApiAccess, type KubeApiLbFacts, type MgmtHostAddresses } from '../plan/kubeapi.js';
 import { chooseFlavor, chooseImage } from '../plan/machines.js';
+import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
+import { planNodePortSources } from '../plan/nodeports.js';
 import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { KubeObject } from '../render/documents.js';
@@ -12,7 +14,7 @@ import type { Settings } from '../settings/types.js';
 import { CheckList, lookup } from './checks.js';
 import type { ClusterCloud } from './cloud.js';
 import { clusterIdentity } from './identity.js';
-import type { ClusterDecisions } from './model.js';
+import { clusterNamespace, type ClusterDecisions } from './model.js';
 import { renderClusterObjects } from './render.js';
 
 /**
@@ -47,6 +49,8 @@ export interface ClusterPlan {
   serverGroups: ServerGroupAction[];
   checks: CheckList;
   reasons: string[];
+  /** Things the user should look at (printed as warnings). */
+  warnings: string[];
 }
 
 /** The decision's value and reasons; a refusal is recorded as the failed check `name` and thrown (exit 2). */
@@ -135,9 +139,21 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const addonDecision = planAddons(s, image.kubernetesVersion, i.tools);
   const addons = { steps: orThrow(addonDecision), reasons: addonDecision.reasons };
   reasons.push(...addons.reasons);
+  const csi = addons.steps.find((a) => a.name === 'cinder-csi');
+  if (csi) {
+    const flags = cinderCsiServiceFlags(csi.version);
+    orThrow(flags);
+    reasons.push(...flags.reasons);
+  }
+  const nodePorts = planNodePortSources({
+    ovn: i.lb.ovn, nodeCidr: s.node_cidr, extra: s.ovn_nodeport_cidrs, occm: s.occm_loadbalancer,
+    occmVersion: addons.steps.find((a) => a.name === 'occm')?.version,
+  });
+  reasons.push(...nodePorts.reasons);
 
   const decisions: ClusterDecisions = {
     cluster: i.cluster,
+    namespace: clusterNamespace(s.namespace, i.cluster),
     settings: s,
     image,
     controller: controller.value,
@@ -145,7 +161,8 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
     kubeApi: { allowedCIDRs: api.allowedCIDRs, provider: api.provider },
     serverGroups: sg.value,
     identity,
-    ovnLb: i.lb.ovn,
+    nodePortSources: orThrow(nodePorts),
   };
-  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.value, checks, reasons };
+  const warnings = nodePorts.ok ? nodePorts.warnings : [];
+  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.value, checks, reasons, warnings };
 }

@@ -4,12 +4,13 @@ import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import type { Logger } from '../log.js';
 import type { ApplyDeps } from './create-apply.js';
-import { createCluster, listVariables, type CreateClusterOptions } from './create.js';
+import { createCluster, type CreateClusterOptions } from './create.js';
 import { deleteCluster } from './delete.js';
 import { clusterLbPlan } from './lb-plan.js';
 import type { ClusterRunOptions } from './setup.js';
 import { whichOnPath } from './setup.js';
-import { createSummary, deleteSummary, variablesText } from './summary.js';
+import { createSummary, deleteSummary } from './summary.js';
+import { clusterVariables, variablesText } from './variables.js';
 import { realClock } from './wait.js';
 
 /**
@@ -41,6 +42,7 @@ export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: s
     cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home,
     sets: [...o.sets, ...(o.cloud ? [`cloud=${o.cloud}`] : [])],
     capabilitiesFile: o.capabilitiesFile ? path.resolve(o.cwd, o.capabilitiesFile) : undefined,
+    verify: true,
   };
 }
 
@@ -58,14 +60,19 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitie
       const r = await runApplyIngress(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
       return r.text || 'ingress not deployed (see the plan above)';
     },
+    async applyGateway({ cluster, kubeconfig }) {
+      const { runApplyGateway } = await import('../gateway/apply-gateway.js');
+      const r = await runApplyGateway(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
+      return r.text || 'gateway not deployed (see the plan above)';
+    },
   };
 }
 
 /** `kaas create-cluster`, including --list-variables and --dry-run, with the production adapters. */
 export async function runCreateCluster(o: CreateClusterOptions & { listVariables?: boolean }, env: CliEnv): Promise<RunResult> {
   if (o.listVariables) {
-    const vars = listVariables();
-    return { data: vars, text: variablesText(vars) };
+    const vars = clusterVariables(o);
+    return { data: vars, text: variablesText(vars, o.cwd) };
   }
   const r = await createCluster(o, productionDeps(env, o));
   if (r.manifests !== undefined) return { raw: r.manifests, data: r };

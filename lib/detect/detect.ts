@@ -62,7 +62,16 @@ export async function runDetect(opts: DetectOptions, deps: DetectDeps): Promise<
   if (opts.capabilitiesFile) {
     capabilities = loadCapabilitiesFile(opts.capabilitiesFile);
   } else {
-    const r = await detectCloud(opts, deps, settings.values.cloud || undefined);
+    // A spinner on a terminal only: piped output (detect -o json > caps.json) keeps stderr clean.
+    const step = deps.logger.interactive ? deps.logger.step('asking the cloud for its capabilities (Keystone, Octavia, Neutron, Nova)') : undefined;
+    let r: Awaited<ReturnType<typeof detectCloud>>;
+    try {
+      r = await detectCloud(opts, deps, settings.values.cloud || undefined);
+    } catch (e) {
+      step?.fail();
+      throw e;
+    }
+    step?.succeed(`capabilities of cloud ${r.capabilities.cloud} (${r.requests} requests)`);
     capabilities = r.capabilities;
     // The bench and curious users read this line (kaas detect --verbose).
     deps.logger.debug(`openstack: ${r.requests} HTTP requests`);
@@ -71,5 +80,7 @@ export async function runDetect(opts: DetectOptions, deps: DetectDeps): Promise<
   const api = checkKubeApiLb(settings.values.restrict_kubeapi, kubeApiLbFacts(capabilities.octavia));
   const kubeApi = { ...orThrow(api), reasons: api.reasons };
   const data: DetectReport = { ...capabilities, loadBalancer, kubeApi };
-  return { data, text: formatDetectText(data) };
+  const { explainEdgePlans } = await import('../gateway/explain.js');
+  const edge = explainEdgePlans(opts.cluster ?? '(none)', opts.env, settings.values, loadBalancer, opts.capabilitiesFile ? 'file' : 'cloud');
+  return { data, text: [formatDetectText(data), '', ...edge].join('\n') };
 }

@@ -24,21 +24,22 @@ export interface IngressDecision {
  * the pure plans: a refusal becomes a PlanError (exit 2); touches nothing.
  */
 export async function decideIngress(s: Settings, opts: { capabilitiesFile?: string; cloud: () => IngressCloud }): Promise<IngressDecision> {
-  let lb: LoadBalancerPlan;
-  let capabilitiesFrom: IngressDecision['capabilitiesFrom'];
-  if (opts.capabilitiesFile) {
-    lb = orThrow(planLoadBalancer(s, loadCapabilitiesFile(opts.capabilitiesFile)));
-    capabilitiesFrom = 'file';
-  } else if (s.use_ovn_lb_provider === false) {
-    lb = orThrow(planLoadBalancerOffline(s));
-    capabilitiesFrom = 'not needed';
-  } else {
-    lb = orThrow(planLoadBalancer(s, await askCloud(s, opts.cloud)));
-    capabilitiesFrom = 'cloud';
-  }
+  const { lb, capabilitiesFrom } = await decideLoadBalancer(s, opts);
   const ingress = orThrow(planIngress(s, lb));
   const loadBalancer = ingress.deploy ? loadBalancerSection(lb, s.occm_loadbalancer, ingress.cloudConf) : [];
   return { lb, ingress, loadBalancer, capabilitiesFrom };
+}
+
+/**
+ * The load-balancer plan an edge proxy (ingress-nginx, the gateway) is planned against: from a
+ * capabilities file, offline for use_ovn_lb_provider false, else from the cloud.
+ */
+export async function decideLoadBalancer(
+  s: Settings, opts: { capabilitiesFile?: string; cloud: () => IngressCloud },
+): Promise<{ lb: LoadBalancerPlan; capabilitiesFrom: IngressDecision['capabilitiesFrom'] }> {
+  if (opts.capabilitiesFile) return { lb: orThrow(planLoadBalancer(s, loadCapabilitiesFile(opts.capabilitiesFile))), capabilitiesFrom: 'file' };
+  if (s.use_ovn_lb_provider === false) return { lb: orThrow(planLoadBalancerOffline(s)), capabilitiesFrom: 'not needed' };
+  return { lb: orThrow(planLoadBalancer(s, await askCloud(s, opts.cloud))), capabilitiesFrom: 'cloud' };
 }
 
 async function askCloud(s: Settings, cloud: () => IngressCloud) {

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { OperationError } from '../errors.js';
 import { templatePath } from '../paths.js';
 import { VARIANT_PATCHES, type IngressPlan } from '../plan/ingress.js';
 import { applyPatches, findObject, objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
+import { readBundledObjects } from '../render/bundled.js';
 import { loadTemplate } from '../render/engine.js';
 import { validateObjects } from '../render/schema.js';
 
@@ -25,14 +25,7 @@ export interface RenderedIngress {
 
 /** Reads a bundled upstream manifest and checks every document in it. */
 export function readUpstream(file: string): KubeObject[] {
-  const p = templatePath('ingress', 'upstream', file);
-  let text: string;
-  try {
-    text = readFileSync(p, 'utf8');
-  } catch (e) {
-    throw new OperationError(`bundled manifest ${file} is missing: ${(e as Error).message}`, { hint: 'reinstall kaas: its templates/ folder is incomplete' });
-  }
-  return parseDocuments(text, `templates/ingress/upstream/${file}`);
+  return readBundledObjects('ingress', 'upstream', file);
 }
 
 /**

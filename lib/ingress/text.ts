@@ -14,7 +14,13 @@ export function formatIngressPlan(cluster: string, env: string, d: IngressDecisi
     row('real IP', i.realIpCidr ? `${i.realIpCidr} (node_cidr: the amphorae's own addresses, not the VIP)` : 'n/a');
     row('cloud.conf', d.loadBalancer.map(([k, v]) => `${k}=${v}`).join(' '));
   }
+  whyLines(lines, [...d.lb.reasons, ...i.reasons]);
+  return lines;
+}
+
+/** The one explanation format of every edge plan: `  why:` and one indented line per reason. */
+export function whyLines(lines: string[], reasons: string[]): string[] {
   lines.push('  why:');
-  for (const r of [...d.lb.reasons, ...i.reasons]) lines.push(`    - ${r}`);
+  for (const r of reasons) lines.push(`    - ${r}`);
   return lines;
 }

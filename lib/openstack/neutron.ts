@@ -66,6 +66,15 @@ export async function listPorts(c: Connection, root: string, filter: { deviceId?
   return res.data?.ports ?? [];
 }
 
+/** Every floating IP of the project in one call, with the fields doctor reads (description says who made it). */
+export async function listProjectFloatingIps(c: Connection, root: string): Promise<FloatingIp[]> {
+  const fields = ['id', 'floating_ip_address', 'port_id', 'fixed_ip_address', 'description', 'status'];
+  const res = await c.call<{ floatingips?: FloatingIp[] }>('network', root, {
+    method: 'GET', path: `/v2.0/floatingips?${fields.map((f) => `fields=${f}`).join('&')}`,
+  });
+  return res.data?.floatingips ?? [];
+}
+
 /** A security group (fields kaas uses; OCCM's are recognised by their description). */
 export interface SecurityGroup {
   id: string;

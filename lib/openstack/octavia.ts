@@ -104,3 +104,91 @@ export function occmLoadBalancerName(cluster: string, namespace: string, service
 export function occmLoadBalancerPrefix(cluster: string): string {
   return `kube_service_${cluster}_`;
 }
+
+/** A listener (fields doctor and the post-apply verification read). */
+export interface Listener {
+  id: string;
+  name?: string;
+  protocol: string;
+  protocol_port: number;
+  allowed_cidrs?: string[] | null;
+  default_pool_id?: string | null;
+  loadbalancers?: { id: string }[];
+  [key: string]: unknown;
+}
+
+/** A pool. */
+export interface Pool {
+  id: string;
+  name?: string;
+  protocol: string;
+  lb_algorithm: string;
+  healthmonitor_id?: string | null;
+  loadbalancers?: { id: string }[];
+  listeners?: { id: string }[];
+  members?: { id: string }[];
+  provisioning_status?: string;
+  operating_status?: string;
+  [key: string]: unknown;
+}
+
+/** A health monitor. */
+export interface HealthMonitor {
+  id: string;
+  name?: string;
+  type: string;
+  pools?: { id: string }[];
+  [key: string]: unknown;
+}
+
+/** A pool member. */
+export interface Member {
+  id: string;
+  name?: string;
+  address: string;
+  protocol_port: number;
+  monitor_port?: number | null;
+  operating_status?: string;
+  provisioning_status?: string;
+  [key: string]: unknown;
+}
+
+/** Server-side filters of the Octavia list calls (exact match, as the API defines them). */
+export interface OctaviaFilter {
+  loadbalancerId?: string;
+  name?: string;
+}
+
+function octaviaQuery(f: OctaviaFilter = {}): string {
+  const q = new URLSearchParams();
+  if (f.loadbalancerId) q.append('loadbalancer_id', f.loadbalancerId);
+  if (f.name) q.append('name', f.name);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+async function listOf<T>(c: Connection, root: string, collection: string, f?: OctaviaFilter): Promise<T[]> {
+  const res = await c.call<Record<string, T[] | undefined>>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/${collection}${octaviaQuery(f)}` });
+  return res.data?.[collection] ?? [];
+}
+
+/** Listeners of the project in one call, optionally of one load balancer. */
+export function listListeners(c: Connection, root: string, f?: OctaviaFilter): Promise<Listener[]> {
+  return listOf<Listener>(c, root, 'listeners', f);
+}
+
+/** Pools of the project in one call, optionally of one load balancer. */
+export function listPools(c: Connection, root: string, f?: OctaviaFilter): Promise<Pool[]> {
+  return listOf<Pool>(c, root, 'pools', f);
+}
+
+/** Health monitors of the project in one call (Octavia filters them by pool, not by load balancer). */
+export function listHealthMonitors(c: Connection, root: string): Promise<HealthMonitor[]> {
+  return listOf<HealthMonitor>(c, root, 'healthmonitors');
+}
+
+/** Members of one pool (Octavia has no project-wide member list). */
+export async function listMembers(c: Connection, root: string, poolId: string): Promise<Member[]> {
+  const res = await c.call<{ members?: Member[] }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/pools/${encodeURIComponent(poolId)}/members` });
+  return res.data?.members ?? [];
+}

@@ -4,7 +4,7 @@ import {
   type BundledIngressVersion,
 } from './ingress-versions.js';
 import { andThen, decided, refused, type Decision } from './decision.js';
-import { planEdgeLb } from './edge.js';
+import { edgeSettings, planEdgeLb, type EdgeLbPlan } from './edge.js';
 import type { LoadBalancerPlan } from './types.js';
 
 /** The settings the ingress decision reads. */
@@ -18,9 +18,11 @@ export type IngressSettings = Pick<
  * - `amphora-proxy`: health-monitor annotation + PROXY protocol (Service annotation, ConfigMap keys);
  * - `amphora-monitor`: the health-monitor annotation only;
  * - `amphora-plain`: upstream unchanged, `create-monitor` is already on in cloud.conf;
- * - `ovn`: upstream unchanged, monitors from cloud.conf `create-monitor=true`, no PROXY protocol.
+ * - `ovn`: upstream unchanged, monitors from cloud.conf `create-monitor=true`, no PROXY protocol;
+ * - `amphora-cluster` / `amphora-proxy-cluster`: monitors switched off (create-monitor: false), so
+ *   externalTrafficPolicy: Cluster (with PROXY protocol in the second).
  */
-export type IngressVariant = 'amphora-proxy' | 'amphora-monitor' | 'amphora-plain' | 'ovn';
+export type IngressVariant = 'amphora-proxy' | 'amphora-monitor' | 'amphora-plain' | 'ovn' | 'amphora-cluster' | 'amphora-proxy-cluster';
 
 /** Template patches (templates/ingress/patches/<name>.yaml.hbs) of each variant, in order. */
 export const VARIANT_PATCHES: Record<IngressVariant, string[]> = {
@@ -28,6 +30,8 @@ export const VARIANT_PATCHES: Record<IngressVariant, string[]> = {
   'amphora-monitor': ['health-monitor'],
   'amphora-plain': [],
   ovn: [],
+  'amphora-cluster': ['etp-cluster'],
+  'amphora-proxy-cluster': ['proxy-protocol', 'etp-cluster'],
 };
 
 /** The ingress decision: plain data plus the reasons (sentences) and warnings to print. */
@@ -40,12 +44,22 @@ export interface IngressPlan {
   /** Where health monitors come from. */
   monitor: 'service annotation' | 'cloud.conf create-monitor' | 'none';
   proxyProtocol: boolean;
+  /** The controller Service's externalTrafficPolicy (Cluster only without a health monitor). */
+  externalTrafficPolicy?: 'Local' | 'Cluster';
   /** proxy-real-ip-cidr before the LB address is known (node_cidr); set only with PROXY protocol. */
   realIpCidr?: string;
   /** Keys the ingress needs in cloud.conf [LoadBalancer] (enable-ingress-hostname with PROXY). */
   cloudConf: Record<string, string>;
   reasons: string[];
   warnings: string[];
+}
+
+/** The ingress variant that carries an edge LB plan. */
+function ingressVariant(e: EdgeLbPlan, lb: LoadBalancerPlan): IngressVariant {
+  if (lb.ovn) return 'ovn';
+  if (e.externalTrafficPolicy === 'Cluster') return e.proxyProtocol ? 'amphora-proxy-cluster' : 'amphora-cluster';
+  if (e.proxyProtocol) return 'amphora-proxy';
+  return e.monitor === 'cloud.conf create-monitor' ? 'amphora-plain' : 'amphora-monitor';
 }
 
 /** The retirement notice printed whenever ingress-nginx is deployed. */
@@ -102,13 +116,13 @@ export function planIngress(s: IngressSettings, lb: LoadBalancerPlan): Decision<
     return decided({ ...base, deploy: false, reasons }, reasons);
   }
   const planned = andThen(chooseIngressVersion(s, forced), (version) => {
-    const edge = planEdgeLb({ useProxy: s.nginx_use_proxy, nodeCidr: s.node_cidr, occm: s.occm_loadbalancer }, lb);
+    const edge = planEdgeLb(edgeSettings(s), lb);
     if (!edge.ok) return edge;
     const e = edge.value;
-    const variant: IngressVariant = lb.ovn ? 'ovn' : e.proxyProtocol ? 'amphora-proxy' : e.monitor === 'cloud.conf create-monitor' ? 'amphora-plain' : 'amphora-monitor';
+    const variant = ingressVariant(e, lb);
     const lead = lb.ovn ? ['OVN load balancer: the upstream manifest unchanged.'] : variant === 'amphora-plain' ? ['The upstream manifest unchanged.'] : [];
     return decided(
-      { ...base, deploy: true, version, variant, monitor: e.monitor, proxyProtocol: e.proxyProtocol, ...(e.trustedProxyCidr ? { realIpCidr: e.trustedProxyCidr } : {}), cloudConf: e.cloudConf },
+      { ...base, deploy: true, version, variant, monitor: e.monitor, proxyProtocol: e.proxyProtocol, externalTrafficPolicy: e.externalTrafficPolicy, ...(e.trustedProxyCidr ? { realIpCidr: e.trustedProxyCidr } : {}), cloudConf: e.cloudConf },
       [...lead, ...edge.reasons],
       edge.warnings,
     );

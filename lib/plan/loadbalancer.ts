@@ -18,11 +18,19 @@ const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');
 const v = (o: OctaviaCapabilities) => (o.maxVersion ? `v${o.maxVersion}` : 'of unknown version');
 const WALLABY = `v${PROVIDERS.ovn.monitorsFrom}`;
 
-function defaultPlan(o: OctaviaCapabilities, reasons: string[]): LoadBalancerPlan {
+function defaultPlan(o: OctaviaCapabilities, reasons: string[]): Decision<LoadBalancerPlan> {
   if (o.present && !o.providers.includes('amphora')) {
+    // Only ovn offered: OCCM's default provider (amphora) would be refused by Octavia on every Service.
+    if (o.providers.length > 0 && o.providers.every((p) => p === 'ovn')) {
+      return refused({
+        message: `the cloud offers only the ovn provider, but the plan needs amphora (${reasons.join('; ')})`,
+        problems: [`providers offered: ${list(o.providers)}`],
+        hint: 'set use_ovn_lb_provider to true or auto for this cloud',
+      }, reasons);
+    }
     reasons.push(`the cloud does not offer the amphora provider; it offers: ${list(o.providers)}`);
   }
-  return { provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true, kubeApiAllowedCidrs: kubeApiCidrsPossible(o), reasons };
+  return done({ provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true, kubeApiAllowedCidrs: kubeApiCidrsPossible(o), reasons });
 }
 
 function ovnPlan(o: OctaviaCapabilities, reasons: string[]): LoadBalancerPlan {
@@ -55,7 +63,7 @@ export function planLoadBalancer(settings: LoadBalancerSettings, caps: Capabilit
   const mode = settings.use_ovn_lb_provider;
   const o = caps.octavia;
   const blocker = ovnBlocker(o);
-  if (mode === false) return done(defaultPlan(o, ['OVN not used: use_ovn_lb_provider is false']));
+  if (mode === false) return defaultPlan(o, ['OVN not used: use_ovn_lb_provider is false']);
   if (blocker && mode === true) {
     const offered = o.present && o.providers.includes('ovn');
     const why = !o.present ? blocker.replace(/^OVN not possible: /, '') : offered ? blocker : 'the cloud does not offer the ovn provider';
@@ -67,7 +75,7 @@ export function planLoadBalancer(settings: LoadBalancerSettings, caps: Capabilit
       hint: 'set use_ovn_lb_provider to auto or false for this cloud',
     });
   }
-  if (blocker) return done(defaultPlan(o, [blocker]));
+  if (blocker) return defaultPlan(o, [blocker]);
   return done(ovnPlan(o, [mode === true
     ? 'OVN used: use_ovn_lb_provider is true'
     : `OVN used: the cloud offers the ovn provider and Octavia ${v(o)} is Wallaby (${WALLABY}) or later`]));

@@ -1,12 +1,18 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { isIp, parseCidr } from '../net/cidr.js';
+import { KNOWN_LB_OPTIONS } from './occm-options.js';
 import { expectation, valueSchema } from './schema.js';
+import { didYouMeanIn } from './suggest.js';
 import type { SettingDecl, SettingType } from './table.js';
 
+// ajv-formats is CommonJS: under NodeNext its default export is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv, formats: string[]) => Ajv;
+
+// Only standard formats (ipv4, ipv6), so that ajv-cli and yaml-language-server read the same
+// schema; what a pattern cannot say (host bits of a CIDR) is checked by parseCidr below.
 const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addFormat('kaas-cidr', (s: string) => !('error' in parseCidr(s)));
-ajv.addFormat('kaas-cidr-or-ip', (s: string) => !('error' in parseCidr(s, true)));
-ajv.addFormat('kaas-ip', (s: string) => isIp(s));
+addFormats(ajv, ['ipv4', 'ipv6']);
 
 const compiled = new Map<string, ValidateFunction>();
 function validatorFor(type: SettingType): ValidateFunction {
@@ -21,7 +27,8 @@ function validatorFor(type: SettingType): ValidateFunction {
 
 /** Shows a value the way the user wrote it: strings quoted, the rest as YAML-ish JSON. */
 export function show(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 100)}… (${text.length} characters)` : text;
 }
 
 /** SCS wrote lists as one string: "[ 10.0.0.1/32, 192.0.2.0/24, ]" (trailing comma allowed). */
@@ -41,10 +48,15 @@ export function parseScsList(text: string): string[] {
  * `path` is the full dotted path used in the message.
  */
 export function checkValue(decl: SettingDecl, value: unknown, path: string): string[] {
-  const validate = validatorFor(decl.type);
-  if (validate(value) as boolean) return [];
-  const t = decl.type;
-  // Give CIDR and IP problems item by item, with the precise reason.
+  const schemaOk = validatorFor(decl.type)(value) as boolean;
+  const precise = addressProblems(decl.type, value, path);
+  if (precise.length) return precise;
+  if (schemaOk) return decl.key === 'occm_loadbalancer' ? unknownOccmKeys(value, path) : [];
+  return [`${path}: ${show(value)} is not ${expectation(decl.type)}${booleanHint(decl.type, value)}`];
+}
+
+/** CIDR and IP problems item by item, with the precise reason (host bits, duplicates, "none"). */
+function addressProblems(t: SettingType, value: unknown, path: string): string[] {
   if ((t.kind === 'cidrList' || t.kind === 'ipList') && Array.isArray(value)) {
     const out: string[] = [];
     value.forEach((item, i) => {
@@ -59,13 +71,13 @@ export function checkValue(decl: SettingDecl, value: unknown, path: string): str
     });
     const dup = value.find((v, i) => value.indexOf(v) !== i);
     if (dup !== undefined) out.push(`${path}: ${show(dup)} is listed twice`);
-    if (out.length) return out;
+    return out;
   }
   if (t.kind === 'cidr' && typeof value === 'string') {
     const c = parseCidr(value);
     if ('error' in c) return [`${path}: ${c.error}`];
   }
-  return [`${path}: ${show(value)} is not ${expectation(t)}${booleanHint(t, value)}`];
+  return [];
 }
 
 /** The bash scripts treated anything but `true` as false; kaas says what it saw instead. */
@@ -76,4 +88,11 @@ export function booleanHint(t: SettingType, value: unknown): string {
   if (v === 'true' || v === 'false') return ` (write ${v} without quotes or spaces)`;
   if (['yes', 'no', 'on', 'off', 'y', 'n', '1', '0'].includes(v)) return ` (write ${['yes', 'on', 'y', '1'].includes(v) ? 'true' : 'false'})`;
   return '';
+}
+
+/** Keys of an `occm_loadbalancer` map that OCCM does not know, each with the closest known one. */
+export function unknownOccmKeys(value: unknown, path: string): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const unknown = Object.keys(value).filter((k) => !KNOWN_LB_OPTIONS.includes(k)).sort();
+  return unknown.map((k) => `${path}.${k}: not a cloud.conf [LoadBalancer] option of OCCM${didYouMeanIn(k, KNOWN_LB_OPTIONS)} (known: ${KNOWN_LB_OPTIONS.join(', ')})`);
 }

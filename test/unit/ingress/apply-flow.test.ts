@@ -49,9 +49,13 @@ const secretWith = (cloudConf: string) => ({
   stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-config', namespace: 'kube-system' }, data: { 'cloud.conf': Buffer.from(cloudConf).toString('base64') } }),
 });
 const APPLY = ['apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'];
+const occmCall = (kc: string, file = 'get-daemonset-occm.json'): FakeCall => ({
+  tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/${file}` },
+});
 
 const happy = (kc: string, nodeCidr = '10.8.0.0/20'): FakeCall[] => [
   secretCall(kc, { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` }),
+  occmCall(kc),
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'job', 'ingress-nginx-admission-create', 'ingress-nginx-admission-patch', ...NS, '--ignore-not-found'] },
   {
     tool: 'kubectl', argv: ['--kubeconfig', kc, ...APPLY],
@@ -96,7 +100,7 @@ describe('apply-ingress against a (fake) workload cluster', () => {
   });
 
   it('refuses, applying nothing, when OCCM lacks enable-ingress-hostname for PROXY protocol', async () => {
-    const { opts, deps } = setup((kc) => [secretCall(kc, secretWith('[Global]\nauth-url=x\n[LoadBalancer]\nmanage-security-groups=true\n'))]);
+    const { opts, deps } = setup((kc) => [secretCall(kc, secretWith('[Global]\nauth-url=x\n[LoadBalancer]\nmanage-security-groups=true\n')), occmCall(kc, 'get-daemonset-occm-scs.json')]);
     const err = await runApplyIngress(opts, deps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlanError);
     expect((err as PlanError).problems[0]).toMatch(/lacks enable-ingress-hostname=true/);
@@ -104,14 +108,32 @@ describe('apply-ingress against a (fake) workload cluster', () => {
   });
 
   it('applies anyway with --force, warning', async () => {
-    const { opts, deps, logger } = setup((kc) => [secretCall(kc, secretWith('[LoadBalancer]\n')), ...happy(kc).slice(1)]);
+    const { opts, deps, logger } = setup((kc) => [secretCall(kc, secretWith('[LoadBalancer]\n')), occmCall(kc, 'get-daemonset-occm-scs.json'), ...happy(kc).slice(2)]);
     await runApplyIngress({ ...opts, force: true }, deps);
     fake!.assertDone();
     expect(logger.lines.join('\n')).toMatch(/warning: --force: the plan uses PROXY protocol/);
   });
 
+  it('refuses, applying nothing, when OCCM runs an older cloud.conf than the Secret (changed without a rollout)', async () => {
+    const { opts, deps, logger } = setup((kc) => [secretCall(kc, { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` }), occmCall(kc, 'get-daemonset-occm-stale.json')]);
+    const err = await runApplyIngress(opts, deps).catch((e: unknown) => e);
+    fake!.assertDone();
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).problems).toEqual([
+      'OCCM runs an older cloud.conf than the Secret holds (pod template sha256:000000000000…, Secret sha256:8b7fd8d708f5…): kaas create-cluster rolls it, or kubectl -n kube-system rollout restart daemonset/openstack-cloud-controller-manager',
+    ]);
+    expect(logger.lines.join('\n')).not.toMatch(/s3cr3t/);
+  });
+
+  it('only warns when OCCM was not deployed by kaas (no hash to compare)', async () => {
+    const { opts, deps, logger } = setup((kc) => [happy(kc)[0], occmCall(kc, 'get-daemonset-occm-scs.json'), ...happy(kc).slice(2)]);
+    await runApplyIngress(opts, deps);
+    fake!.assertDone();
+    expect(logger.lines.join('\n')).toMatch(/OCCM was not deployed by kaas create-cluster .*rollout restart daemonset\/openstack-cloud-controller-manager/);
+  });
+
   it('fails with a hint when the LB address does not come in time', async () => {
-    const { opts, deps } = setup((kc) => happy(kc).slice(0, 5));
+    const { opts, deps } = setup((kc) => happy(kc).slice(0, 6));
     const err = await runApplyIngress({ ...opts, timeouts: { pollMs: 1, addressSec: 0 } }, deps).catch((e: Error) => e);
     expect((err as Error).message).toBe('the Service ingress-nginx/ingress-nginx-controller got no load-balancer address within 0s');
     fake!.assertDone();

@@ -8,13 +8,13 @@ import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
 
 /**
  * The rendered ingress manifests, compared with the verbatim upstream manifests in
- * /work/shared/reference (kubernetes/ingress-nginx deploy/static/provider/cloud/deploy.yaml per
+ * ../shared/reference (kubernetes/ingress-nginx deploy/static/provider/cloud/deploy.yaml per
  * release) plus the changes each variant is documented to make, written out here by hand — never
  * with golden files written by the renderer under test. Compared semantically (parsed objects).
  */
-const REFERENCE = process.env.KAAS_REFERENCE_DIR ?? '/work/shared/reference/ingress-nginx';
+const REFERENCE = process.env.KAAS_REFERENCE_DIR ? path.join(process.env.KAAS_REFERENCE_DIR, 'ingress-nginx') : path.resolve(process.cwd(), '..', 'shared', 'reference', 'ingress-nginx');
 
-type Obj = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; data?: Record<string, string> | null };
+type Obj = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; data?: Record<string, string> | null; spec?: Record<string, unknown> };
 const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS() as Obj).filter((o) => o !== null);
 const upstream = (file: string) => docs(readFileSync(path.join(REFERENCE, file), 'utf8'));
 
@@ -35,13 +35,27 @@ const CHANGES: Record<IngressVariant, (o: Obj) => Obj> = {
       : o,
   'amphora-plain': (o) => o,
   ovn: (o) => o,
+  // create-monitor false: no monitor, so externalTrafficPolicy: Cluster (etp-cluster patch).
+  'amphora-cluster': (o) => etpCluster(o),
+  'amphora-proxy-cluster': (o) =>
+    o.kind === 'Service' && o.metadata.name === 'ingress-nginx-controller'
+      ? etpCluster({ ...o, metadata: { ...o.metadata, annotations: { ...o.metadata.annotations, ...PROXY } } })
+      : o.kind === 'ConfigMap' && o.metadata.name === 'ingress-nginx-controller'
+        ? { ...o, data: { ...(o.data ?? {}), 'use-proxy-protocol': 'true', 'proxy-real-ip-cidr': '10.8.0.0/20' } }
+        : o,
 };
+
+function etpCluster(o: Obj): Obj {
+  return o.kind === 'Service' && o.metadata.name === 'ingress-nginx-controller' ? { ...o, spec: { ...o.spec, externalTrafficPolicy: 'Cluster' } } : o;
+}
 
 const VARIANTS: Record<IngressVariant, () => ReturnType<typeof ingressPlan>> = {
   'amphora-proxy': () => ingressPlan(settings(), AMPHORA),
   'amphora-monitor': () => ingressPlan(settings({ nginx_use_proxy: false }), AMPHORA),
   'amphora-plain': () => ingressPlan(settings({ nginx_use_proxy: false, occm_loadbalancer: { 'create-monitor': true } }), AMPHORA),
   ovn: () => ingressPlan(settings(), OVN),
+  'amphora-cluster': () => ingressPlan(settings({ nginx_use_proxy: false, occm_loadbalancer: { 'create-monitor': false } }), AMPHORA),
+  'amphora-proxy-cluster': () => ingressPlan(settings({ occm_loadbalancer: { 'create-monitor': 'false' } }), AMPHORA),
 };
 
 const cases = (Object.keys(VARIANTS) as IngressVariant[]).flatMap((variant) => BUNDLED_INGRESS_VERSIONS.map((v) => [variant, v] as const));

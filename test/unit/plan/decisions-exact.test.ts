@@ -29,7 +29,9 @@ describe('planEdgeLb: whole decisions', () => {
     }, ['amphora load balancer without PROXY protocol: create-monitor is on in cloud.conf, so no annotation is needed.']],
     ['amphora, create-monitor "yes" in the plan\'s cloud.conf', { ...AMPHORA, cloudConf: { 'create-monitor': 'yes' } }, s(), { monitor: 'cloud.conf create-monitor', annotations: {} },
       ['amphora load balancer without PROXY protocol: create-monitor is on in cloud.conf, so no annotation is needed.']],
-    ['amphora, create-monitor "false" is off', AMPHORA, s({ occm: { 'create-monitor': 'false' } }), { monitor: 'service annotation' }, [NO_PROXY_ANNOTATION]],
+    // Monitors explicitly off: no monitor, so externalTrafficPolicy: Cluster (Local would half-work).
+    ['amphora, create-monitor "false" is off', AMPHORA, s({ occm: { 'create-monitor': 'false' } }), { monitor: 'none', externalTrafficPolicy: 'Cluster', annotations: {} },
+      ['No health monitor (occm_loadbalancer create-monitor is false): externalTrafficPolicy: Cluster, because under Local Octavia keeps sending to nodes that run no proxy pod. The proxy sees node addresses, not client IPs (nginx_use_proxy keeps them with PROXY protocol).']],
     ['amphora, create-monitor "1" is on', AMPHORA, s({ occm: { 'create-monitor': '1' } }), { monitor: 'cloud.conf create-monitor' },
       ['amphora load balancer without PROXY protocol: create-monitor is on in cloud.conf, so no annotation is needed.']],
     ['a provider without PROXY pools, PROXY asked', { ...AMPHORA, proxyProtocolPossible: false }, s({ useProxy: true }), { proxyProtocol: false, monitor: 'service annotation' },

@@ -120,3 +120,15 @@ describe('planLoadBalancerOffline', () => {
     expect(d).toMatchObject({ ok: false, refusals: [{ message: `use_ovn_lb_provider: ${value} needs the cloud's Octavia providers and version`, hint: expect.stringMatching(/--capabilities FILE/) }] });
   });
 });
+
+describe('planLoadBalancer: a cloud that offers only ovn', () => {
+  it('refuses use_ovn_lb_provider false (Octavia would refuse amphora on every Service) and names the fix', () => {
+    const d = planLoadBalancer({ use_ovn_lb_provider: false }, caps('2.26', ['ovn']));
+    expect(d.ok).toBe(false);
+    if (!d.ok) {
+      expect(d.refusals[0].message).toMatch(/offers only the ovn provider, but the plan needs amphora \(OVN not used: use_ovn_lb_provider is false\)/);
+      expect(d.refusals[0].problems).toEqual(['providers offered: ovn']);
+      expect(d.refusals[0].hint).toMatch(/true or auto/);
+    }
+  });
+});
