@@ -19,3 +19,24 @@ export function durationOption(flag: string, defaultText: string, describe: stri
     },
   };
 }
+
+/**
+ * `--kubeconfig` and `--context`, declared once for every command that reaches a cluster: the
+ * workload cluster (apply-*, check-lb, doctor) or the management cluster (create/delete-cluster, get).
+ * `use` says what the management kubeconfig is for where it is not the command's main input.
+ */
+export function kubeconfigOptions(of: 'workload' | 'management', use?: string) {
+  const workload = of === 'workload';
+  return {
+    kubeconfig: {
+      type: 'string' as const,
+      describe: workload
+        ? 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)'
+        : `management cluster kubeconfig${use ? `, ${use}` : ''} (default: mgmt_kubeconfig, else KUBECONFIG or ~/.kube/config)`,
+    },
+    context: {
+      type: 'string' as const,
+      describe: workload ? 'context in that kubeconfig (default: its current context)' : 'context in that kubeconfig (default: mgmt_context, else its current context)',
+    },
+  };
+}

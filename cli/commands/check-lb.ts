@@ -1,5 +1,5 @@
 import { UsageError } from '../../lib/errors.js';
-import { durationOption } from '../checks.js';
+import { durationOption, kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -20,8 +20,7 @@ export const checkLb: Command = {
     y
       .positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name (its kubeconfig and clusters.<name> settings)' })
       .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
-      .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
-      .option('context', { type: 'string', describe: 'context in that kubeconfig' })
+      .options(kubeconfigOptions('workload'))
       .option('port', { type: 'number', default: 80, describe: 'port of the two test Services' })
       .option('tries', { type: 'number', default: 50, describe: 'requests per Service; every one must answer' })
       .option('address-timeout', durationOption('address-timeout', '10m', 'how long to wait for each load-balancer address'))

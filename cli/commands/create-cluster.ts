@@ -1,3 +1,4 @@
+import { kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -23,8 +24,7 @@ export const createCluster: Command = {
       .option('list-variables', { type: 'boolean', default: false, describe: 'list the settings that shape the cluster, their values and origins, and exit' })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' })
-      .option('kubeconfig', { type: 'string', describe: 'management cluster kubeconfig (default: mgmt_kubeconfig, else KUBECONFIG or ~/.kube/config)' })
-      .option('context', { type: 'string', describe: 'context in that kubeconfig (default: mgmt_context, else its current context)' })
+      .options(kubeconfigOptions('management'))
       .example('kaas create-cluster demo --env example --dry-run', 'render everything offline (secrets redacted)')
       .example('kaas create-cluster demo --list-variables', 'the settings that shape cluster demo')
       .example('kaas create-cluster demo --kubeconfig ~/.kube/mgmt.yaml', 'create it from that management cluster'),

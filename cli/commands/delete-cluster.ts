@@ -1,3 +1,4 @@
+import { kubeconfigOptions } from '../checks.js';
 import { UsageError } from '../../lib/errors.js';
 import { handle, type Command } from '../context.js';
 
@@ -38,8 +39,7 @@ export const deleteCluster: Command = {
       .option('dry-run', { type: 'boolean', default: false, describe: 'list what would be deleted; delete nothing' })
       .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'do not ask for confirmation (needed without a terminal)' })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
-      .option('kubeconfig', { type: 'string', describe: 'management cluster kubeconfig (default: mgmt_kubeconfig, else KUBECONFIG or ~/.kube/config)' })
-      .option('context', { type: 'string', describe: 'context in that kubeconfig (default: mgmt_context, else its current context)' })
+      .options(kubeconfigOptions('management'))
       .example('kaas delete-cluster demo --dry-run', 'list what would be deleted')
       .example('kaas delete-cluster demo --yes', 'delete without asking (scripts, CI)'),
   handler: handle<Args>(async (ctx, argv) => {

@@ -1,4 +1,4 @@
-import { durationOption } from '../checks.js';
+import { durationOption, kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -20,8 +20,7 @@ export const doctor: Command = {
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (beats the cloud setting and OS_CLOUD)' })
       .option('cloud-only', { type: 'boolean', default: false, describe: 'skip the cluster side (kubectl)' })
       .option('stuck-after', durationOption('stuck-after', '10m', 'a load balancer PENDING_* for longer is reported as stuck'))
-      .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
-      .option('context', { type: 'string', describe: 'context in that kubeconfig' })
+      .options(kubeconfigOptions('workload'))
       .example('kaas doctor demo', 'cloud and cluster checks of cluster demo')
       .example('kaas doctor demo --cloud-only -o json', 'cloud checks only, as JSON'),
   handler: handle<Args>(async (ctx, argv) => {

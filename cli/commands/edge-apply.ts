@@ -1,7 +1,7 @@
 import type { ApplyIngressOptions, ApplyIngressResult } from '../../lib/ingress/apply-ingress.js';
 import type { ApplyIngressDeps } from '../../lib/ingress/apply-ingress.js';
 import { UsageError } from '../../lib/errors.js';
-import { durationOption } from '../checks.js';
+import { durationOption, kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -45,8 +45,7 @@ export function edgeApplyCommand(spec: EdgeApplySpec): Command {
         .option('output-dir', { type: 'string', describe: `with --dry-run: write DIR/${spec.manifest} and DIR/cloud.conf (mode 0600) instead` })
         .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
         .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
-        .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
-        .option('context', { type: 'string', describe: 'context in that kubeconfig (default: its current context)' })
+        .options(kubeconfigOptions('workload'))
         .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan" })
         .option('rollout-timeout', durationOption('rollout-timeout', '5m', `how long to wait for the ${spec.rolloutOf} rollout`))
         .option('address-timeout', durationOption('address-timeout', '10m', `how long to wait for ${spec.addressOf}`))

@@ -1,3 +1,4 @@
+import { kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -15,8 +16,7 @@ const getKubeconfig: Command = {
     y
       .positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name' })
       .option('output-file', { type: 'string', describe: 'write the kubeconfig here (mode 0600) instead of printing it' })
-      .option('kubeconfig', { type: 'string', describe: 'management cluster kubeconfig, asked when no file is recorded (default: mgmt_kubeconfig)' })
-      .option('context', { type: 'string', describe: 'context in that kubeconfig (default: mgmt_context)' })
+      .options(kubeconfigOptions('management', 'asked when no file is recorded'))
       .example('kaas get kubeconfig demo --env example > demo.yaml', 'print it')
       .example('kaas get kubeconfig demo --output-file ~/.kube/demo.yaml', 'write it (mode 0600)'),
   handler: handle<Args>(async (ctx, argv) => {

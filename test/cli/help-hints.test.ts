@@ -47,6 +47,17 @@ describe('help', () => {
     const r = runKaas([...cmd.split(' '), '--help']);
     expect(r.stdout).toContain(`kaas ${cmd} <cluster>`);
   }, T);
+
+  // Which cluster --kubeconfig means is part of each command's contract: the workload cluster for the
+  // commands that act inside it, the management cluster for those that drive Cluster API.
+  it.each([
+    ['apply-ingress', 'workload'], ['apply-gateway', 'workload'], ['check-lb', 'workload'], ['doctor', 'workload'],
+    ['create-cluster', 'management'], ['delete-cluster', 'management'], ['get kubeconfig', 'management'],
+  ])('%s takes --kubeconfig of the %s cluster and --context', (cmd, of) => {
+    const help = runKaas([...cmd.split(' '), '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(new RegExp(`--kubeconfig ${of} cluster kubeconfig`));
+    expect(help).toMatch(/--context context in that kubeconfig \(default: [^)]*its current context\)/);
+  }, T);
 });
 
 describe('completion', () => {
