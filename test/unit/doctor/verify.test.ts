@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ingressExpectation, verifyEdge } from '../../../lib/doctor/verify.js';
+import { verifyEdge } from '../../../lib/doctor/verify.js';
+import { edgeExpectation } from '../../../lib/doctor/expectation.js';
 import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
 import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
@@ -8,7 +9,7 @@ import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { tempDir } from '../../support/cli.js';
-import { cloud, input, kube, lb, OVN, svc } from './inputs.js';
+import { cloud, ingressPlan, input, kube, lb, OVN, svc } from './inputs.js';
 import { snapshotCalls } from './kube-scenario.js';
 
 const NAME = 'kube_service_demo_ingress-nginx_ingress-nginx-controller';
@@ -35,7 +36,8 @@ const liveConf = { text: '[LoadBalancer]\nmanage-security-groups=true\nenable-in
 
 describe('verification of the edge LB against the plan', () => {
   const base = input();
-  const x = ingressExpectation('demo', base.ingress);
+  const ingressX = (plan = ingressPlan()) => edgeExpectation('ingress-nginx', base.names!, { namespace: 'ingress-nginx', name: 'ingress-nginx-controller' }, { ...plan, externalTrafficPolicy: plan.externalTrafficPolicy! });
+  const x = ingressX();
   const k = (annotations = proxyAnn, ingress?: { hostname?: string; ip?: string }[]) =>
     kube({ nodes, ingressPods: pods, cloudConf: liveConf, ingressConfig: { 'use-proxy-protocol': 'true' }, services: [ingressSvc(annotations, ingress)] });
 
@@ -54,7 +56,7 @@ describe('verification of the edge LB against the plan', () => {
 
   it('OVN: SOURCE_IP_PORT and TCP monitors expected; ROUND_ROBIN explained by ovn-pool-algorithm', () => {
     const i = input({ lb: OVN });
-    const ox = ingressExpectation('demo', i.ingress);
+    const ox = ingressX(ingressPlan(OVN));
     const c = amphoraProxyLb({ protocol: 'TCP', monitor: 'TCP' });
     c.loadBalancers[0].provider = 'ovn';
     const ovnKube = { ...k({} as typeof proxyAnn), cloudConf: { text: '[LoadBalancer]\nlb-provider=ovn\nlb-method=SOURCE_IP_PORT\ncreate-monitor=true\n' }, ingressConfig: {} };
