@@ -75,7 +75,7 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
   afterEach(() => fake?.cleanup());
   const NS = ['--namespace', 'ingress-nginx'];
 
-  function run(extra: (kc: string) => FakeCall[], snapshot: CloudSnapshot) {
+  function run(extra: (kc: string) => FakeCall[], snapshot: CloudSnapshot, sets: string[] = []) {
     const home = tempDir('kaas-home-');
     const kc = path.join(home, 'workload.yaml');
     writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
@@ -90,9 +90,9 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
       ...extra(kc),
     ]);
     const asked: string[] = [];
-    const o: ApplyIngressOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, verify: true, timeouts: { pollMs: 1, addressSec: 60, verifySec: 0 } };
+    const o: ApplyIngressOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, verify: true, sets, timeouts: { pollMs: 1, addressSec: 60, verifySec: 0 } };
     const cloudAdapter = {
-      credentials: () => ({ problem: 'none in tests' }), capabilities: () => Promise.reject(new Error('not asked')), loadBalancerVip: async () => '10.8.0.50',
+      credentials: () => ({ problem: 'none in tests' }), capabilities: () => Promise.reject(new Error('not asked')), loadBalancerVip: async (name: string) => (asked.push(`vip ${name}`), '10.8.0.50'),
       loadBalancerSnapshot: async (name: string) => {
         asked.push(name);
         return snapshot;
@@ -107,7 +107,17 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
   it('passes when the LB matches the plan', async () => {
     const { promise, asked } = run((kc) => snapshotCalls(kc), amphoraProxyLb());
     await expect(promise).resolves.toMatchObject({ text: expect.stringContaining('applied to cluster demo') });
-    expect(asked).toEqual([NAME]);
+    expect(asked).toEqual([NAME, `vip ${NAME}`]);
+    fake!.assertDone();
+  });
+
+  it('a namespace setting: verification and the VIP lookup use OCCM\'s namespace-prefixed cluster-name', async () => {
+    const name = 'kube_service_staging-demo_ingress-nginx_ingress-nginx-controller';
+    const snap = amphoraProxyLb();
+    snap.loadBalancers[0].name = name;
+    const { promise, asked } = run((kc) => snapshotCalls(kc), snap, ['namespace=staging']);
+    await expect(promise).resolves.toMatchObject({ text: expect.stringContaining('applied to cluster demo') });
+    expect(asked).toEqual([name, `vip ${name}`]);
     fake!.assertDone();
   });
 
