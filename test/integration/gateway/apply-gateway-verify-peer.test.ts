@@ -116,7 +116,7 @@ function run(lbName: string) {
 
 describe('kaas apply-gateway verifies the envoy LB in the real Octavia (peer)', () => {
   it('passes on the namespaced cluster\'s LB: OVN, TCP pool SOURCE_IP_PORT, TCP monitor, members ONLINE where the envoy pods run', async () => {
-    health(STAGING_LB, NODES.slice(0, 2));
+    health(STAGING_LB, NODES.slice(1)); // the envoy pods run on the 2nd and 3rd node, ingress-nginx's on the 1st and 2nd
     health(OTHER_LB, NODES); // the other environment's LB would fail the members check
     const { promise, logger } = run(STAGING_LB);
     const r = await withPeer(() => promise);
@@ -132,6 +132,6 @@ describe('kaas apply-gateway verifies the envoy LB in the real Octavia (peer)', 
     fake!.assertDone();
     expect(err.exitCode).toBe(1);
     expect(err.message).toBe(`the load balancer of envoy-gateway-system/${SVC} does not match the plan`);
-    expect(err.problems).toEqual([expect.stringMatching(/^\[verify-members\] Members ONLINE at 10\.77\.0\.21, 10\.77\.0\.22, 10\.77\.0\.23, but the envoy pods of the Gateway run on 10\.77\.0\.21, 10\.77\.0\.22/)]);
+    expect(err.problems).toEqual([expect.stringMatching(/^\[verify-members\] Members ONLINE at 10\.77\.0\.21, 10\.77\.0\.22, 10\.77\.0\.23, but the envoy pods of the Gateway run on 10\.77\.0\.22, 10\.77\.0\.23/)]);
   }, T);
 });

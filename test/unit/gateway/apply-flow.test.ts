@@ -102,9 +102,9 @@ describe('apply-gateway against a (fake) workload cluster', () => {
 const ENVOY_SVC = 'envoy-envoy-gateway-system-kaas-6e5e4f7a';
 const LB_NAME = `kube_service_demo_envoy-gateway-system_${ENVOY_SVC}`;
 
-/** The LB OCCM builds for the envoy Service on amphora + PROXY: PROXY pools with HTTP monitors, members ONLINE where the envoy pods run (10.8.0.21/.22). */
+/** The LB OCCM builds for the envoy Service on amphora + PROXY: PROXY pools with HTTP monitors, members ONLINE where the envoy pods run (10.8.0.22/.23; the ingress-nginx pods run on .21/.22). */
 function envoyLb(name = LB_NAME, over: { protocol?: string; monitor?: string | null; online?: string[] } = {}): CloudSnapshot {
-  const online = over.online ?? ['10.8.0.21', '10.8.0.22'];
+  const online = over.online ?? ['10.8.0.22', '10.8.0.23'];
   const pools = ['p80', 'p443'].map((id) => ({ id, name: id, protocol: over.protocol ?? 'PROXY', lb_algorithm: 'ROUND_ROBIN', healthmonitor_id: over.monitor === null ? null : `hm-${id}`, loadbalancers: [{ id: `id-${name}` }] }));
   return cloudSnap({
     loadBalancers: [octaviaLb(name, { operating_status: 'DEGRADED', vip_address: '10.8.0.50' })],
@@ -155,7 +155,7 @@ describe('apply-gateway verifies the envoy Service\'s load balancer against the 
     expect(err.problems.map((p) => /^\[([a-z-]+)\]/.exec(p)![1])).toEqual(['verify-lb-status', 'verify-monitor', 'etp-local-no-monitor', 'verify-monitor', 'verify-members']);
     expect(err.problems[1]).toContain('fix: kaas apply-gateway demo');
     expect(err.problems[2]).toMatch(new RegExp(`^\\[etp-local-no-monitor\\] Service envoy-gateway-system/${ENVOY_SVC} has externalTrafficPolicy: Local`));
-    expect(err.problems[4]).toMatch(/but the envoy pods of the Gateway run on 10\.8\.0\.21, 10\.8\.0\.22/);
+    expect(err.problems[4]).toMatch(/but the envoy pods of the Gateway run on 10\.8\.0\.22, 10\.8\.0\.23/);
   });
 
   it('TCP pools under a ClientTrafficPolicy with proxyProtocol: the mismatch is explained by proxy-protocol-mismatch on the envoy Service', async () => {
