@@ -7,6 +7,7 @@ import { ingressKubeTarget } from '../ingress/kubeconfig.js';
 import { decideIngress } from '../ingress/decide.js';
 import { hasLbAddress, serviceLbStatus } from '../ingress/real-ip.js';
 import { occmLoadBalancerName } from '../openstack/octavia.js';
+import { clusterNames } from '../cluster/model.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { providerFacts } from '../plan/providers.js';
@@ -146,8 +147,9 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
     let membersProblem: string | undefined;
     try {
       if (!cloud.loadBalancerSnapshot) throw new Error('this cloud adapter cannot read Octavia');
-      const snap = await cloud.loadBalancerSnapshot(occmLoadBalancerName(o.cluster, CHECK_NAMESPACE, SERVICES.local));
-      if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${occmLoadBalancerName(o.cluster, CHECK_NAMESPACE, SERVICES.local)}`);
+      const name = occmLoadBalancerName(clusterNames(s.namespace, o.cluster).occmCluster, CHECK_NAMESPACE, SERVICES.local);
+      const snap = await cloud.loadBalancerSnapshot(name);
+      if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${name}`);
       localMembers = Object.values(snap.members ?? {}).flat();
     } catch (e) {
       membersProblem = (e as Error).message.split('\n')[0];

@@ -28,6 +28,26 @@ export function occmClusterName(namespace: string, cluster: string): string {
   return namespace === cluster || namespace === 'default' ? cluster : `${namespace}-${cluster}`;
 }
 
+/** The names a cluster's cloud resources are found by. */
+export interface ClusterNames {
+  cluster: string;
+  /** Namespace of its objects on the management cluster (CAPO names the kube-API LB after it). */
+  namespace: string;
+  /** OCCM's cluster-name: the `<cluster>` of `kube_service_<cluster>_<ns>_<svc>` and of OCCM's floating-IP descriptions. */
+  occmCluster: string;
+}
+
+/**
+ * The names from the settings alone, for commands that do not read the management cluster
+ * (apply-ingress, apply-gateway, check-lb, doctor): an empty `namespace` setting means the cluster's
+ * own namespace (kaas and SCS) or `default` (kaas before namespaces), and both give OCCM the plain
+ * cluster name; a `namespace` setting gives exactly what create-cluster rendered into OCCM.
+ */
+export function clusterNames(namespaceSetting: string, cluster: string): ClusterNames {
+  const namespace = clusterNamespace(namespaceSetting, cluster);
+  return { cluster, namespace, occmCluster: occmClusterName(namespace, cluster) };
+}
+
 /** The cloud's credentials as CAPO and OCCM get them (application credential only). */
 export interface ClusterIdentity {
   /** clouds.yaml text with one cloud, `cloudName`. */

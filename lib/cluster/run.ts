@@ -33,9 +33,10 @@ export interface RunResult {
 }
 
 /**
- * The options of create-cluster's ingress step: the same settings, and the cloud (`--cloud`, as a
- * settings flag) and capabilities file the cluster was planned with — else the ingress would be
- * planned against another cloud, or none, than the cluster it goes into.
+ * The options of create-cluster's ingress and gateway steps: the same settings, and the cloud
+ * (`--cloud`, as a settings flag) and capabilities file the cluster was planned with — else the edge
+ * would be planned against another cloud, or none, than the cluster it goes into. Both steps verify
+ * their LB against the plan, as `kaas apply-ingress` / `apply-gateway` do by default.
  */
 export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: string }, cluster: string, kubeconfig: string): ApplyIngressOptions {
   return {

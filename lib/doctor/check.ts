@@ -1,4 +1,5 @@
-import type { IngressPlan } from '../plan/ingress.js';
+import { clusterNames, type ClusterNames } from '../cluster/model.js';
+import type { EdgeTraits } from '../ingress/live-check.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { DoctorReport, Finding, Severity, Skipped } from './findings.js';
 import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
@@ -13,18 +14,26 @@ import type { QuotaNeeds } from './quota-needs.js';
 export interface CheckInput {
   /** The cluster looked at; undefined = every kaas/OCCM/CAPO load balancer of the project. */
   cluster?: string;
+  /** With `cluster`: the exact names its LBs and floating IPs carry (OCCM cluster-name, CAPO namespace). */
+  names?: ClusterNames;
   /** Milliseconds since the epoch (injected: tests pin it). */
   now: number;
   /** PENDING_* longer than this many seconds counts as stuck. */
   stuckAfterSec: number;
   lb: LoadBalancerPlan;
-  ingress: IngressPlan;
+  /** The edge plan OCCM's cloud.conf must serve: ingress-nginx's, or the gateway's where only the gateway is deployed (the same planEdgeLb decision). */
+  edge: EdgeTraits;
   /** cloud.conf as kaas would render it now (undefined: no credentials to render [Global]). */
   expectedCloudConf?: string;
   /** What the cluster's plan still needs from the quotas. */
   needs: QuotaNeeds;
   cloud?: CloudSnapshot;
   kube?: ClusterSnapshot;
+}
+
+/** The names of the cluster looked at (a cluster given without `names` has no `namespace` setting); undefined = every cluster. */
+export function ownerNames(i: Pick<CheckInput, 'cluster' | 'names'>): ClusterNames | undefined {
+  return i.names ?? (i.cluster === undefined ? undefined : clusterNames('', i.cluster));
 }
 
 /** One entry of the check catalogue. */

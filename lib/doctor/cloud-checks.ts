@@ -1,6 +1,6 @@
 import type { LoadBalancer, Pool } from '../openstack/octavia.js';
 import { algorithmAllowed, monitorTypeAllowed, PROVIDERS, providerFacts } from '../plan/providers.js';
-import { finding, type Check, type CheckInput } from './check.js';
+import { finding, ownerNames, type Check, type CheckInput } from './check.js';
 import { ownedBy, parseOccmFipDescription, parseOccmLbName, octaviaTime } from './names.js';
 
 /**
@@ -9,7 +9,7 @@ import { ownedBy, parseOccmFipDescription, parseOccmLbName, octaviaTime } from '
  */
 
 const lbRes = (lb: LoadBalancer) => ({ type: 'loadbalancer', id: lb.id, name: lb.name });
-const owned = (i: CheckInput) => (i.cloud?.loadBalancers ?? []).filter((lb) => ownedBy(lb, i.cluster));
+const owned = (i: CheckInput) => (i.cloud?.loadBalancers ?? []).filter((lb) => ownedBy(lb, ownerNames(i)));
 const lbOf = (i: CheckInput, p: { loadbalancers?: { id: string }[] }) => {
   const id = p.loadbalancers?.[0]?.id;
   return owned(i).find((l) => l.id === id);
@@ -109,7 +109,9 @@ export const fipUnattached: Check = {
   fix: 'openstack floating ip delete ID (unless a Service will reuse it via loadBalancerIP)',
   run: (i) => i.cloud!.floatingIps.flatMap((f) => {
     const o = parseOccmFipDescription(f.description as string | undefined);
-    if (!o || (i.cluster !== undefined && o.cluster !== i.cluster) || f.port_id) return [];
+    // OCCM writes its cluster-name into the description: namespace-prefixed with a namespace setting.
+    const names = ownerNames(i);
+    if (!o || (names !== undefined && o.cluster !== names.occmCluster) || f.port_id) return [];
     return [finding(fipUnattached, { type: 'floatingip', id: f.id, name: f.floating_ip_address },
       `Floating IP ${f.floating_ip_address}, created by OCCM for Service ${o.service} of cluster ${o.cluster}, is attached to nothing: it is billed and counts against the quota.`,
       `openstack floating ip delete ${f.id} (or reuse it: spec.loadBalancerIP: ${f.floating_ip_address})`)];

@@ -4,9 +4,11 @@ import { MONITOR_ANNOTATION, PROXY_ANNOTATION } from '../plan/edge.js';
 import { findBundled, kubernetesMinor, rangeText, supportsKubernetes } from '../plan/ingress-versions.js';
 import { providerFacts } from '../plan/providers.js';
 import { gcfgTrue } from '../render/gcfg.js';
-import { finding, type Check, type CheckInput } from './check.js';
+import { finding, ownerNames, type Check, type CheckInput } from './check.js';
 import { ownedBy, parseOccmLbName } from './names.js';
-import type { KubeService } from './snapshot.js';
+import type { ClientTrafficPolicy, KubeService } from './snapshot.js';
+import { isEnvoyService } from './fetch-cluster.js';
+import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, OWNING_GATEWAY_NAME_LABEL, OWNING_GATEWAY_NAMESPACE_LABEL } from '../plan/gateway.js';
 
 /**
  * Cluster-side checks (and the one that needs both sides): pure functions of what kubectl showed,
@@ -36,7 +38,7 @@ export const lbOrphaned: Check = {
   run: (i) => {
     if (!i.cluster) return [];
     const live = new Set(lbServices(i).map((s) => `${s.metadata.namespace}/${s.metadata.name}`));
-    return i.cloud!.loadBalancers.filter((lb) => ownedBy(lb, i.cluster)).flatMap((lb) => {
+    return i.cloud!.loadBalancers.filter((lb) => ownedBy(lb, ownerNames(i))).flatMap((lb) => {
       const o = parseOccmLbName(lb.name);
       if (!o || live.has(`${o.namespace}/${o.service}`)) return [];
       return [finding(lbOrphaned, { type: 'loadbalancer', id: lb.id, name: lb.name },
@@ -70,26 +72,67 @@ export const etpLocalNoMonitor: Check = {
 
 const ingressService = (i: CheckInput) => i.kube!.services.find((s) => s.metadata.namespace === INGRESS_NAMESPACE && s.metadata.name === CONTROLLER_SERVICE);
 
+/** An edge proxy's LoadBalancer Service and whether the proxy behind it expects PROXY headers. */
+interface EdgeService {
+  svc: KubeService;
+  /** Who reads the PROXY header, for the messages. */
+  proxy: string;
+  expectsProxy: boolean;
+  /** What renders both sides again. */
+  fix: string;
+}
+
+/**
+ * Whether Envoy expects PROXY headers on a Gateway: a ClientTrafficPolicy attached to it with
+ * `proxyProtocol` (or the deprecated `enableProxyProtocol: true`). `undefined` when one makes the
+ * header optional (`proxyProtocol.optional: true`): then both sides work and nothing disagrees.
+ */
+function envoyExpectsProxy(policies: ClientTrafficPolicy[], ns: string, gateway: string): boolean | undefined {
+  const attached = policies.filter((p) => p.metadata.namespace === ns
+    && [p.spec?.targetRef, ...(p.spec?.targetRefs ?? [])].some((t) => t?.kind === 'Gateway' && t.name === gateway));
+  if (attached.some((p) => p.spec?.proxyProtocol?.optional)) return undefined;
+  return attached.some((p) => p.spec?.proxyProtocol !== undefined || p.spec?.enableProxyProtocol === true);
+}
+
+/** The edge Services in the cluster: ingress-nginx's controller Service and every envoy Service of Envoy Gateway. */
+function edgeServices(i: CheckInput): EdgeService[] {
+  const out: EdgeService[] = [];
+  const cluster = i.cluster ?? 'CLUSTER';
+  const ing = ingressService(i);
+  if (ing && ing.spec.type === 'LoadBalancer') {
+    out.push({ svc: ing, proxy: 'ingress-nginx', expectsProxy: gcfgTrue(i.kube!.ingressConfig?.['use-proxy-protocol']),
+      fix: `kaas apply-ingress ${cluster} (renders the annotation and the ConfigMap from nginx_use_proxy)` });
+  }
+  for (const svc of lbServices(i).filter(isEnvoyService)) {
+    const ns = svc.metadata.labels![OWNING_GATEWAY_NAMESPACE_LABEL];
+    const gw = svc.metadata.labels![OWNING_GATEWAY_NAME_LABEL];
+    const expectsProxy = envoyExpectsProxy(i.kube!.clientTrafficPolicies ?? [], ns, gw);
+    if (expectsProxy === undefined) continue;
+    out.push({ svc, proxy: `Envoy (Gateway ${ns}/${gw})`, expectsProxy,
+      fix: ns === GATEWAY_NAMESPACE && gw === DEFAULT_GATEWAY
+        ? `kaas apply-gateway ${cluster} (renders the EnvoyProxy annotation and the ClientTrafficPolicy from nginx_use_proxy)`
+        : `make the proxy-protocol annotation of the Gateway's EnvoyProxy (envoyService.annotations) and a ClientTrafficPolicy with proxyProtocol on Gateway ${ns}/${gw} agree` });
+  }
+  return out;
+}
+
 export const proxyProtocolMismatch: Check = {
   id: 'proxy-protocol-mismatch', severity: 'error', needs: ['cluster'],
-  what: 'the ingress Service\'s proxy-protocol annotation and ingress-nginx\'s use-proxy-protocol disagree (every request fails), or PROXY is asked of a provider without it',
-  fix: 'kaas apply-ingress CLUSTER (renders both sides from nginx_use_proxy)',
-  run: (i) => {
-    const s = ingressService(i);
-    if (!s || s.spec.type !== 'LoadBalancer') return [];
+  what: 'an edge Service\'s proxy-protocol annotation and its proxy (ingress-nginx\'s use-proxy-protocol, Envoy Gateway\'s ClientTrafficPolicy proxyProtocol) disagree (every request fails), or PROXY is asked of a provider without it',
+  fix: 'kaas apply-ingress / apply-gateway CLUSTER (renders both sides from nginx_use_proxy)',
+  run: (i) => edgeServices(i).flatMap(({ svc: s, proxy, expectsProxy, fix }) => {
     const lb = proxyOn(annotation(s, PROXY_ANNOTATION));
-    const nginx = gcfgTrue(i.kube!.ingressConfig?.['use-proxy-protocol']);
     const provider = liveProvider(i);
-    const fix = `kaas apply-ingress ${i.cluster ?? 'CLUSTER'} (renders the annotation and the ConfigMap from nginx_use_proxy)`;
+    const id = `${s.metadata.namespace}/${s.metadata.name}`;
     if (lb && !providerFacts(provider).proxyProtocol) {
-      return [finding(proxyProtocolMismatch, svcRes(s), `Service ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE} asks for PROXY protocol, which the ${provider} provider does not have.`, fix)];
+      return [finding(proxyProtocolMismatch, svcRes(s), `Service ${id} asks for PROXY protocol, which the ${provider} provider does not have.`, fix)];
     }
-    if (lb === nginx) return [];
+    if (lb === expectsProxy) return [];
     return [finding(proxyProtocolMismatch, svcRes(s),
-      lb ? 'The load balancer sends PROXY headers (Service annotation) but ingress-nginx does not expect them (use-proxy-protocol is not true): every request fails.'
-        : 'ingress-nginx expects PROXY headers (use-proxy-protocol: true) but the load balancer sends none (no proxy-protocol annotation): every request fails.',
+      lb ? `The load balancer of Service ${id} sends PROXY headers (Service annotation) but ${proxy} does not expect them: every request fails.`
+        : `${proxy} expects PROXY headers but the load balancer of Service ${id} sends none (no proxy-protocol annotation): every request fails.`,
       fix)];
-  },
+  }),
 };
 
 export const proxyHostnameMissing: Check = {
@@ -123,7 +166,7 @@ export const occmConfigContradictsPlan: Check = {
   id: 'occm-config-contradicts-plan', severity: 'error', needs: ['cluster'],
   what: 'OCCM\'s live cloud.conf contradicts the plan (provider, lb-method, create-monitor, enable-ingress-hostname)',
   fix: 'kaas create-cluster CLUSTER re-renders cloud.conf; then restart OCCM',
-  run: (i) => (i.kube!.cloudConf ? liveCloudConfProblems(i.kube!.cloudConf.text, i.lb, i.ingress) : []).map((p) =>
+  run: (i) => (i.kube!.cloudConf ? liveCloudConfProblems(i.kube!.cloudConf.text, i.lb, i.edge) : []).map((p) =>
     finding(occmConfigContradictsPlan, secretRes, `${p[0].toUpperCase()}${p.slice(1)}.`,
       `kaas create-cluster ${i.cluster ?? 'CLUSTER'} (re-renders the cloud-config Secret from the settings), then kubectl -n kube-system rollout restart ${OCCM_DAEMONSET}`)),
 };

@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
 import type { Connection } from '../openstack/connection.js';
 import { planIngress } from '../plan/ingress.js';
+import { planGateway } from '../plan/gateway.js';
 import { planLoadBalancer, planLoadBalancerOffline } from '../plan/loadbalancer.js';
 import { orThrow } from '../plan/decision.js';
 import { renderCloudConf } from '../render/cloud-conf.js';
@@ -21,6 +22,7 @@ import { fetchCloudSnapshot } from './fetch-cloud.js';
 import { fetchClusterSnapshot } from './fetch-cluster.js';
 import { formatReport, hasErrors, sortFindings, type DoctorReport } from './findings.js';
 import { ownedBy } from './names.js';
+import { clusterNames } from '../cluster/model.js';
 import { quotaNeeds } from './quota-needs.js';
 import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
 
@@ -97,6 +99,9 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   // Without the cloud's capabilities the plan assumes the default provider (amphora).
   lb ??= { ...orThrow(planLoadBalancerOffline({ use_ovn_lb_provider: false })), reasons: ['provider unknown: the cloud could not be read'] };
   const ingress = orThrow(planIngress(s, lb));
+  const gateway = orThrow(planGateway(s, lb));
+  // The edge OCCM serves: ingress-nginx's plan, else the gateway's (the same planEdgeLb decision).
+  const edge = ingress.deploy || !gateway.deploy ? ingress : gateway.edge!;
 
   let kube: ClusterSnapshot | undefined;
   if (o.cloudOnly) unavailable.cluster = '--cloud-only';
@@ -116,11 +121,12 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
     }
   }
 
-  const exists = (cloud?.loadBalancers ?? []).some((l) => ownedBy(l, o.cluster));
+  const names = o.cluster === undefined ? undefined : clusterNames(s.namespace, o.cluster);
+  const exists = (cloud?.loadBalancers ?? []).some((l) => ownedBy(l, names));
   const occm = { ...lb.cloudConf, ...Object.fromEntries(Object.entries(s.occm_loadbalancer).map(([k, v]) => [k, String(v)])) };
   const input: CheckInput = {
-    cluster: o.cluster, now: (deps.now ?? Date.now)(), stuckAfterSec, lb, ingress, cloud, kube,
-    expectedCloudConf: renderCloudConf({ cloud: cfg, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: '/etc/config/ca.crt' }).text,
+    cluster: o.cluster, names, now: (deps.now ?? Date.now)(), stuckAfterSec, lb, edge, cloud, kube,
+    expectedCloudConf: renderCloudConf({ cloud: cfg, lb, occm: s.occm_loadbalancer, required: { ...gateway.cloudConf, ...ingress.cloudConf }, caFileInPod: '/etc/config/ca.crt' }).text,
     needs: quotaNeeds({
       exists: exists || o.cluster === undefined, controllers: s.controller_count, workers: s.worker_count, ingress: ingress.deploy,
       ingressMonitor: ingress.monitor !== 'none', apiFloatingIp: !(s.restrict_kubeapi ?? []).includes('none'),

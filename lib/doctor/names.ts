@@ -1,3 +1,4 @@
+import type { ClusterNames } from '../cluster/model.js';
 import type { LoadBalancer } from '../openstack/octavia.js';
 
 /**
@@ -27,13 +28,19 @@ export function capoApiLbName(cluster: string, namespace = cluster): string {
   return `k8s-clusterapi-cluster-${namespace}-${cluster}-kubeapi`;
 }
 
-/** True when the LB was made for `cluster` by OCCM or CAPO (any cluster when `cluster` is undefined). */
-export function ownedBy(lb: Pick<LoadBalancer, 'name'>, cluster?: string): boolean {
+/**
+ * True when the LB was made for the cluster by OCCM or CAPO (any cluster when `names` is
+ * undefined). Exact names only: OCCM's LBs carry the cluster's OCCM cluster-name (namespace-prefixed
+ * with a `namespace` setting), so another cluster whose name merely ends in `-<cluster>` is never
+ * taken for it. CAPO's kube-API LB carries the cluster's namespace; with no `namespace` setting a
+ * cluster may also sit in `default` (kaas before namespaces), so that name is accepted too.
+ */
+export function ownedBy(lb: Pick<LoadBalancer, 'name'>, names?: ClusterNames): boolean {
   const occm = parseOccmLbName(lb.name);
-  // OCCM's cluster-name is `<namespace>-<cluster>` when the namespace is neither the cluster nor `default` (lib/cluster/model.ts occmClusterName).
-  if (occm) return cluster === undefined || occm.cluster === cluster || occm.cluster.endsWith(`-${cluster}`);
-  // CAPO names by namespace: the cluster's own (kaas and SCS) or `default` (kaas before namespaces).
-  return cluster === undefined ? /^k8s-clusterapi-cluster-.+-kubeapi$/.test(lb.name) : lb.name === capoApiLbName(cluster) || lb.name === capoApiLbName(cluster, 'default');
+  if (occm) return names === undefined || occm.cluster === names.occmCluster;
+  if (names === undefined) return /^k8s-clusterapi-cluster-.+-kubeapi$/.test(lb.name);
+  const candidates = names.namespace === names.cluster ? [names.namespace, 'default'] : [names.namespace];
+  return candidates.some((ns) => lb.name === capoApiLbName(names.cluster, ns));
 }
 
 /** The cluster named in an OCCM floating-IP description, with the Service; undefined for others. */

@@ -25,9 +25,21 @@ export interface CloudSnapshot {
 
 /** A Service as `kubectl get services -A -o json` shows it (the fields the checks read). */
 export interface KubeService {
-  metadata: { name: string; namespace: string; uid?: string; annotations?: Record<string, string> };
+  metadata: { name: string; namespace: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: { type?: string; externalTrafficPolicy?: string; healthCheckNodePort?: number; ports?: { port: number; nodePort?: number; protocol?: string }[]; selector?: Record<string, string> };
   status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string; ipMode?: string }[] } };
+}
+
+/** A ClientTrafficPolicy as kubectl shows it (the fields the checks read). */
+export interface ClientTrafficPolicy {
+  metadata: { name: string; namespace: string };
+  spec?: {
+    targetRef?: { kind?: string; name?: string; sectionName?: string };
+    targetRefs?: { kind?: string; name?: string; sectionName?: string }[];
+    proxyProtocol?: { optional?: boolean };
+    /** The deprecated form of proxyProtocol. */
+    enableProxyProtocol?: boolean;
+  };
 }
 
 /** A node with its InternalIP (the address OCCM makes the pool member). */
@@ -50,6 +62,10 @@ export interface ClusterSnapshot {
   nodes: KubeNode[];
   /** Pods of the ingress-nginx controller. */
   ingressPods: KubePod[];
+  /** Envoy pods of the Gateway kaas creates (envoy-gateway-system/kaas), found by Envoy Gateway's owner labels. */
+  gatewayPods: KubePod[];
+  /** Envoy Gateway's ClientTrafficPolicies (read only when an envoy Service exists: without Envoy Gateway the resource type is unknown). */
+  clientTrafficPolicies?: ClientTrafficPolicy[];
   /** The ingress-nginx controller ConfigMap's data (undefined: no ConfigMap). */
   ingressConfig?: Record<string, string>;
   /** The controller Deployment's image (undefined: not deployed). */

@@ -5,8 +5,8 @@ import type { CheckInput } from './check.js';
 import { fetchClusterSnapshot } from './fetch-cluster.js';
 import { hasErrors } from './findings.js';
 import type { CloudSnapshot } from './snapshot.js';
-import { verifyEdge, type EdgeExpectation } from './verify.js';
-import { occmLoadBalancerName } from '../openstack/octavia.js';
+import { expectedLbName, type EdgeExpectation } from './expectation.js';
+import { verifyEdge } from './verify.js';
 
 /** What the verification step needs. */
 export interface VerifyDeps {
@@ -24,7 +24,7 @@ export interface VerifyDeps {
  * listing each mismatch with the doctor findings that explain it.
  */
 export async function verifyAppliedEdge(x: EdgeExpectation, base: Omit<CheckInput, 'cloud' | 'kube' | 'now'>, deps: VerifyDeps, timeoutSec: number, pollMs: number): Promise<void> {
-  const name = occmLoadBalancerName(x.cluster, x.namespace, x.service);
+  const name = expectedLbName(x);
   const step = deps.logger.step(`verifying load balancer ${name} against the plan`);
   const deadline = deps.now() + timeoutSec * 1000;
   for (;;) {

@@ -1,10 +1,8 @@
-import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../ingress/render.js';
-import { occmLoadBalancerName } from '../openstack/octavia.js';
-import type { MonitorSource } from '../plan/edge.js';
 import { algorithmAllowed, providerFacts } from '../plan/providers.js';
 import type { CheckInput } from './check.js';
 import { DOCTOR_CHECKS } from './doctor.js';
 import type { Finding } from './findings.js';
+import { EDGES, expectedLbName, type EdgeExpectation } from './expectation.js';
 
 /**
  * The verification after apply: does the edge Service's load balancer match the plan? Pure, over
@@ -12,22 +10,6 @@ import type { Finding } from './findings.js';
  * names the doctor checks that can explain it; `verifyEdge` runs those over the same data and
  * reports their findings next to the mismatch.
  */
-
-/** What the plan says the edge Service's LB must look like. */
-export interface EdgeExpectation {
-  cluster: string;
-  namespace: string;
-  service: string;
-  provider: string;
-  proxyProtocol: boolean;
-  monitor: MonitorSource;
-  externalTrafficPolicy: 'Local' | 'Cluster';
-}
-
-/** The ingress-nginx controller Service's expectation from the ingress plan. */
-export function ingressExpectation(cluster: string, ingress: { provider: string; proxyProtocol: boolean; monitor: MonitorSource }): EdgeExpectation {
-  return { cluster, namespace: INGRESS_NAMESPACE, service: CONTROLLER_SERVICE, externalTrafficPolicy: 'Local', ...ingress };
-}
 
 interface Mismatch {
   check: string;
@@ -38,7 +20,8 @@ interface Mismatch {
 }
 
 function mismatches(x: EdgeExpectation, i: CheckInput): Mismatch[] {
-  const name = occmLoadBalancerName(x.cluster, x.namespace, x.service);
+  const name = expectedLbName(x);
+  const e = EDGES[x.edge];
   const c = i.cloud!;
   const k = i.kube!;
   const describe = `kubectl describe service -n ${x.namespace} ${x.service} (events) and the OCCM logs (kubectl -n kube-system logs daemonset/openstack-cloud-controller-manager)`;
@@ -50,7 +33,7 @@ function mismatches(x: EdgeExpectation, i: CheckInput): Mismatch[] {
   }
   const lb = c.loadBalancers[0];
   const out: Mismatch[] = [];
-  const podNodes = new Set(k.ingressPods.filter((p) => p.ready).map((p) => p.nodeName));
+  const podNodes = new Set(e.podsOf(k).filter((p) => p.ready).map((p) => p.nodeName));
   const podIps = new Set(k.nodes.filter((n) => podNodes.has(n.name) && n.internalIp).map((n) => n.internalIp!));
   const members = Object.values(c.members ?? {}).flat();
   const online = new Set(members.filter((m) => m.operating_status === 'ONLINE').map((m) => m.address));
@@ -63,7 +46,7 @@ function mismatches(x: EdgeExpectation, i: CheckInput): Mismatch[] {
   }
   const want = x.proxyProtocol ? 'PROXY' : 'TCP';
   for (const p of c.pools.filter((p) => p.protocol !== want && !(x.proxyProtocol && p.protocol === 'PROXYV2'))) {
-    out.push({ check: 'verify-pool-protocol', explainedBy: ['proxy-protocol-mismatch', 'occm-config-contradicts-plan'], fix: `kaas apply-ingress ${x.cluster}`,
+    out.push({ check: 'verify-pool-protocol', explainedBy: ['proxy-protocol-mismatch', 'occm-config-contradicts-plan'], fix: `kaas ${e.command} ${x.cluster}`,
       message: `Pool ${p.name ?? p.id} of ${name} speaks ${p.protocol}, the plan says ${want}.` });
   }
   const facts = providerFacts(x.provider);
@@ -76,13 +59,13 @@ function mismatches(x: EdgeExpectation, i: CheckInput): Mismatch[] {
       const hm = c.healthMonitors.find((m) => m.id === p.healthmonitor_id);
       const type = x.externalTrafficPolicy === 'Local' ? facts.etpLocalMonitor : 'TCP';
       if (hm && hm.type === type) continue;
-      out.push({ check: 'verify-monitor', explainedBy: ['etp-local-no-monitor', 'ovn-pool-monitor-type', 'occm-config-contradicts-plan'], fix: `kaas apply-ingress ${x.cluster}`,
+      out.push({ check: 'verify-monitor', explainedBy: ['etp-local-no-monitor', 'ovn-pool-monitor-type', 'occm-config-contradicts-plan'], fix: `kaas ${e.command} ${x.cluster}`,
         message: hm ? `Pool ${p.name ?? p.id} of ${name} has a ${hm.type} health monitor; the plan expects ${type}.` : `Pool ${p.name ?? p.id} of ${name} has no health monitor, which the plan needs (${x.monitor}).` });
     }
   }
   if (!membersExact) {
     out.push({ check: 'verify-members', explainedBy: ['etp-local-no-monitor'], fix: `kubectl get pods -n ${x.namespace} -o wide; openstack loadbalancer member list POOL`,
-      message: `Members ONLINE at ${[...online].sort().join(', ') || 'no address'}, but the ingress pods run on ${[...podIps].sort().join(', ') || 'no node'}: with externalTrafficPolicy: Local exactly those must be ONLINE.` });
+      message: `Members ONLINE at ${[...online].sort().join(', ') || 'no address'}, but the ${e.pods} run on ${[...podIps].sort().join(', ') || 'no node'}: with externalTrafficPolicy: Local exactly those must be ONLINE.` });
   }
   const svc = k.services.find((s) => s.metadata.namespace === x.namespace && s.metadata.name === x.service);
   const ing = svc?.status?.loadBalancer?.ingress?.[0];
@@ -101,7 +84,7 @@ function mismatches(x: EdgeExpectation, i: CheckInput): Mismatch[] {
 
 /** Mismatches between the edge LB and the plan as error findings, each followed by the doctor findings that explain it. */
 export function verifyEdge(x: EdgeExpectation, i: CheckInput): Finding[] {
-  const name = occmLoadBalancerName(x.cluster, x.namespace, x.service);
+  const name = expectedLbName(x);
   const lb = i.cloud!.loadBalancers[0];
   const out: Finding[] = [];
   const seen = new Set<string>();

@@ -1,3 +1,4 @@
+import { clusterNames } from '../cluster/model.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import type { ApplyIngressDeps, ApplyIngressOptions, ApplyIngressResult } from '../ingress/apply-ingress.js';
 import { loadEdgeRun, writeDryRun } from '../ingress/apply-ingress.js';
@@ -42,7 +43,11 @@ export async function runApplyGateway(o: ApplyGatewayOptions, deps: ApplyGateway
 
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
-  const applied = await applyGatewayToCluster({ cluster: o.cluster, home: o.home, force: o.force ?? false, timeouts: o.timeouts }, { kubectl, logger, sleep: deps.sleep }, decision, rendered);
+  const applied = await applyGatewayToCluster(
+    { names: clusterNames(s.namespace, o.cluster), home: o.home, force: o.force ?? false, timeouts: o.timeouts, verify: o.verify },
+    { kubectl, logger, cloud: getCloud, sleep: deps.sleep },
+    decision, rendered,
+  );
   const v = decision.gateway.version!;
   return {
     text: `Envoy Gateway ${v.version} (Gateway API ${v.gatewayApi}) applied to cluster ${o.cluster}; Gateway envoy-gateway-system/kaas at ${applied.address}`,

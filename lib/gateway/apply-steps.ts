@@ -1,13 +1,15 @@
 import { OperationError } from '../errors.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
-import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../plan/gateway.js';
+import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, owningGatewaySelector } from '../plan/gateway.js';
 import { stringifyDocuments } from '../render/documents.js';
 import { recordApplied } from '../ingress/applied.js';
 import { GATEWAY_RECORD } from './applied.js';
-import { checkLiveOccm, DEFAULT_APPLY_TIMEOUTS, requireKubeconfig, stepped, waitForAddress, type ApplyTimeouts } from '../ingress/apply-steps.js';
+import { checkLiveOccm, DEFAULT_APPLY_TIMEOUTS, requireKubeconfig, stepped, verifyEdgeLb, waitForAddress, type ApplyTimeouts } from '../ingress/apply-steps.js';
+import type { IngressCloud } from '../ingress/cloud.js';
+import type { ClusterNames } from '../cluster/model.js';
+import { edgeExpectation, expectedLbName } from '../doctor/expectation.js';
 import { type ServiceLbStatus } from '../ingress/real-ip.js';
-import { occmLoadBalancerName } from '../openstack/octavia.js';
 import type { GatewayDecision } from './plan.js';
 import { CERTGEN_JOB, CONTROL_PLANE_DEPLOYMENT, crdNames, type RenderedGateway } from './render.js';
 
@@ -24,7 +26,7 @@ export interface AppliedGateway {
 
 
 /** Labels Envoy Gateway puts on the envoy Service of a Gateway. */
-export const OWNER_LABELS = `gateway.envoyproxy.io/owning-gateway-name=${DEFAULT_GATEWAY},gateway.envoyproxy.io/owning-gateway-namespace=${GATEWAY_NAMESPACE}`;
+export const OWNER_LABELS = owningGatewaySelector(GATEWAY_NAMESPACE, DEFAULT_GATEWAY);
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface GatewayJson { status?: { addresses?: { value?: string }[]; conditions?: Condition[] } }
@@ -63,11 +65,12 @@ async function waitProgrammed(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
  * Applies a rendered gateway and verifies it, in phases: kubeconfig present, live OCCM config
  * consistent with the plan (unless force), CRDs server-side (the EnvoyProxy CRD is too large for
  * client-side apply) and Established, control plane (certgen Job re-created) and its rollout, the
- * edge objects, the Gateway Programmed with an address, and the envoy Service's load balancer.
+ * edge objects, the Gateway Programmed with an address, the envoy Service (found by Envoy Gateway's
+ * owner labels) with its address, and with `verify` its Octavia LB against the edge plan (as apply-ingress).
  */
 export async function applyGatewayToCluster(
-  o: { cluster: string; home: string; force: boolean; timeouts?: Partial<ApplyTimeouts> },
-  deps: { kubectl: Kubectl; logger: Logger; sleep?: (ms: number) => Promise<void> },
+  o: { names: ClusterNames; home: string; force: boolean; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
+  deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud; sleep?: (ms: number) => Promise<void> },
   d: GatewayDecision,
   rendered: RenderedGateway,
 ): Promise<AppliedGateway> {
@@ -75,7 +78,8 @@ export async function applyGatewayToCluster(
   const t = { ...DEFAULT_APPLY_TIMEOUTS, ...o.timeouts };
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const v = d.gateway.version!;
-  requireKubeconfig(kubectl, o.cluster);
+  const { cluster } = o.names;
+  requireKubeconfig(kubectl, cluster);
   await checkLiveOccm(kubectl, logger, { lb: d.lb, edge: d.gateway.edge! }, o.force);
 
   await stepped(logger, `applying the Gateway API ${v.gatewayApi} and Envoy Gateway ${v.version} CRDs (server-side)`, async () => {
@@ -89,7 +93,7 @@ export async function applyGatewayToCluster(
     await kubectl.apply(controlPlaneYaml, { forceConflicts: true });
   });
   // The record holds what delete-cluster removes: not the CRDs (deleting them deletes every route).
-  recordApplied(o.home, o.cluster, GATEWAY_RECORD, controlPlaneYaml + edgeYaml);
+  recordApplied(o.home, cluster, GATEWAY_RECORD, controlPlaneYaml + edgeYaml);
   await stepped(logger, 'waiting for the Envoy Gateway rollout', () =>
     kubectl.rolloutStatus(`deployment/${CONTROL_PLANE_DEPLOYMENT}`, { namespace: GATEWAY_NAMESPACE }, t.rolloutSec));
   await stepped(logger, `applying GatewayClass ${d.gateway.gatewayClass}, its EnvoyProxy and Gateway ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY}`, () =>
@@ -105,8 +109,10 @@ export async function applyGatewayToCluster(
   }
   const { st } = await waitForAddress(kubectl, logger, t, sleep, { namespace: GATEWAY_NAMESPACE, name: service });
   const e = d.gateway.edge!;
+  const x = edgeExpectation('envoy-gateway', o.names, { namespace: GATEWAY_NAMESPACE, name: service }, e);
+  if (o.verify) await verifyEdgeLb(x, { lb: d.lb, edge: e, names: o.names }, deps, t, sleep);
   if (e.proxyProtocol) {
     logger.info(`PROXY protocol: Envoy reads the client address from the header on every listener of ${DEFAULT_GATEWAY}; the amphorae send it from their ports in node_cidr ${e.trustedProxyCidr}`);
   }
-  return { address, service, loadBalancer: occmLoadBalancerName(o.cluster, GATEWAY_NAMESPACE, service), lb: st, recordedAt: new Date().toISOString() };
+  return { address, service, loadBalancer: expectedLbName(x), lb: st, recordedAt: new Date().toISOString() };
 }

@@ -14,6 +14,7 @@ import { renderIngress } from './render.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
 import { checkClusterName } from '../settings/cluster-name.js';
+import { clusterNames } from '../cluster/model.js';
 import { formatIngressPlan } from './text.js';
 
 /** Inputs of `kaas apply-ingress <cluster>` (flags and the process's surroundings). */
@@ -127,7 +128,7 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyToCluster(
-    { cluster: o.cluster, home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts, verify: o.verify },
+    { names: clusterNames(s.namespace, o.cluster), home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts, verify: o.verify },
     { kubectl, logger, cloud: getCloud, sleep: deps.sleep },
     decision,
     rendered,

@@ -8,7 +8,8 @@ import type { IngressCloud } from './cloud.js';
 import { liveCloudConfProblems, type EdgeTraits } from './live-check.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { IngressDecision } from './decide.js';
-import { occmLoadBalancerName } from '../openstack/octavia.js';
+import type { ClusterNames } from '../cluster/model.js';
+import { edgeExpectation, expectedLbName, type EdgeExpectation } from '../doctor/expectation.js';
 import { decideRealIpCidr, hasLbAddress, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
 import {
   ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, type RenderedIngress,
@@ -109,14 +110,20 @@ export async function waitForAddress(
   }
 }
 
-async function verifyEdgeLb(cluster: string, deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud }, d: IngressDecision, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>): Promise<void> {
+/**
+ * The post-apply verification of an edge Service's LB (kaas doctor's verify-* checks and the
+ * findings that explain a mismatch), shared by apply-ingress and apply-gateway.
+ */
+export async function verifyEdgeLb(
+  x: EdgeExpectation, d: { lb: LoadBalancerPlan; edge: EdgeTraits; names: ClusterNames },
+  deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud }, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>,
+): Promise<void> {
   const cloud = deps.cloud();
   if (!cloud.loadBalancerSnapshot) throw new OperationError('cannot verify the load balancer: this cloud adapter cannot read Octavia', { hint: '--no-verify skips the verification' });
   const { verifyAppliedEdge } = await import('../doctor/verify-apply.js');
-  const { ingressExpectation } = await import('../doctor/verify.js');
   await verifyAppliedEdge(
-    ingressExpectation(cluster, d.ingress),
-    { cluster, stuckAfterSec: 600, lb: d.lb, ingress: d.ingress, needs: {} },
+    x,
+    { cluster: x.cluster, names: d.names, stuckAfterSec: 600, lb: d.lb, edge: d.edge, needs: {} },
     { kubectl: deps.kubectl, logger: deps.logger, loadBalancer: (n) => cloud.loadBalancerSnapshot!(n), sleep, now: Date.now },
     t.verifySec, t.pollMs,
   );
@@ -152,7 +159,7 @@ export async function stepped<T>(logger: Logger, title: string, fn: () => Promis
  * it reports the LB (Octavia) and why node_cidr stays the trusted real-IP range.
  */
 export async function applyToCluster(
-  o: { cluster: string; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
+  o: { names: ClusterNames; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
   deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud; sleep?: (ms: number) => Promise<void> },
   d: IngressDecision,
   rendered: RenderedIngress,
@@ -160,25 +167,27 @@ export async function applyToCluster(
   const { kubectl, logger } = deps;
   const t = { ...DEFAULT_APPLY_TIMEOUTS, ...o.timeouts };
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  requireKubeconfig(kubectl, o.cluster);
+  const { cluster } = o.names;
+  requireKubeconfig(kubectl, cluster);
   await checkLiveOccm(kubectl, logger, { lb: d.lb, edge: d.ingress }, o.force);
 
   await stepped(logger, `applying ingress-nginx ${d.ingress.version!.version} (server-side, field manager kaas)`, async () => {
     await kubectl.delete(['job', ...ADMISSION_JOBS], { namespace: INGRESS_NAMESPACE });
     await kubectl.apply(rendered.yaml, { forceConflicts: true });
   });
-  recordApplied(o.home, o.cluster, 'ingress-nginx', rendered.yaml);
+  recordApplied(o.home, cluster, 'ingress-nginx', rendered.yaml);
 
   await stepped(logger, 'waiting for the ingress-nginx controller rollout', () =>
     kubectl.rolloutStatus(`deployment/${CONTROLLER_DEPLOYMENT}`, { namespace: INGRESS_NAMESPACE }, t.rolloutSec));
   const { st } = await waitForAddress(kubectl, logger, t, sleep);
-  if (o.verify) await verifyEdgeLb(o.cluster, deps, d, t, sleep);
+  const x = edgeExpectation('ingress-nginx', o.names, { namespace: INGRESS_NAMESPACE, name: CONTROLLER_SERVICE }, { ...d.ingress, externalTrafficPolicy: d.ingress.externalTrafficPolicy! });
+  if (o.verify) await verifyEdgeLb(x, { lb: d.lb, edge: d.ingress, names: o.names }, deps, t, sleep);
   const address = st.annotatedAddress ?? st.ip ?? st.hostname!;
   if (!d.ingress.proxyProtocol) return { address, recordedAt: new Date().toISOString() };
 
   let vip: string | undefined;
   try {
-    vip = await deps.cloud().loadBalancerVip(occmLoadBalancerName(o.cluster, INGRESS_NAMESPACE, CONTROLLER_SERVICE));
+    vip = await deps.cloud().loadBalancerVip(expectedLbName(x));
   } catch (e) {
     logger.warn(`could not ask Octavia for the LB VIP: ${(e as Error).message}`);
   }

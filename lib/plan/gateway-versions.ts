@@ -10,7 +10,15 @@ export interface BundledGatewayVersion {
   version: string;
   /** The Gateway API standard-channel bundle it ships, "v1.6.1". */
   gatewayApi: string;
-  /** Oldest and newest Kubernetes minor of the compatibility matrix. */
+  /**
+   * Oldest and newest Kubernetes minor of the compatibility matrix. The primary source is Envoy
+   * Gateway's matrix (https://gateway.envoyproxy.io/news/releases/matrix/, envoyproxy/gateway
+   * site/content/en/news/releases/matrix.md). For v1.9 it could not be read here: the copies kaas's
+   * maintainers can reach end at v1.7 (v1.32–v1.35, a window that moves by about one minor per
+   * release). 1.33–1.36 for v1.9 is the secondary source's reading of that matrix (kupre v0.6.0
+   * release notes, github.com/Rusty-Gopher/kupre); it only drives a warning, never a refusal.
+   * Re-check it against the matrix when bumping the bundle.
+   */
   k8sMin: [number, number];
   k8sMax: [number, number];
   /** Folders under templates/gateway/. */

@@ -18,6 +18,19 @@ export const DEFAULT_GATEWAY = 'kaas';
 /** The EnvoyProxy that carries the edge plan (GatewayClass parametersRef). */
 export const ENVOY_PROXY = 'kaas-edge';
 
+/**
+ * Labels Envoy Gateway puts on the envoy Service, Deployment and pods it creates for a Gateway
+ * (internal/gatewayapi OwningGatewayNameLabel/OwningGatewayNamespaceLabel; the Service is named
+ * `envoy-<gateway namespace>-<gateway>-<hash>`, so it is found by these labels, never by name).
+ */
+export const OWNING_GATEWAY_NAME_LABEL = 'gateway.envoyproxy.io/owning-gateway-name';
+export const OWNING_GATEWAY_NAMESPACE_LABEL = 'gateway.envoyproxy.io/owning-gateway-namespace';
+
+/** The label selector of what Envoy Gateway created for one Gateway. */
+export function owningGatewaySelector(namespace: string, gateway: string): string {
+  return `${OWNING_GATEWAY_NAME_LABEL}=${gateway},${OWNING_GATEWAY_NAMESPACE_LABEL}=${namespace}`;
+}
+
 /** What the EnvoyProxy's `provider.kubernetes.envoyService` holds. */
 export interface EnvoyServicePlan {
   type: 'LoadBalancer';

@@ -87,6 +87,20 @@ c.commit()`, db, status, val], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`octavia db update failed: ${r.stderr}`);
 }
 
+/**
+ * Sets pool members' operating_status straight in the peer's Octavia database: on the peer no
+ * ovn-controller runs the OVN health checks, so every member stays ERROR; a real cloud's monitor
+ * reports ONLINE for the nodes that run a pod of an ETP Local Service.
+ */
+export function setMemberStatus(poolId: string, address: string, status: string): void {
+  const db = path.join(peer().dir, 'octavia', 'octavia.db');
+  const r = spawnSync('python3', ['-c', `import sqlite3,sys
+c = sqlite3.connect(sys.argv[1], timeout=60)
+c.execute("UPDATE member SET operating_status=? WHERE pool_id=? AND ip_address=?", (sys.argv[2], sys.argv[3], sys.argv[4]))
+c.commit()`, db, status, poolId, address], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`octavia db update failed: ${r.stderr}`);
+}
+
 /** Creates a load balancer (provider amphora or ovn) on the project's subnet; returns its id. */
 export async function createLb(t: TestProject, name: string, provider: 'amphora' | 'ovn'): Promise<string> {
   const r = await sqliteRetry(() => t.demo.call<{ loadbalancer: { id: string } }>('load-balancer', OCTAVIA, {

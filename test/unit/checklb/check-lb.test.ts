@@ -93,11 +93,12 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     const kc = path.join(home, 'kc.yaml');
     writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
     fake = fakeTools(scenario(kc));
-    const cloud = { credentials: () => ({}), loadBalancerVip: async () => undefined, loadBalancerSnapshot: async () => snapshot,
+    const asked: string[] = [];
+    const cloud = { credentials: () => ({}), loadBalancerVip: async () => undefined, loadBalancerSnapshot: async (name: string) => (asked.push(name), snapshot),
       capabilities: async () => ({ cloud: 't', detectedAt: '', octavia: { present: true, maxVersion: '2.26', providers: ovn ? ['amphora', 'ovn'] : ['amphora'], wallabyOrLater: true, allowedCidrs: true }, neutron: { present: true }, nova: { present: false } }) } as IngressCloud;
     const o: CheckLbOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, sets: ['use_ovn_lb_provider=auto'], tries: 20, pollMs: 1 };
     const deps = { logger: memoryLogger(), runner: fakeRunner(fake), cloud, sleep: async () => {}, kubectlFor: (t: { kubeconfig?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')) };
-    return { o, deps };
+    return { o, deps, asked };
   }
 
   it('OVN: every try answers, Local sees the client address, only pod nodes are ONLINE; the namespace is removed', async () => {
@@ -119,6 +120,15 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     expect(r.exitCode).toBe(1);
     expect((r.data.checks as { check: string; result: string }[]).map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers fail', 'local-client-ip skipped', 'local-podless-nodes fail']);
     expect(r.text).toMatch(/FAIL local-answers +externalTrafficPolicy: Local: 5 of 20 requests to 127\.0\.0\.2 failed/);
+  });
+
+  it('a namespace setting: the members are read from the LB of OCCM\'s namespace-prefixed cluster-name', async () => {
+    const port = await start();
+    const { o, deps, asked } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)]), members(['10.8.0.21']), false);
+    const r = await runCheckLb({ ...o, port, sets: ['use_ovn_lb_provider=false', 'namespace=staging'] }, deps);
+    fake!.assertDone();
+    expect(asked).toEqual(['kube_service_staging-demo_kaas-check-lb_echo-local']);
+    expect((r.data.checks as { check: string; result: string }[]).find((c) => c.check === 'local-podless-nodes')!.result).toBe('pass');
   });
 
   it('SIGTERM while waiting for the LB: the namespace is removed, exit 143', async () => {

@@ -1,3 +1,4 @@
+import { clusterNames } from '../../../lib/cluster/model.js';
 import type { Check } from '../../../lib/doctor/check.js';
 import {
   fipUnattached, lbError, lbRecreationLoop, lbStuckPending, ovnListenerAllowedCidrs, ovnPoolAlgorithm, ovnPoolMonitorType, quotaHeadroom,
@@ -85,6 +86,15 @@ describe('cloud-side checks', () => {
     ['someone else\'s FIP', fip('my bastion', null), 0],
   ])('fip-unattached: %s', (_, f, n) => {
     expect(fipUnattached.run(input({ cloud: cloud({ floatingIps: [f] }) }))).toHaveLength(n);
+  });
+
+  it.each([
+    ['OCCM FIP of staging-demo (OCCM\'s cluster-name with namespace staging)', 'staging-demo', 1],
+    ['OCCM FIP of demo without the namespace: another cluster', 'demo', 0],
+    ['OCCM FIP of a cluster whose name ends in -demo', 'prod-demo', 0],
+  ])('fip-unattached, cluster demo in namespace staging: %s', (_, occmCluster, n) => {
+    const f = fip(`Floating IP for Kubernetes external service app/web from cluster ${occmCluster}`, null);
+    expect(fipUnattached.run(input({ names: clusterNames('staging', 'demo'), cloud: cloud({ floatingIps: [f] }) }))).toHaveLength(n);
   });
 
   it.each([

@@ -42,6 +42,37 @@ describe('cluster-side checks', () => {
     else expect(f.map((x) => x.message)).toEqual([expect.stringMatching(msg)]);
   });
 
+  const ENVOY_LABELS = { 'app.kubernetes.io/managed-by': 'envoy-gateway', 'gateway.envoyproxy.io/owning-gateway-name': 'kaas', 'gateway.envoyproxy.io/owning-gateway-namespace': 'envoy-gateway-system' };
+  const envoySvc = (annotations: Record<string, string>) => {
+    const s = svc('envoy-gateway-system', 'envoy-envoy-gateway-system-kaas-6e5e4f7a', { annotations, etp: 'Local', ingress: [{ hostname: '203.0.113.45.nip.io' }] });
+    s.metadata.labels = { ...ENVOY_LABELS };
+    return s;
+  };
+  const ctp = (spec: object, name = 'kaas', namespace = 'envoy-gateway-system') => ({ metadata: { name, namespace }, spec });
+  const onGateway = { targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'kaas' }] };
+  it.each([
+    ['LB sends PROXY, no ClientTrafficPolicy reads it', { [PROXY]: 'true' }, [], /^The load balancer of Service envoy-gateway-system\/envoy-\S+ sends PROXY headers \(Service annotation\) but Envoy \(Gateway envoy-gateway-system\/kaas\) does not expect them/],
+    ['ClientTrafficPolicy proxyProtocol, LB sends none', {}, [ctp({ ...onGateway, proxyProtocol: {} })], /^Envoy \(Gateway envoy-gateway-system\/kaas\) expects PROXY headers but the load balancer/],
+    ['the deprecated enableProxyProtocol counts', {}, [ctp({ targetRef: { kind: 'Gateway', name: 'kaas' }, enableProxyProtocol: true })], /expects PROXY headers/],
+    ['a policy on another Gateway does not count', { [PROXY]: 'true' }, [ctp({ targetRefs: [{ kind: 'Gateway', name: 'other' }], proxyProtocol: {} })], /does not expect them/],
+    ['a policy in another namespace does not count', { [PROXY]: 'true' }, [ctp({ ...onGateway, proxyProtocol: {} }, 'kaas', 'apps')], /does not expect them/],
+    ['both on', { [PROXY]: 'true' }, [ctp({ ...onGateway, proxyProtocol: {} })], undefined],
+    ['both off', {}, [ctp(onGateway)], undefined],
+    ['proxyProtocol optional: either works', {}, [ctp({ ...onGateway, proxyProtocol: { optional: true } })], undefined],
+  ])('proxy-protocol-mismatch on the envoy Service of Envoy Gateway: %s', (_, annotations, policies, msg) => {
+    const f = proxyProtocolMismatch.run(input({ kube: kube({ cloudConf: conf('enable-ingress-hostname=true\n'), services: [envoySvc(annotations)], clientTrafficPolicies: policies }) }));
+    if (!msg) expect(f).toEqual([]);
+    else {
+      expect(f.map((x) => x.message)).toEqual([expect.stringMatching(msg)]);
+      expect(f[0].fix).toMatch(/^kaas apply-gateway demo/);
+    }
+  });
+
+  it('etp-local-no-monitor names the envoy Service like any other', () => {
+    const f = etpLocalNoMonitor.run(input({ kube: kube({ cloudConf: conf(''), services: [envoySvc({ [PROXY]: 'true' })] }) }));
+    expect(f.map((x) => x.resource.id)).toEqual(['envoy-gateway-system/envoy-envoy-gateway-system-kaas-6e5e4f7a']);
+  });
+
   it.each([
     ['PROXY, plain IP, no workaround', '', {}, [{ ip: '203.0.113.45' }], 1],
     ['PROXY, IP with ipMode Proxy (OCCM ≥ v1.30)', '', {}, [{ ip: '203.0.113.45', ipMode: 'Proxy' }], 0],

@@ -1,3 +1,4 @@
+import { clusterNames } from '../../../lib/cluster/model.js';
 import type { CheckInput } from '../../../lib/doctor/check.js';
 import type { KubeService } from '../../../lib/doctor/snapshot.js';
 import type { LoadBalancer } from '../../../lib/openstack/octavia.js';
@@ -28,11 +29,14 @@ export function svc(ns: string, name: string, over: { annotations?: Record<strin
   };
 }
 
-/** A check input for cluster "demo" on amphora with PROXY protocol (kaas's default plan), no data. */
+/** The ingress plan of the table tests' settings (PROXY protocol unless `proxy` is false). */
+export const ingressPlan = (lbPlan: LoadBalancerPlan = AMPHORA, proxy = true) => orThrow(planIngress(ingressSettings(proxy), lbPlan));
+
+/** A check input for cluster "demo" (no namespace setting) on amphora with PROXY protocol (kaas's default plan), no data. */
 export function input(over: Partial<CheckInput> & { proxy?: boolean } = {}): CheckInput {
   const lbPlan = over.lb ?? AMPHORA;
   return {
-    cluster: 'demo', now: NOW, stuckAfterSec: 600, lb: lbPlan, ingress: orThrow(planIngress(ingressSettings(over.proxy ?? true), lbPlan)),
+    cluster: 'demo', names: clusterNames('', 'demo'), now: NOW, stuckAfterSec: 600, lb: lbPlan, edge: ingressPlan(lbPlan, over.proxy ?? true),
     needs: {}, ...over,
   };
 }
@@ -42,5 +46,5 @@ export function cloud(over: Partial<NonNullable<CheckInput['cloud']>> = {}): Non
 }
 
 export function kube(over: Partial<NonNullable<CheckInput['kube']>> = {}): NonNullable<CheckInput['kube']> {
-  return { services: [], nodes: [], ingressPods: [], occmStartedAt: [], ...over };
+  return { services: [], nodes: [], ingressPods: [], gatewayPods: [], occmStartedAt: [], ...over };
 }

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ingressExpectation, verifyEdge } from '../../../lib/doctor/verify.js';
+import { verifyEdge } from '../../../lib/doctor/verify.js';
+import { edgeExpectation } from '../../../lib/doctor/expectation.js';
 import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
 import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
@@ -8,7 +9,7 @@ import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { tempDir } from '../../support/cli.js';
-import { cloud, input, kube, lb, OVN, svc } from './inputs.js';
+import { cloud, ingressPlan, input, kube, lb, OVN, svc } from './inputs.js';
 import { snapshotCalls } from './kube-scenario.js';
 
 const NAME = 'kube_service_demo_ingress-nginx_ingress-nginx-controller';
@@ -35,7 +36,8 @@ const liveConf = { text: '[LoadBalancer]\nmanage-security-groups=true\nenable-in
 
 describe('verification of the edge LB against the plan', () => {
   const base = input();
-  const x = ingressExpectation('demo', base.ingress);
+  const ingressX = (plan = ingressPlan()) => edgeExpectation('ingress-nginx', base.names!, { namespace: 'ingress-nginx', name: 'ingress-nginx-controller' }, { ...plan, externalTrafficPolicy: plan.externalTrafficPolicy! });
+  const x = ingressX();
   const k = (annotations = proxyAnn, ingress?: { hostname?: string; ip?: string }[]) =>
     kube({ nodes, ingressPods: pods, cloudConf: liveConf, ingressConfig: { 'use-proxy-protocol': 'true' }, services: [ingressSvc(annotations, ingress)] });
 
@@ -54,7 +56,7 @@ describe('verification of the edge LB against the plan', () => {
 
   it('OVN: SOURCE_IP_PORT and TCP monitors expected; ROUND_ROBIN explained by ovn-pool-algorithm', () => {
     const i = input({ lb: OVN });
-    const ox = ingressExpectation('demo', i.ingress);
+    const ox = ingressX(ingressPlan(OVN));
     const c = amphoraProxyLb({ protocol: 'TCP', monitor: 'TCP' });
     c.loadBalancers[0].provider = 'ovn';
     const ovnKube = { ...k({} as typeof proxyAnn), cloudConf: { text: '[LoadBalancer]\nlb-provider=ovn\nlb-method=SOURCE_IP_PORT\ncreate-monitor=true\n' }, ingressConfig: {} };
@@ -73,7 +75,7 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
   afterEach(() => fake?.cleanup());
   const NS = ['--namespace', 'ingress-nginx'];
 
-  function run(extra: (kc: string) => FakeCall[], snapshot: CloudSnapshot) {
+  function run(extra: (kc: string) => FakeCall[], snapshot: CloudSnapshot, sets: string[] = []) {
     const home = tempDir('kaas-home-');
     const kc = path.join(home, 'workload.yaml');
     writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
@@ -88,9 +90,9 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
       ...extra(kc),
     ]);
     const asked: string[] = [];
-    const o: ApplyIngressOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, verify: true, timeouts: { pollMs: 1, addressSec: 60, verifySec: 0 } };
+    const o: ApplyIngressOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, verify: true, sets, timeouts: { pollMs: 1, addressSec: 60, verifySec: 0 } };
     const cloudAdapter = {
-      credentials: () => ({ problem: 'none in tests' }), capabilities: () => Promise.reject(new Error('not asked')), loadBalancerVip: async () => '10.8.0.50',
+      credentials: () => ({ problem: 'none in tests' }), capabilities: () => Promise.reject(new Error('not asked')), loadBalancerVip: async (name: string) => (asked.push(`vip ${name}`), '10.8.0.50'),
       loadBalancerSnapshot: async (name: string) => {
         asked.push(name);
         return snapshot;
@@ -105,7 +107,17 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
   it('passes when the LB matches the plan', async () => {
     const { promise, asked } = run((kc) => snapshotCalls(kc), amphoraProxyLb());
     await expect(promise).resolves.toMatchObject({ text: expect.stringContaining('applied to cluster demo') });
-    expect(asked).toEqual([NAME]);
+    expect(asked).toEqual([NAME, `vip ${NAME}`]);
+    fake!.assertDone();
+  });
+
+  it('a namespace setting: verification and the VIP lookup use OCCM\'s namespace-prefixed cluster-name', async () => {
+    const name = 'kube_service_staging-demo_ingress-nginx_ingress-nginx-controller';
+    const snap = amphoraProxyLb();
+    snap.loadBalancers[0].name = name;
+    const { promise, asked } = run((kc) => snapshotCalls(kc), snap, ['namespace=staging']);
+    await expect(promise).resolves.toMatchObject({ text: expect.stringContaining('applied to cluster demo') });
+    expect(asked).toEqual([name, `vip ${name}`]);
     fake!.assertDone();
   });
 

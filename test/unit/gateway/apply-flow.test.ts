@@ -9,6 +9,9 @@ import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { tempDir } from '../../support/cli.js';
+import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
+import { cloud as cloudSnap, lb as octaviaLb } from '../doctor/inputs.js';
+import { snapshotCalls } from '../doctor/kube-scenario.js';
 
 const EG = 'test/fakes/recorded/envoy-gateway-v1.9';
 const NS = ['--namespace', 'envoy-gateway-system'];
@@ -93,6 +96,85 @@ describe('apply-gateway against a (fake) workload cluster', () => {
     expect(r.text).toBe('');
     expect(logger.lines.join('\n')).toMatch(/not deployed: deploy_gateway is false/);
     expect(fake!.calls()).toEqual([]);
+  });
+});
+
+const ENVOY_SVC = 'envoy-envoy-gateway-system-kaas-6e5e4f7a';
+const LB_NAME = `kube_service_demo_envoy-gateway-system_${ENVOY_SVC}`;
+
+/** The LB OCCM builds for the envoy Service on amphora + PROXY: PROXY pools with HTTP monitors, members ONLINE where the envoy pods run (10.8.0.22/.23; the ingress-nginx pods run on .21/.22). */
+function envoyLb(name = LB_NAME, over: { protocol?: string; monitor?: string | null; online?: string[] } = {}): CloudSnapshot {
+  const online = over.online ?? ['10.8.0.22', '10.8.0.23'];
+  const pools = ['p80', 'p443'].map((id) => ({ id, name: id, protocol: over.protocol ?? 'PROXY', lb_algorithm: 'ROUND_ROBIN', healthmonitor_id: over.monitor === null ? null : `hm-${id}`, loadbalancers: [{ id: `id-${name}` }] }));
+  return cloudSnap({
+    loadBalancers: [octaviaLb(name, { operating_status: 'DEGRADED', vip_address: '10.8.0.50' })],
+    pools,
+    healthMonitors: over.monitor === null ? [] : pools.map((p) => ({ id: `hm-${p.id}`, type: over.monitor ?? 'HTTP', pools: [{ id: p.id }] })),
+    floatingIps: [{ id: 'f1', floating_ip_address: '203.0.113.45', port_id: `port-${name}` }],
+    members: Object.fromEntries(pools.map((p) => [p.id, ['10.8.0.21', '10.8.0.22', '10.8.0.23'].map((address) => ({ id: `m-${address}`, address, protocol_port: 30480, operating_status: online.includes(address) ? 'ONLINE' : 'ERROR' }))])),
+  });
+}
+
+/** The cluster snapshot of the verification: the envoy Service (owner labels), its pods, kaas's ClientTrafficPolicy. */
+const gatewaySnapshot = (kc: string, services: { stdout?: string; stdoutFile?: string } = { stdoutFile: `${EG}/get-services-all-gateway.json` }, ctp: { stdout?: string; stdoutFile?: string } = { stdoutFile: `${EG}/get-clienttrafficpolicies.json` }) =>
+  snapshotCalls(kc, { services, gatewayPods: { stdoutFile: `${EG}/get-pods-envoy.json` }, clientTrafficPolicies: ctp });
+
+describe('apply-gateway verifies the envoy Service\'s load balancer against the plan (kubectl fake, Octavia snapshot)', () => {
+  function run(calls: (kc: string) => FakeCall[], snapshot: CloudSnapshot, sets: string[] = []) {
+    const { opts, deps, logger } = setup(calls);
+    const asked: string[] = [];
+    const cloud = { ...deps.cloud, loadBalancerSnapshot: async (name: string) => (asked.push(name), snapshot) };
+    const promise = runApplyGateway({ ...opts, sets, verify: true, timeouts: { pollMs: 1, addressSec: 60, verifySec: 0 } }, { ...deps, cloud });
+    return { promise, asked, logger };
+  }
+
+  it('passes when OCCM built the LB the plan asks for: PROXY pools, HTTP monitors, members where the envoy pods run', async () => {
+    const { promise, asked, logger } = run((kc) => [...happy(kc), ...gatewaySnapshot(kc)], envoyLb());
+    const r = await promise;
+    fake!.assertDone();
+    expect(asked).toEqual([LB_NAME]);
+    expect(r.data.applied).toMatchObject({ loadBalancer: LB_NAME });
+    expect(logger.lines.join('\n')).toMatch(new RegExp(`load balancer ${LB_NAME}: ACTIVE, PROXY pools, health monitors, members where the pods run`));
+  });
+
+  it('without --verify nothing is asked of Octavia after the address', async () => {
+    const { opts, deps } = setup(happy);
+    const cloud = { ...deps.cloud, loadBalancerSnapshot: async () => { throw new Error('not asked'); } };
+    await runApplyGateway({ ...opts, verify: false }, { ...deps, cloud });
+    fake!.assertDone();
+  });
+
+  it('exits 1 naming the mismatch and the doctor finding on the envoy Service (no monitor annotation, every member ONLINE)', async () => {
+    const services = JSON.parse(readFileSync(`${EG}/get-services-all-gateway.json`, 'utf8'));
+    delete services.items[1].metadata.annotations['loadbalancer.openstack.org/enable-health-monitor'];
+    const { promise } = run((kc) => [...happy(kc), ...gatewaySnapshot(kc, { stdout: JSON.stringify(services) })], envoyLb(LB_NAME, { monitor: null, online: ['10.8.0.21', '10.8.0.22', '10.8.0.23'] }));
+    const err = (await promise.catch((e: unknown) => e)) as { exitCode: number; message: string; problems: string[]; hint: string };
+    fake!.assertDone();
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toBe(`the load balancer of envoy-gateway-system/${ENVOY_SVC} does not match the plan`);
+    expect(err.problems.map((p) => /^\[([a-z-]+)\]/.exec(p)![1])).toEqual(['verify-lb-status', 'verify-monitor', 'etp-local-no-monitor', 'verify-monitor', 'verify-members']);
+    expect(err.problems[1]).toContain('fix: kaas apply-gateway demo');
+    expect(err.problems[2]).toMatch(new RegExp(`^\\[etp-local-no-monitor\\] Service envoy-gateway-system/${ENVOY_SVC} has externalTrafficPolicy: Local`));
+    expect(err.problems[4]).toMatch(/but the envoy pods of the Gateway run on 10\.8\.0\.22, 10\.8\.0\.23/);
+  });
+
+  it('TCP pools under a ClientTrafficPolicy with proxyProtocol: the mismatch is explained by proxy-protocol-mismatch on the envoy Service', async () => {
+    const services = JSON.parse(readFileSync(`${EG}/get-services-all-gateway.json`, 'utf8'));
+    delete services.items[1].metadata.annotations['loadbalancer.openstack.org/proxy-protocol'];
+    const { promise } = run((kc) => [...happy(kc), ...gatewaySnapshot(kc, { stdout: JSON.stringify(services) })], envoyLb(LB_NAME, { protocol: 'TCP' }));
+    const err = (await promise.catch((e: unknown) => e)) as { problems: string[] };
+    fake!.assertDone();
+    expect(err.problems[0]).toMatch(/^\[verify-pool-protocol\] Pool p80 .* speaks TCP, the plan says PROXY/);
+    expect(err.problems[1]).toBe(`[proxy-protocol-mismatch] Envoy (Gateway envoy-gateway-system/kaas) expects PROXY headers but the load balancer of Service envoy-gateway-system/${ENVOY_SVC} sends none (no proxy-protocol annotation): every request fails. (fix: kaas apply-gateway demo (renders the EnvoyProxy annotation and the ClientTrafficPolicy from nginx_use_proxy))`);
+  });
+
+  it('a namespace setting: the LB is looked up under OCCM\'s namespace-prefixed cluster-name', async () => {
+    const name = `kube_service_staging-demo_envoy-gateway-system_${ENVOY_SVC}`;
+    const { promise, asked } = run((kc) => [...happy(kc), ...gatewaySnapshot(kc)], envoyLb(name), ['namespace=staging']);
+    const r = await promise;
+    fake!.assertDone();
+    expect(asked).toEqual([name]);
+    expect(r.data.applied).toMatchObject({ loadBalancer: name });
   });
 });
 
