@@ -2,6 +2,13 @@
 // (`npm run test:mutation`; not part of `npm test` or CI: see README "Mutation testing").
 // The tests run compiled, so Stryker instruments the TypeScript in its sandbox, compiles it with
 // tsc there (buildCommand), and runs the unit tests from dist/ with jest (ESM needs the VM flag).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The golden tests read upstream manifests from ../shared/reference relative to the working
+// directory; the sandbox lies two levels deeper, so point them at the checkout's reference data.
+process.env.KAAS_REFERENCE_DIR ??= path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'shared', 'reference');
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
