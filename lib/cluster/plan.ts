@@ -5,7 +5,6 @@ import { planAddons, type AddonStep } from '../plan/addons.js';
 import { orThrow, type Decision } from '../plan/decision.js';
 import { kubeApiLbFacts, kubeApiMode, planKubeApiAccess, type KubeApiLbFacts, type MgmtHostAddresses } from '../plan/kubeapi.js';
 import { chooseFlavor, chooseImage } from '../plan/machines.js';
-import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
 import { planNodePortSources } from '../plan/nodeports.js';
 import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
@@ -139,12 +138,6 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const addonDecision = planAddons(s, image.kubernetesVersion, i.tools);
   const addons = { steps: orThrow(addonDecision), reasons: addonDecision.reasons };
   reasons.push(...addons.reasons);
-  const csi = addons.steps.find((a) => a.name === 'cinder-csi');
-  if (csi) {
-    const flags = cinderCsiServiceFlags(csi.version);
-    orThrow(flags);
-    reasons.push(...flags.reasons);
-  }
   const nodePorts = planNodePortSources({
     ovn: i.lb.ovn, nodeCidr: s.node_cidr, extra: s.ovn_nodeport_cidrs, occm: s.occm_loadbalancer,
     occmVersion: addons.steps.find((a) => a.name === 'occm')?.version,
