@@ -8,13 +8,16 @@
  */
 // Stryker's jest runner loads every test file for each mutant (it filters tests by name; related-test
 // search cannot see from the compiled tests to the TypeScript sources). While improving one area,
-// KAAS_MUTATION_TESTS=openstack,detect narrows the run to those folders of dist/test/unit.
+// KAAS_MUTATION_TESTS=openstack,cluster/render narrows the run to those folders or test files
+// (without .test.js) of dist/test/unit.
 const only = (process.env.KAAS_MUTATION_TESTS ?? '').split(',').map((d) => d.trim()).filter(Boolean);
 
 export default {
   testEnvironment: 'node',
-  roots: only.length ? only.map((d) => `<rootDir>/dist/test/unit/${d}`) : ['<rootDir>/dist/test/unit'],
-  testMatch: ['**/*.test.js'],
+  roots: ['<rootDir>/dist/test/unit'],
+  testMatch: only.length
+    ? only.flatMap((d) => [`<rootDir>/dist/test/unit/${d}/**/*.test.js`, `<rootDir>/dist/test/unit/${d}.test.js`])
+    : ['**/*.test.js'],
   testPathIgnorePatterns: [
     '/unit/support/', '/unit/kube/', '/unit/settings/',
     '/unit/cluster/(create-flow|create-flow-kill|delete-flow|cli)\\.test\\.js$',
