@@ -1,5 +1,4 @@
-import { connect, type Connection } from '../../../lib/openstack/connection.js';
-import type { CloudConfig } from '../../../lib/openstack/cloud-config.js';
+import type { Connection } from '../../../lib/openstack/connection.js';
 import { glanceRoot, listImageNames } from '../../../lib/openstack/glance.js';
 import {
   listExternalNetworks, listFloatingIps, listPorts, listProjectFloatingIps, listSecurityGroups, neutronRoot, serverFloatingIps,
@@ -9,25 +8,15 @@ import {
   findLoadBalancer, listHealthMonitors, listListeners, listLoadBalancers, listMembers, listPools, listProviders, listVersions, octaviaRoot,
 } from '../../../lib/openstack/octavia.js';
 import { neutronQuotaDetails, octaviaQuota } from '../../../lib/openstack/quota.js';
-import { memoryLogger } from '../../../lib/log.js';
-import { tokenCall } from '../../support/openstack-fixtures.js';
-import { scriptedServer, type ScriptStep } from '../../support/scripted-http.js';
+import { withScriptedCloud } from '../../support/openstack-fixtures.js';
+import type { ScriptStep } from '../../support/scripted-http.js';
 
 /** The list calls of each service: exact paths and filters, and what an answer without the collection means. */
 
 const SERVICES = { compute: '/compute/v2.1/p1', network: '/network', 'load-balancer': '/lb', image: '/image/v2' };
 const MICROVERSION = { 'openstack-api-version': 'compute 2.64', 'x-openstack-nova-api-version': '2.64' };
 
-async function withCloud(steps: ScriptStep[], fn: (c: Connection, base: string) => Promise<void>) {
-  const srv = await scriptedServer([tokenCall('gAAAAABlists-token', SERVICES), ...steps]);
-  const cloud: CloudConfig = { name: 's', source: 't', interface: 'public', verify: true, auth: { kind: 'application_credential', authUrl: `${srv.url}/v3`, applicationCredentialId: 'a', applicationCredentialSecret: 'b-secret' } };
-  const c = await connect(cloud, { logger: memoryLogger() });
-  try {
-    await fn(c, srv.url);
-  } finally {
-    await srv.finish();
-  }
-}
+const withCloud = (steps: ScriptStep[], fn: (c: Connection, base: string) => Promise<void>) => withScriptedCloud('gAAAAABlists-token', SERVICES, steps, fn);
 
 describe('Octavia list calls', () => {
   it('versions, providers, load balancers (all and by name), listeners, pools, monitors and members with their filters', async () => {
