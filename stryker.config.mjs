@@ -2,14 +2,25 @@
 // (`npm run test:mutation`; not part of `npm test` or CI: see README "Mutation testing").
 // The tests run compiled, so Stryker instruments the TypeScript in its sandbox, compiles it with
 // tsc there (buildCommand), and runs the unit tests from dist/ with jest (ESM needs the VM flag).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The golden tests read upstream manifests from ../shared/reference relative to the working
+// directory; the sandbox lies two levels deeper, so point them at the checkout's reference data.
+const root = path.dirname(fileURLToPath(import.meta.url));
+process.env.KAAS_REFERENCE_DIR ??= path.resolve(root, '..', 'shared', 'reference');
+// Several scoped runs may go at once (each with its own --tempDirName under .stryker-tmp/ and its
+// own KAAS_MUTATION_REPORT), so nothing below depends on how deep the sandbox lies.
+const report = process.env.KAAS_MUTATION_REPORT ?? 'mutation';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
   testRunner: 'jest',
   jest: { configFile: 'jest.stryker.config.js', enableFindRelatedTests: false },
   testRunnerNodeArgs: ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'],
-  // The sandbox lies in .stryker-tmp/<sandbox>/; node_modules is linked in only after the build.
-  buildCommand: 'node ../../node_modules/typescript/bin/tsc -p tsconfig.json',
+  // node_modules is linked into the sandbox only after the build: run the checkout's tsc.
+  buildCommand: `node ${path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')} -p tsconfig.json`,
   mutate: ['lib/plan/**/*.ts', 'lib/openstack/**/*.ts', 'lib/render/**/*.ts'],
   ignorePatterns: ['dist', 'reports', '.stryker-tmp'],
   coverageAnalysis: 'perTest',
@@ -19,8 +30,8 @@ export default {
   concurrency: 2,
   timeoutMS: 10000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: `reports/mutation/${report}.html` },
+  jsonReporter: { fileName: `reports/mutation/${report}.json` },
   thresholds: { high: 90, low: 80, break: 80 },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',

@@ -39,7 +39,6 @@ export const settingsImport: Command = {
       cwd: ctx.cwd,
       dryRun: argv.dryRun,
       force: argv.force,
-      logger: ctx.logger,
-    });
+    }, { logger: ctx.logger });
   }),
 };

@@ -3,8 +3,6 @@ import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { addonFlags, addonImages } from '../plan/addon-table.js';
 import type { AddonStep } from '../plan/addons.js';
-import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
-import { orThrow } from '../plan/decision.js';
 import { templatePath } from '../paths.js';
 import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
 import { loadTemplate } from '../render/engine.js';
@@ -58,7 +56,6 @@ export function renderBundledAddon(step: AddonStep, ctx: AddonContext): KubeObje
   const vars: Record<string, unknown> = { cluster: ctx.cluster, image: images.main ?? '', images, flags: addonFlags(step.name, step.version), version: step.version, mtu: ctx.mtu };
   if (t.variables.includes('cloudConf')) Object.assign(vars, { cloudConf: ctx.cloudConf, cacert: ctx.cacert ?? '' });
   if (t.variables.includes('cloudConfigHash')) vars.cloudConfigHash = cloudConfigHash(cloudConfigSecretData(ctx.cloudConf, ctx.cacert));
-  if (t.variables.includes('csiFlags')) vars.csiFlags = orThrow(cinderCsiServiceFlags(step.version));
   if (step.name === 'calico') Object.assign(vars, calicoVars(ctx));
   return parseDocuments(t.render(vars), file);
 }

@@ -5,6 +5,9 @@ import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
 import { orThrow } from '../plan/decision.js';
 import { planGateway } from '../plan/gateway.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
+import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
+import type { CloudConfig } from '../openstack/cloud-config.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
@@ -60,13 +63,14 @@ export function listVariables(): { file: string; variables: string[] }[] {
 }
 
 /** The bundled add-on objects and cloud.conf of a plan (also what dry-run writes). */
-export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderCloudConf>[0]['cloud'], lb: Parameters<typeof renderCloudConf>[0]['lb']) {
+export function renderAddons(plan: ClusterPlan, cloud: CloudConfig | undefined, lb: LoadBalancerPlan) {
   const s = plan.decisions.settings;
   const ingress = orThrow(planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
   const gateway = orThrow(planGateway({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
   // ca-file exactly when the CA goes into the Secret (identity reads it only with verify on).
   const cacert = plan.decisions.identity?.cacert;
-  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: { ...ingress.cloudConf, ...gateway.cloudConf }, caFileInPod: cacert ? CA_FILE_IN_POD : undefined });
+  const loadBalancer = orThrow(planOccmLoadBalancer(lb, s.occm_loadbalancer, { ...ingress.cloudConf, ...gateway.cloudConf }));
+  const cc = renderCloudConf({ cloud, loadBalancer, caFileInPod: cacert ? CA_FILE_IN_POD : undefined });
   const ctx: AddonContext = { cluster: occmClusterName(plan.decisions.namespace, plan.decisions.cluster), cloudConf: cc.text, cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps
     .filter((a) => a.method === 'bundled')

@@ -1,8 +1,7 @@
-import { PlanError } from '../errors.js';
 import { CAPI_CLUSTER, listAllNamespaces } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
-import { orThrow } from '../plan/decision.js';
+import { decided, orThrow, refused, type Decision } from '../plan/decision.js';
 import { readLive } from './live.js';
 import { clusterNamespace, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
@@ -11,17 +10,35 @@ import { renderClusterObjects } from './render.js';
 
 /**
  * The live half of planning a (re-)run: which namespace the cluster is in, what exists there,
- * and what applying the plan would change per object. Reads only; a change CAPO refuses is a
- * PlanError (exit 2) here, before anything is applied.
+ * and what applying the plan would change per object. Reads only; a namespace conflict or a change
+ * CAPO refuses is refused here (PlanError, exit 2), before anything is applied.
  */
+
+/**
+ * Which namespace the live Cluster of this name is in, from the namespaces holding one (`found`):
+ * undefined when none does. Refused when several do, and, with the namespace setting given, when
+ * the one found is another: kaas never builds a second cluster of the same name beside it.
+ */
+export function liveClusterNamespace(cluster: string, found: string[], setting = ''): Decision<string | undefined> {
+  const sorted = [...found].sort();
+  if (sorted.length > 1) {
+    return refused({ message: `Cluster ${cluster} exists in several namespaces (${sorted.join(', ')})`, hint: 'set the namespace setting to the one kaas manages' });
+  }
+  if (setting && sorted.length && sorted[0] !== setting) {
+    return refused({
+      message: `Cluster ${cluster} exists in namespace ${sorted[0]}, not in namespace ${setting} (setting namespace)`,
+      hint: `set namespace: ${sorted[0]} to converge on it (kaas settings show shows where the setting comes from)`,
+    });
+  }
+  return decided(sorted[0]);
+}
+
+const namespacesHolding = async (mgmt: Kubectl, cluster: string) =>
+  (await listAllNamespaces(mgmt, CAPI_CLUSTER)).filter((c) => c.metadata.name === cluster).map((c) => c.metadata.namespace);
 
 /** The namespace holding a Cluster of this name, when exactly one does; refused when several do. */
 export async function findClusterNamespace(mgmt: Kubectl, cluster: string): Promise<string | undefined> {
-  const found = (await listAllNamespaces(mgmt, CAPI_CLUSTER)).filter((c) => c.metadata.name === cluster).map((c) => c.metadata.namespace).sort();
-  if (found.length > 1) {
-    throw new PlanError(`Cluster ${cluster} exists in several namespaces (${found.join(', ')})`, { hint: 'set the namespace setting to the one kaas manages' });
-  }
-  return found[0];
+  return orThrow(liveClusterNamespace(cluster, await namespacesHolding(mgmt, cluster)));
 }
 
 /** Creates the namespace when it is missing (as the SCS scripts' `kubectl create namespace`). */
@@ -44,11 +61,7 @@ export interface LiveConvergence {
  */
 export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: Logger): Promise<LiveConvergence> {
   const d = plan.decisions;
-  const found = await findClusterNamespace(mgmt, d.cluster);
-  if (d.settings.namespace && found && found !== d.settings.namespace) {
-    // Never build a second cluster of the same name beside the existing one.
-    throw new PlanError(`Cluster ${d.cluster} exists in namespace ${found}, not in namespace ${d.settings.namespace} (setting namespace)`, { hint: `set namespace: ${found} to converge on it (kaas settings show shows where the setting comes from)` });
-  }
+  const found = orThrow(liveClusterNamespace(d.cluster, await namespacesHolding(mgmt, d.cluster), d.settings.namespace));
   const namespace = clusterNamespace(d.settings.namespace, d.cluster, found);
   const objects = namespace === d.namespace ? plan.objects : renderClusterObjects({ ...d, namespace });
   const names = clusterObjectNames(d.cluster);

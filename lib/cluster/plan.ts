@@ -4,8 +4,8 @@ import type { Capabilities } from '../openstack/types.js';
 import { planAddons, type AddonStep } from '../plan/addons.js';
 import { orThrow, type Decision } from '../plan/decision.js';
 import { kubeApiLbFacts, kubeApiMode, planKubeApiAccess, type KubeApiLbFacts, type MgmtHostAddresses } from '../plan/kubeapi.js';
+import { chooseExternalNetwork } from '../plan/external-network.js';
 import { chooseFlavor, chooseImage } from '../plan/machines.js';
-import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
 import { planNodePortSources } from '../plan/nodeports.js';
 import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
@@ -81,16 +81,8 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
 
   const nets = i.caps?.neutron.externalNetworks ?? (await ask('external network', (c) => c.externalNetworks()));
   if (nets) {
-    const want = s.external_network;
-    const match = want ? nets.filter((n) => n.id === want || n.name === want) : nets;
-    if (match.length !== 1) {
-      const detail = want
-        ? `external network ${want} ${match.length ? 'is ambiguous' : 'does not exist'} (external networks: ${nets.map((n) => n.name).sort().join(', ') || 'none'})`
-        : `external_network is empty and the cloud has ${nets.length} external networks (${nets.map((n) => n.name).sort().join(', ')}); name one`;
-      checks.failed('external network', detail);
-      throw new PlanError(detail, { hint: 'set external_network to the name or ID of an external network' });
-    }
-    checks.ok('external network', `${match[0].name} (${match[0].id})`);
+    const net = must(chooseExternalNetwork(s.external_network, nets), checks, 'external network').value;
+    checks.ok('external network', `${net.name} (${net.id})`);
   }
 
   const existing = await ask('server groups', (c) => c.serverGroups());
@@ -139,12 +131,6 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const addonDecision = planAddons(s, image.kubernetesVersion, i.tools);
   const addons = { steps: orThrow(addonDecision), reasons: addonDecision.reasons };
   reasons.push(...addons.reasons);
-  const csi = addons.steps.find((a) => a.name === 'cinder-csi');
-  if (csi) {
-    const flags = cinderCsiServiceFlags(csi.version);
-    orThrow(flags);
-    reasons.push(...flags.reasons);
-  }
   const nodePorts = planNodePortSources({
     ovn: i.lb.ovn, nodeCidr: s.node_cidr, extra: s.ovn_nodeport_cidrs, occm: s.occm_loadbalancer,
     occmVersion: addons.steps.find((a) => a.name === 'occm')?.version,

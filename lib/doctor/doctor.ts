@@ -11,6 +11,7 @@ import { planIngress } from '../plan/ingress.js';
 import { planGateway } from '../plan/gateway.js';
 import { planLoadBalancer, planLoadBalancerOffline } from '../plan/loadbalancer.js';
 import { orThrow } from '../plan/decision.js';
+import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import { renderCloudConf } from '../render/cloud-conf.js';
 import { gcfgTrue } from '../render/gcfg.js';
 import { loadSettings } from '../settings/load.js';
@@ -126,7 +127,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   const occm = { ...lb.cloudConf, ...Object.fromEntries(Object.entries(s.occm_loadbalancer).map(([k, v]) => [k, String(v)])) };
   const input: CheckInput = {
     cluster: o.cluster, names, now: (deps.now ?? Date.now)(), stuckAfterSec, lb, edge, cloud, kube,
-    expectedCloudConf: renderCloudConf({ cloud: cfg, lb, occm: s.occm_loadbalancer, required: { ...gateway.cloudConf, ...ingress.cloudConf }, caFileInPod: '/etc/config/ca.crt' }).text,
+    expectedCloudConf: renderCloudConf({ cloud: cfg, loadBalancer: orThrow(planOccmLoadBalancer(lb, s.occm_loadbalancer, { ...gateway.cloudConf, ...ingress.cloudConf })), caFileInPod: '/etc/config/ca.crt' }).text,
     needs: quotaNeeds({
       exists: exists || o.cluster === undefined, controllers: s.controller_count, workers: s.worker_count, ingress: ingress.deploy,
       ingressMonitor: ingress.monitor !== 'none', apiFloatingIp: !(s.restrict_kubeapi ?? []).includes('none'),

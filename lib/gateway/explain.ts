@@ -5,7 +5,7 @@ import { planIngress } from '../plan/ingress.js';
 import { planLoadBalancerOffline } from '../plan/loadbalancer.js';
 import { orThrow } from '../plan/decision.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
-import { loadBalancerSection } from '../render/cloud-conf.js';
+import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import type { Settings } from '../settings/types.js';
 import { formatGatewayPlan, gatewayDecisionFor } from './plan.js';
 
@@ -26,7 +26,7 @@ export function explainEdgePlans(cluster: string, env: string, s: Settings, lb: 
   };
   attempt('ingress', () => {
     const ingress = orThrow(planIngress(s, lb));
-    const loadBalancer = ingress.deploy ? loadBalancerSection(lb, s.occm_loadbalancer, ingress.cloudConf) : [];
+    const loadBalancer = ingress.deploy ? orThrow(planOccmLoadBalancer(lb, s.occm_loadbalancer, ingress.cloudConf)) : [];
     return formatIngressPlan(cluster, env, { lb, ingress, loadBalancer, capabilitiesFrom: from });
   });
   lines.push('');

@@ -1,4 +1,4 @@
-import { loadBalancerSection } from '../render/cloud-conf.js';
+import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import { orThrow } from '../plan/decision.js';
 import { DEFAULT_GATEWAY, ENVOY_PROXY, GATEWAY_NAMESPACE, planGateway, type GatewayPlan } from '../plan/gateway.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
@@ -28,7 +28,7 @@ export async function decideGateway(s: Settings, opts: { capabilitiesFile?: stri
 export function gatewayDecisionFor(s: Settings, lb: LoadBalancerPlan, capabilitiesFrom: GatewayDecision['capabilitiesFrom']): GatewayDecision {
   const d = planGateway(s, lb);
   const gateway = orThrow(d);
-  const loadBalancer = gateway.deploy ? loadBalancerSection(lb, s.occm_loadbalancer, gateway.cloudConf) : [];
+  const loadBalancer = gateway.deploy ? orThrow(planOccmLoadBalancer(lb, s.occm_loadbalancer, gateway.cloudConf)) : [];
   return { lb, gateway, reasons: d.reasons, warnings: d.ok ? d.warnings : [], loadBalancer, capabilitiesFrom };
 }
 

@@ -11,6 +11,8 @@ import { createIngressCloud, type IngressCloud } from './cloud.js';
 import { ingressKubeTarget } from './kubeconfig.js';
 import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
+import { orThrow } from '../plan/decision.js';
+import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
 import { checkClusterName } from '../settings/cluster-name.js';
@@ -87,7 +89,8 @@ export function writeDryRun(
   if (!creds.cloud) logger.warn(`cloud.conf written without [Global]: ${creds.problem}`);
   // As create-cluster writes it: the CA goes into the Secret (and ca-file into cloud.conf) only with verify on.
   const caMounted = Boolean(creds.cloud?.cacert && creds.cloud.verify);
-  const rendered = renderCloudConf({ cloud: creds.cloud, ...conf, caFileInPod: caMounted ? CA_FILE_IN_POD : undefined });
+  const loadBalancer = orThrow(planOccmLoadBalancer(conf.lb, conf.occm, conf.required));
+  const rendered = renderCloudConf({ cloud: creds.cloud, loadBalancer, caFileInPod: caMounted ? CA_FILE_IN_POD : undefined });
   rendered.warnings.forEach((w) => logger.warn(w));
   const [manifestFile, confFile] = writeOutputDir(path.resolve(o.cwd, o.outputDir!), [
     { name: manifestName, text: manifest, secret: false },

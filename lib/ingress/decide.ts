@@ -1,9 +1,9 @@
 import { KaasError } from '../errors.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
-import { loadBalancerSection } from '../render/cloud-conf.js';
 import { orThrow } from '../plan/decision.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
 import { planLoadBalancer, planLoadBalancerOffline } from '../plan/loadbalancer.js';
+import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
 import type { IngressCloud } from './cloud.js';
@@ -26,7 +26,7 @@ export interface IngressDecision {
 export async function decideIngress(s: Settings, opts: { capabilitiesFile?: string; cloud: () => IngressCloud }): Promise<IngressDecision> {
   const { lb, capabilitiesFrom } = await decideLoadBalancer(s, opts);
   const ingress = orThrow(planIngress(s, lb));
-  const loadBalancer = ingress.deploy ? loadBalancerSection(lb, s.occm_loadbalancer, ingress.cloudConf) : [];
+  const loadBalancer = ingress.deploy ? orThrow(planOccmLoadBalancer(lb, s.occm_loadbalancer, ingress.cloudConf)) : [];
   return { lb, ingress, loadBalancer, capabilitiesFrom };
 }
 

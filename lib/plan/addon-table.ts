@@ -6,6 +6,8 @@
  * from here and nowhere else; doctor and the gateway work read the same entries.
  */
 
+import { decided, refused, type Decision } from './decision.js';
+
 /** Add-ons kaas knows. */
 export type AddonName = 'occm' | 'cilium' | 'calico' | 'cinder-csi' | 'metrics-server' | 'cert-manager';
 
@@ -19,6 +21,8 @@ export interface VersionRule<T> {
 /** One add-on. */
 export interface AddonEntry {
   name: AddonName;
+  /** The setting that turns the add-on on or off, or pins its version. */
+  setting: string;
   /**
    * How the default version is chosen: `kubernetes-minor` = the add-on release with the cluster's
    * minor (cloud-provider-openstack releases follow Kubernetes), capped at `newestMinor`; `fixed` =
@@ -29,9 +33,23 @@ export interface AddonEntry {
   bundledVersions?: readonly string[];
   /** Container images by role ("main" = the add-on's own image); `{version}` is replaced. */
   images: Readonly<Record<string, string>>;
-  /** Extra container arguments by role, per version range (e.g. Cinder CSI's service split). */
+  /**
+   * Extra container arguments by role, per version range (e.g. Cinder CSI's service split). An
+   * add-on with flags needs a release version (vX.Y.Z): otherwise kaas cannot tell which apply.
+   */
   flags: Readonly<Record<string, readonly VersionRule<readonly string[]>[]>>;
+  /** Why the flags are what they are, per version range (`{version}` is replaced): the plan's reasons. */
+  flagReasons?: readonly VersionRule<string>[];
 }
+
+/**
+ * First cloud-provider-openstack release whose cinder-csi-plugin knows --provide-controller-service
+ * / --provide-node-service (PR #2316, merged 2024-02, first released in v1.30.0; later
+ * cherry-picked into some v1.28/v1.29 patch releases, so those are treated as not having them).
+ * The plugin parses its flags strictly: an unknown flag stops the container, so an older plugin
+ * gets the older form — both services in one binary, the controller told apart only by --cluster.
+ */
+export const CSI_SERVICE_FLAGS_SINCE = 'v1.30.0';
 
 const CSI_SIDECARS = {
   attacher: 'registry.k8s.io/sig-storage/csi-attacher:v4.7.0',
@@ -45,13 +63,15 @@ const CSI_SIDECARS = {
 export const ADDONS: Readonly<Record<AddonName, AddonEntry>> = {
   occm: {
     name: 'occm',
+    setting: 'deploy_occm',
     versioning: { kind: 'kubernetes-minor', newestMinor: 36 },
     images: { main: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:{version}' },
     flags: {},
   },
-  cilium: { name: 'cilium', versioning: { kind: 'fixed', version: 'v1.17.6' }, images: {}, flags: {} },
+  cilium: { name: 'cilium', setting: 'use_cilium', versioning: { kind: 'fixed', version: 'v1.17.6' }, images: {}, flags: {} },
   calico: {
     name: 'calico',
+    setting: 'calico_version',
     versioning: { kind: 'fixed', version: 'v3.27.3' },
     bundledVersions: ['v3.27.3'],
     images: { cni: 'docker.io/calico/cni:{version}', node: 'docker.io/calico/node:{version}', kubeControllers: 'docker.io/calico/kube-controllers:{version}' },
@@ -59,17 +79,27 @@ export const ADDONS: Readonly<Record<AddonName, AddonEntry>> = {
   },
   'cinder-csi': {
     name: 'cinder-csi',
+    setting: 'deploy_cindercsi',
     versioning: { kind: 'kubernetes-minor', newestMinor: 36 },
     images: { main: 'registry.k8s.io/provider-os/cinder-csi-plugin:{version}', ...CSI_SIDECARS },
-    flags: {},
+    // Roles: the cinder-csi-plugin container of the controller Deployment and of the node DaemonSet.
+    flags: {
+      controller: [{ from: CSI_SERVICE_FLAGS_SINCE, value: ['--provide-node-service=false'] }],
+      node: [{ from: CSI_SERVICE_FLAGS_SINCE, value: ['--provide-controller-service=false'] }],
+    },
+    flagReasons: [
+      { from: CSI_SERVICE_FLAGS_SINCE, value: 'Cinder CSI {version}: controller and node plugins each run only their own service (--provide-*-service, since v1.30.0).' },
+      { below: CSI_SERVICE_FLAGS_SINCE, value: 'Cinder CSI {version} predates --provide-controller-service/--provide-node-service (v1.30.0): both plugins get the older arguments.' },
+    ],
   },
   'metrics-server': {
     name: 'metrics-server',
+    setting: 'deploy_metrics',
     versioning: { kind: 'fixed', version: 'v0.7.2' },
     images: { main: 'registry.k8s.io/metrics-server/metrics-server:{version}' },
     flags: {},
   },
-  'cert-manager': { name: 'cert-manager', versioning: { kind: 'fixed', version: 'v1.17.2' }, images: {}, flags: {} },
+  'cert-manager': { name: 'cert-manager', setting: 'deploy_cert_manager', versioning: { kind: 'fixed', version: 'v1.17.2' }, images: {}, flags: {} },
 };
 
 /** "v1.33.4" / "v1.33" → [1, 33, 4]; missing parts are 0; undefined when it is no version. */
@@ -107,4 +137,22 @@ export function addonImages(name: AddonName, version: string): Record<string, st
 /** The extra arguments of each container role for a version (roles without rules are absent). */
 export function addonFlags(name: AddonName, version: string): Record<string, string[]> {
   return Object.fromEntries(Object.entries(ADDONS[name].flags).map(([role, rules]) => [role, rules.filter((r) => ruleApplies(r, version)).flatMap((r) => r.value)]));
+}
+
+/**
+ * The flags of an add-on version as a decision: the flags with the table's reasons, or refused
+ * when the add-on has version-dependent flags and the version is no release (vX.Y.Z).
+ */
+export function planAddonFlags(name: AddonName, version: string): Decision<Record<string, string[]>> {
+  const e = ADDONS[name];
+  const reasons = (e.flagReasons ?? []).filter((r) => ruleApplies(r, version)).map((r) => r.value.replaceAll('{version}', version));
+  if (Object.keys(e.flags).length && !/^v?\d+\.\d+\.\d+/.test(version)) {
+    const example = e.versioning.kind === 'fixed' ? e.versioning.version : `v1.${e.versioning.newestMinor}.0`;
+    const image = e.images.main?.split('/').pop()?.split(':')[0] ?? name;
+    return refused({
+      message: `${image} version "${version}" is not a release version (vX.Y.Z): kaas cannot tell which flags it knows`,
+      hint: `set ${e.setting} to true (the version matching kubernetes_version) or to a release such as ${example}`,
+    });
+  }
+  return decided(addonFlags(name, version), reasons);
 }

@@ -1,5 +1,5 @@
 import type { Settings } from '../settings/types.js';
-import { ADDONS, defaultAddonVersion, type AddonName } from './addon-table.js';
+import { ADDONS, defaultAddonVersion, planAddonFlags, type AddonName } from './addon-table.js';
 import { decided, refused, type Decision } from './decision.js';
 
 /**
@@ -55,6 +55,12 @@ export function planAddons(s: Settings, kubernetesVersion: string, helmOrCiliumP
     const version = pinned(s.deploy_cert_manager, defaultAddonVersion('cert-manager', kubernetesVersion));
     steps.push({ name: 'cert-manager', version, method: 'helm' });
     reasons.push(`cert-manager ${version} through helm (chart fetched from charts.jetstack.io at run time)`);
+  }
+  // Version-dependent container flags (add-on table): a version they cannot be told for is refused here, before rendering.
+  for (const step of steps) {
+    const flags = planAddonFlags(step.name, step.version);
+    if (!flags.ok) return refused(flags.refusals, reasons);
+    reasons.push(...flags.reasons);
   }
   return decided(steps, reasons);
 }

@@ -1,29 +1,19 @@
 import type { CloudConfig } from '../openstack/cloud-config.js';
-import type { LoadBalancerPlan } from '../plan/types.js';
-import { PlanError } from '../errors.js';
 import { templatePath } from '../paths.js';
-import { KNOWN_LB_OPTIONS } from '../settings/occm-options.js';
-import type { ScalarMap } from '../settings/types.js';
 import { loadTemplate } from './engine.js';
 
 /**
- * The OCCM cloud config (cloud.conf): [Global] from the cloud's credentials, [LoadBalancer] from
- * kaas's defaults, the user's `occm_loadbalancer` map and the keys the plans require. Rendered
- * through templates/cloud-conf/cloud.conf.hbs. The result holds a secret: write it mode 0600.
+ * The OCCM cloud config (cloud.conf): [Global] from the cloud's credentials, [LoadBalancer] as
+ * decided by the plan (lib/plan/occm-loadbalancer.ts: defaults, `occm_loadbalancer`, required
+ * keys). Rendered through templates/cloud-conf/cloud.conf.hbs; rendering cannot fail. The result
+ * holds a secret: write it mode 0600.
  */
-
-export { KNOWN_LB_OPTIONS } from '../settings/occm-options.js';
-
-/** kaas's own [LoadBalancer] defaults (the SCS template's, minus `use-octavia`, removed in OCCM v1.26). */
-export const LB_DEFAULTS: Record<string, string> = { 'manage-security-groups': 'true' };
 
 /** What cloud.conf is made of. `cloud` undefined → no [Global] (dry-run without credentials). */
 export interface CloudConfInput {
   cloud?: CloudConfig;
-  lb: LoadBalancerPlan;
-  occm: ScalarMap;
-  /** Keys other plans require (the ingress plan's enable-ingress-hostname with PROXY protocol). */
-  required?: Record<string, string>;
+  /** The [LoadBalancer] pairs the plan decided (planOccmLoadBalancer). */
+  loadBalancer: [string, string][];
   /**
    * Path of the CA bundle inside the OCCM/CSI pods. Set it only when the CA is in the Secret
    * (ca.crt); cloud.conf then names it as ca-file. Unset: no ca-file (a ca-file whose file is
@@ -47,8 +37,6 @@ export function iniValue(key: string, value: string): string {
   const bare = /^[A-Za-z0-9._:/@+,=-]*$/.test(value) && !SECRET_KEYS.has(key) && key !== 'region';
   return bare ? value : `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
-
-const norm = (v: string | number | boolean) => String(v).trim().toLowerCase();
 
 /** Where the cloud-config Secret is mounted in the OCCM and Cinder CSI pods, and its CA file there. */
 export const CA_FILE_IN_POD = '/etc/config/ca.crt';
@@ -94,44 +82,10 @@ export function globalSection(cloud: CloudConfig, caFileInPod?: string): { pairs
   return { pairs, warnings };
 }
 
-/**
- * [LoadBalancer] pairs: defaults < occm_loadbalancer < required keys. A user value contradicting a
- * required one is a PlanError naming both (e.g. `lb-provider: amphora` while the plan chose OVN);
- * so are unknown option names (OCCM ignores them silently) and `lb-provider: ovn` without the OVN plan.
- */
-export function loadBalancerSection(lb: LoadBalancerPlan, occm: ScalarMap, required: Record<string, string> = {}): [string, string][] {
-  const problems: string[] = [];
-  const unknown = Object.keys(occm).filter((k) => !KNOWN_LB_OPTIONS.includes(k));
-  for (const k of unknown.sort()) problems.push(`occm_loadbalancer.${k}: not a cloud.conf [LoadBalancer] option of OCCM`);
-  const need: Record<string, string> = { ...lb.cloudConf, ...required };
-  for (const [k, v] of Object.entries(need)) {
-    if (occm[k] !== undefined && norm(occm[k]) !== norm(v)) {
-      problems.push(`occm_loadbalancer.${k}: ${occm[k]} contradicts ${k}=${v} required by the plan (${lb.ovn && k in lb.cloudConf ? 'OVN chosen' : `provider ${lb.provider}`})`);
-    }
-  }
-  if (!lb.ovn && occm['lb-provider'] !== undefined && norm(occm['lb-provider']) === 'ovn') {
-    problems.push('occm_loadbalancer.lb-provider: ovn, but the plan does not use OVN; set use_ovn_lb_provider instead');
-  }
-  // Octavia's amphora driver accepts ROUND_ROBIN, LEAST_CONNECTIONS and SOURCE_IP only
-  // (AMPHORA_SUPPORTED_LB_ALGORITHMS): OVN's SOURCE_IP_PORT left in place would fail every pool.
-  if (lb.provider === 'amphora' && occm['lb-method'] !== undefined && norm(occm['lb-method']) === 'source_ip_port') {
-    problems.push('occm_loadbalancer.lb-method: SOURCE_IP_PORT is the OVN algorithm; the amphora provider accepts ROUND_ROBIN, LEAST_CONNECTIONS or SOURCE_IP');
-  }
-  if (problems.length) {
-    throw new PlanError('cloud.conf [LoadBalancer] cannot be built', {
-      problems, hint: 'remove or fix these keys in occm_loadbalancer (kaas sets provider keys from use_ovn_lb_provider)',
-    });
-  }
-  const merged: Record<string, string> = { ...LB_DEFAULTS };
-  for (const [k, v] of Object.entries(occm)) merged[k] = String(v);
-  Object.assign(merged, need);
-  return Object.entries(merged).sort(([a], [b]) => a.localeCompare(b));
-}
-
-/** Renders cloud.conf. Throws PlanError on conflicts (see loadBalancerSection). */
+/** Renders cloud.conf from the credentials and the decided [LoadBalancer] pairs. */
 export function renderCloudConf(input: CloudConfInput): CloudConf {
   const g = input.cloud ? globalSection(input.cloud, input.caFileInPod) : { pairs: [], warnings: [] };
-  const loadBalancer = loadBalancerSection(input.lb, input.occm, input.required);
+  const { loadBalancer } = input;
   const lines = (pairs: [string, string][]) => pairs.map(([key, v]) => ({ key, value: iniValue(key, v) }));
   const text = loadTemplate(templatePath('cloud-conf', 'cloud.conf.hbs'), 'cloud-conf/cloud.conf.hbs').render({
     hasGlobal: input.cloud !== undefined,

@@ -33,6 +33,10 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Replace an existing, different `clusters.<cluster>` section. */
   force?: boolean;
+}
+
+/** What importScs reports on. */
+export interface ImportDeps {
   logger: Logger;
 }
 
@@ -97,7 +101,7 @@ function readInput(file: string | undefined, cwd: string, flag: string) {
  * checked and the whole resulting file validated before anything is written; the file is
  * written atomically, or printed with `dryRun`. Secrets are never copied or printed.
  */
-export async function importScs(opts: ImportOptions): Promise<{ data: unknown; text: string }> {
+export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<{ data: unknown; text: string }> {
   checkEnvName(opts.env);
   if (!isClusterName(opts.cluster)) throw new UsageError(`--cluster ${opts.cluster}: ${CLUSTER_NAME_RULE}`);
   const inputs: ScsInputs = {
@@ -150,7 +154,7 @@ export async function importScs(opts: ImportOptions): Promise<{ data: unknown; t
   };
   const text = reportText(report, shown, opts.dryRun);
   if (opts.dryRun) {
-    text.split('\n').forEach((l) => opts.logger.info(l));
+    text.split('\n').forEach((l) => deps.logger.info(l));
     return { data: { ...report, content: merged.text }, text: merged.text };
   }
   return { data: report, text };

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ScriptedCall } from './scripted-http.js';
+import { memoryLogger } from '../../lib/log.js';
+import type { CloudConfig } from '../../lib/openstack/cloud-config.js';
+import { connect, type Connection } from '../../lib/openstack/connection.js';
+import { scriptedServer, type ScriptedCall, type ScriptStep } from './scripted-http.js';
 
 /** Reads a JSON fixture under test/fixtures/openstack/ (jest runs from the repo root). */
 export function fixture<T = any>(rel: string): T {
@@ -31,4 +34,21 @@ export function tokenCall(token: string, services: Record<string, string>, body?
       return t;
     },
   };
+}
+
+/**
+ * Runs `fn` against a connection to a scripted cloud: the token call (catalog of `services`) and
+ * then `steps`; every step must be used (the server is finished afterwards).
+ */
+export async function withScriptedCloud(
+  token: string, services: Record<string, string>, steps: ScriptStep[], fn: (c: Connection, base: string) => Promise<void>,
+): Promise<void> {
+  const srv = await scriptedServer([tokenCall(token, services), ...steps]);
+  const cloud: CloudConfig = { name: 's', source: 't', interface: 'public', verify: true, auth: { kind: 'application_credential', authUrl: `${srv.url}/v3`, applicationCredentialId: 'a', applicationCredentialSecret: 'b-secret' } };
+  const c = await connect(cloud, { logger: memoryLogger() });
+  try {
+    await fn(c, srv.url);
+  } finally {
+    await srv.finish();
+  }
 }

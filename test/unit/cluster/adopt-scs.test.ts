@@ -84,7 +84,7 @@ describe('adopting a cluster the SCS scripts created', () => {
     const clusterctl = path.join(sb.home, 'demo', 'clusterctl.yaml');
     mkdirSync(path.dirname(clusterctl), { recursive: true });
     writeFileSync(clusterctl, CLUSTERCTL);
-    const imported = await importScs({ clusterctlFile: clusterctl, cluster: 'demo', settingsDir, env: 'example', cwd: process.cwd(), dryRun: false, force: true, logger: memoryLogger(false) });
+    const imported = await importScs({ clusterctlFile: clusterctl, cluster: 'demo', settingsDir, env: 'example', cwd: process.cwd(), dryRun: false, force: true }, { logger: memoryLogger(false) });
     const keys = (imported.data as { imported: { key: string; value: unknown }[] }).imported;
     expect(keys).toEqual(expect.arrayContaining([{ key: 'namespace', value: 'demo', from: expect.any(String) }, { key: 'workload_kubeconfig', value: '~/demo/demo.yaml', from: expect.any(String) }]));
 

@@ -95,3 +95,94 @@ describe('HTTP trace', () => {
     await srv.finish();
   });
 });
+
+describe('HTTP client details', () => {
+  const recorder = () => {
+    const slept: number[] = [];
+    return { slept, sleep: async (ms: number) => { slept.push(ms); } };
+  };
+
+  it('defaults: 2 retries, backoff from 500 ms doubling, with a debug line per retry', async () => {
+    const srv = await scriptedServer([{ method: 'GET', path: '/x', status: 503 }, { method: 'GET', path: '/x', status: 502 }, { method: 'GET', path: '/x', status: 500 }]);
+    const r = recorder();
+    const logger = memoryLogger(true);
+    const err = await createHttpClient({ logger, sleep: r.sleep }).send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' }).catch((e) => e);
+    expect(err).toMatchObject({ status: 500, hint: 'Nova failed on its side; retry later or give the operator the request id' });
+    expect(r.slept).toEqual([500, 1000]);
+    expect(logger.lines.filter((l) => /retrying/.test(l)).map((l) => l.replace(/^.*?(HTTP|ECONN)/, '$1'))).toEqual(['HTTP 503; retrying in 500 ms', 'HTTP 502; retrying in 1000 ms']);
+    await srv.finish();
+  });
+
+  it('a connection reset is retried with the same backoff and says so', async () => {
+    const srv = await scriptedServer([{ method: 'GET', path: '/x', reset: true }, { method: 'GET', path: '/x', response: { ok: true } }]);
+    const r = recorder();
+    const logger = memoryLogger(true);
+    await createHttpClient({ logger, sleep: r.sleep, backoffMs: 7 }).send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' });
+    expect(r.slept).toEqual([7]);
+    expect(logger.lines.some((l) => l.includes('ECONNRESET; retrying in 7 ms'))).toBe(true);
+    await srv.finish();
+  });
+
+  it('a reset on the last attempt is an error naming the code; a reset of a POST is not retried', async () => {
+    const srv = await scriptedServer([{ method: 'GET', path: '/x', reset: true }, { method: 'POST', path: '/y', reset: true }]);
+    const http = createHttpClient({ logger: memoryLogger(), retries: 0, sleep: noSleep });
+    await expect(http.send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' })).rejects.toMatchObject({ code: 'ECONNRESET', status: undefined });
+    await expect(createHttpClient({ logger: memoryLogger(), sleep: noSleep }).send({ method: 'POST', url: `${srv.url}/y`, service: 'Nova', body: {} })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    await srv.finish();
+  });
+
+  it.each([[300, false], [299, true], [204, true]])('HTTP %i is success: %s (redirects are not followed)', async (status, ok) => {
+    const srv = await scriptedServer([{ method: 'GET', path: '/x', status }]);
+    const res = client().send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' });
+    if (ok) await expect(res).resolves.toMatchObject({ status });
+    else await expect(res).rejects.toMatchObject({ status });
+    await srv.finish();
+  });
+
+  it('HTTP 500 is retried, 499 is not', async () => {
+    const srv = await scriptedServer([{ method: 'GET', path: '/a', status: 499 }, { method: 'GET', path: '/b', status: 500 }, { method: 'GET', path: '/b', status: 200 }]);
+    await expect(client().send({ method: 'GET', url: `${srv.url}/a`, service: 'Nova' })).rejects.toMatchObject({ status: 499 });
+    await expect(client().send({ method: 'GET', url: `${srv.url}/b`, service: 'Nova' })).resolves.toMatchObject({ status: 200 });
+    await srv.finish();
+  });
+
+  it('response headers come back lower-case; the error carries Nova\'s request id', async () => {
+    const srv = await scriptedServer([
+      { method: 'GET', path: '/x', responseHeaders: { 'X-OpenStack-Request-ID': 'req-a' }, response: {} },
+      { method: 'GET', path: '/y', status: 409, responseHeaders: { 'x-compute-request-id': 'req-c' }, response: { conflictingRequest: { message: 'busy' } } },
+    ]);
+    const res = await client().send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' });
+    expect(res.headers['x-openstack-request-id']).toBe('req-a');
+    const err = (await client().send({ method: 'GET', url: `${srv.url}/y`, service: 'Nova' }).catch((e) => e)) as HttpError;
+    expect(err.message).toBe(`Nova: GET ${srv.url}/y failed with HTTP 409 (request id req-c): busy`);
+    expect(err.requestId).toBe('req-c');
+    await srv.finish();
+  });
+
+  it('trace: Accept always, Content-Type only with a body, the request id and a long body cut at 1500 characters', async () => {
+    const long = 'y'.repeat(2000);
+    const srv = await scriptedServer([
+      { method: 'GET', path: '/x', responseHeaders: { 'x-compute-request-id': 'req-n' }, response: { long } },
+      { method: 'PUT', path: '/p', response: '' },
+    ]);
+    const logger = memoryLogger(true);
+    const http = client(logger);
+    await http.send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' });
+    await http.send({ method: 'PUT', url: `${srv.url}/p`, service: 'Nova', body: 'text body' });
+    const lines = logger.lines.filter((l) => /[→←]/.test(l));
+    expect(lines[0]).toMatch(new RegExp(`→ GET ${srv.url}/x \\{"Accept":"application/json"\\}$`));
+    expect(lines[1]).toMatch(new RegExp(`← 200 GET ${srv.url}/x \\(\\d+ ms\\) req-n \\{"long":"y{1491}… \\(2011 chars\\)$`));
+    expect(lines[2]).toMatch(new RegExp(`→ PUT ${srv.url}/p \\{"Accept":"application/json","Content-Type":"application/json"\\} text body$`));
+    expect(lines[3]).toMatch(new RegExp(`← 200 PUT ${srv.url}/p \\(\\d+ ms\\)$`));
+    const ms = Number(/\((\d+) ms\)/.exec(lines[1])![1]);
+    expect(ms).toBeLessThan(60_000);
+    await srv.finish();
+  });
+
+  it('verify: false warns once that certificates are not checked', () => {
+    const logger = memoryLogger();
+    createHttpClient({ logger, verify: false });
+    createHttpClient({ logger: memoryLogger(), verify: true });
+    expect(logger.lines.filter((l) => /TLS certificates are not verified/.test(l))).toHaveLength(1);
+  });
+});

@@ -1,27 +1,16 @@
-import { connect, type Connection } from '../../../lib/openstack/connection.js';
-import type { CloudConfig } from '../../../lib/openstack/cloud-config.js';
+import type { Connection } from '../../../lib/openstack/connection.js';
 import { openstackClusterCloud } from '../../../lib/cluster/cloud.js';
 import { GLANCE_MAX_PAGES, listImageNames } from '../../../lib/openstack/glance.js';
 import { deleteFloatingIp, deleteSecurityGroup, listFloatingIps, listPorts, listSecurityGroups } from '../../../lib/openstack/neutron.js';
 import { createServerGroup, deleteServerGroup, findServersByName, listFlavors } from '../../../lib/openstack/nova.js';
 import { deleteLoadBalancer, findLoadBalancer, occmLoadBalancerName, occmLoadBalancerPrefix } from '../../../lib/openstack/octavia.js';
-import { memoryLogger } from '../../../lib/log.js';
-import { tokenCall } from '../../support/openstack-fixtures.js';
-import { scriptedServer, type ScriptStep } from '../../support/scripted-http.js';
+import { withScriptedCloud } from '../../support/openstack-fixtures.js';
+import type { ScriptStep } from '../../support/scripted-http.js';
 
 const TOKEN = 'gAAAAABservices-token-1';
 const SERVICES = { compute: '/compute/v2.1/p1', network: '/network', 'load-balancer': '/lb', image: '/image/v2' };
 
-async function withCloud(steps: ScriptStep[], fn: (c: Connection, base: string) => Promise<void>) {
-  const srv = await scriptedServer([tokenCall(TOKEN, SERVICES), ...steps]);
-  const cloud: CloudConfig = { name: 's', source: 't', interface: 'public', verify: true, auth: { kind: 'application_credential', authUrl: `${srv.url}/v3`, applicationCredentialId: 'a', applicationCredentialSecret: 'b-secret' } };
-  const c = await connect(cloud, { logger: memoryLogger() });
-  try {
-    await fn(c, srv.url);
-  } finally {
-    await srv.finish();
-  }
-}
+const withCloud = (steps: ScriptStep[], fn: (c: Connection, base: string) => Promise<void>) => withScriptedCloud(TOKEN, SERVICES, steps, fn);
 
 describe('OpenStack service calls (scripted)', () => {
   it('Nova: server by exact name (the name filter is a regex, so it is anchored and escaped)', async () => {

@@ -1,5 +1,5 @@
 import {
-  addonFlags, addonImages, ADDONS, compareAddonVersions, defaultAddonVersion, ruleApplies, type AddonName,
+  addonFlags, addonImages, ADDONS, compareAddonVersions, defaultAddonVersion, planAddonFlags, ruleApplies, type AddonName,
 } from '../../../lib/plan/addon-table.js';
 
 describe('the add-on table', () => {
@@ -67,18 +67,39 @@ describe('the add-on table', () => {
     expect(ruleApplies({ ...range, value: [] }, version)).toBe(applies);
   });
 
-  it('flags by version: only the rules whose range holds the version, per container role', () => {
-    const original = ADDONS['cinder-csi'].flags;
-    const entry = ADDONS['cinder-csi'] as { flags: unknown };
-    entry.flags = {
-      plugin: [{ from: 'v1.30.0', value: ['--provide-node-service=false'] }, { below: 'v1.30.0', value: ['--old-form'] }, { value: ['--v=1'] }],
-    };
-    try {
-      expect(addonFlags('cinder-csi', 'v1.31.0')).toEqual({ plugin: ['--provide-node-service=false', '--v=1'] });
-      expect(addonFlags('cinder-csi', 'v1.29.0')).toEqual({ plugin: ['--old-form', '--v=1'] });
-    } finally {
-      entry.flags = original;
-    }
-    expect(addonFlags('occm', 'v1.33.0')).toEqual({});
+  it.each<[string, string[], string[], RegExp]>([
+    ['v1.36.0', ['--provide-node-service=false'], ['--provide-controller-service=false'], /each run only their own service/],
+    ['v1.30.0', ['--provide-node-service=false'], ['--provide-controller-service=false'], /each run only their own service/],
+    ['v1.30.3', ['--provide-node-service=false'], ['--provide-controller-service=false'], /each run only their own service/],
+    ['v2.0.0', ['--provide-node-service=false'], ['--provide-controller-service=false'], /each run only their own service/],
+    ['1.31.1', ['--provide-node-service=false'], ['--provide-controller-service=false'], /each run only their own service/],
+    ['v1.29.9', [], [], /predates --provide-controller-service\/--provide-node-service \(v1\.30\.0\): both plugins get the older arguments/],
+    ['v1.28.0', [], [], /predates/],
+    ['v1.21.1', [], [], /predates/],
+  ])('cinder-csi %s: controller flags %j, node flags %j (--provide-*-service since v1.30.0)', (version, controller, node, reason) => {
+    expect(addonFlags('cinder-csi', version)).toEqual({ controller, node });
+    const d = planAddonFlags('cinder-csi', version);
+    expect(d).toEqual({ ok: true, value: { controller, node }, reasons: [expect.stringMatching(reason)], warnings: [] });
+    if (d.ok) expect(d.reasons[0]).toMatch(new RegExp(`^Cinder CSI ${version.replace(/\./g, '\\.')}[: ]`));
+  });
+
+  it.each(['latest', 'v1.30', '', 'main'])('cinder-csi %j is refused: kaas cannot tell which flags the plugin knows', (version) => {
+    expect(planAddonFlags('cinder-csi', version)).toEqual({
+      ok: false, reasons: [], refusals: [{
+        message: `cinder-csi-plugin version "${version}" is not a release version (vX.Y.Z): kaas cannot tell which flags it knows`,
+        hint: 'set deploy_cindercsi to true (the version matching kubernetes_version) or to a release such as v1.36.0',
+      }],
+    });
+  });
+
+  it.each<[AddonName, string]>([['occm', 'latest'], ['metrics-server', 'main'], ['calico', 'v3.27.3']])('%s %s: no version-dependent flags, nothing to refuse', (name, version) => {
+    expect(planAddonFlags(name, version)).toEqual({ ok: true, value: {}, reasons: [], warnings: [] });
+  });
+
+  it('every add-on names the setting that pins or disables it', () => {
+    expect(Object.fromEntries(Object.values(ADDONS).map((e) => [e.name, e.setting]))).toEqual({
+      occm: 'deploy_occm', cilium: 'use_cilium', calico: 'calico_version', 'cinder-csi': 'deploy_cindercsi',
+      'metrics-server': 'deploy_metrics', 'cert-manager': 'deploy_cert_manager',
+    });
   });
 });

@@ -16,6 +16,12 @@ describe('planAddons: the reasons users read', () => {
     ['calico', { ...NONE, deploy_occm: true, use_cilium: false }, { cilium: false, helm: false }, ['CNI: calico v3.27.3 (bundled manifest)']],
     ['cert-manager', { ...NONE, deploy_occm: true, deploy_cert_manager: 'v1.16.0' }, { cilium: true, helm: true }, [
       'CNI: cilium v1.17.6 through the cilium CLI', 'cert-manager v1.16.0 through helm (chart fetched from charts.jetstack.io at run time)']],
+    ['Cinder CSI flags from the add-on table, after the other reasons', { ...NONE, deploy_occm: true, deploy_cindercsi: true, deploy_cert_manager: 'v1.16.0' }, { cilium: true, helm: true }, [
+      'CNI: cilium v1.17.6 through the cilium CLI', 'cert-manager v1.16.0 through helm (chart fetched from charts.jetstack.io at run time)',
+      'Cinder CSI v1.33.0: controller and node plugins each run only their own service (--provide-*-service, since v1.30.0).']],
+    ['an older pinned Cinder CSI', { ...NONE, deploy_occm: true, deploy_cindercsi: 'v1.29.2' }, { cilium: true, helm: false }, [
+      'CNI: cilium v1.17.6 through the cilium CLI',
+      'Cinder CSI v1.29.2 predates --provide-controller-service/--provide-node-service (v1.30.0): both plugins get the older arguments.']],
   ])('%s', (_n, over, tools, reasons) => {
     expect(plan(over, tools)).toMatchObject({ ok: true, reasons });
   });
@@ -28,6 +34,9 @@ describe('planAddons: the reasons users read', () => {
       message: 'deploy_cert_manager needs helm on PATH (cert-manager is not bundled: its CRDs alone are ~1 MB)', hint: 'install helm, or set deploy_cert_manager: false' }],
     ['calico not bundled', { use_cilium: false, calico_version: 'v3.26.0' }, { cilium: true, helm: true }, {
       message: 'calico v3.26.0 is not bundled', hint: 'bundled calico versions: v3.27.3' }],
+    ['a Cinder CSI version that is no release', { deploy_cindercsi: 'latest' }, { cilium: true, helm: false }, {
+      message: 'cinder-csi-plugin version "latest" is not a release version (vX.Y.Z): kaas cannot tell which flags it knows',
+      hint: 'set deploy_cindercsi to true (the version matching kubernetes_version) or to a release such as v1.36.0' }],
   ])('refused: %s', (_n, over, tools, refusal) => {
     expect(plan(over, tools)).toMatchObject({ ok: false, refusals: [refusal] });
   });

@@ -31,7 +31,6 @@ function options(dir: string, over: Partial<ImportOptions> = {}): ImportOptions 
     env: 'imported',
     cwd: dir,
     dryRun: false,
-    logger: memoryLogger(),
     ...over,
   };
 }
@@ -182,7 +181,7 @@ describe('writing the environment file', () => {
   it('creates a valid file whose cluster loads with the imported values; no secret anywhere', async () => {
     const dir = tempDir();
     const logger = memoryLogger();
-    const r = await importScs(options(dir, { logger }));
+    const r = await importScs(options(dir), { logger });
     const file = path.join(dir, 'imported.yaml');
     const written = readFileSync(file, 'utf8');
     expect(validateAll({ settingsDir: dir, env: 'imported', environ: {}, cwd: dir }).problems).toEqual([]);
@@ -198,7 +197,7 @@ describe('writing the environment file', () => {
     const dir = tempDir();
     const file = path.join(dir, 'imported.yaml');
     writeFileSync(file, '# my environment\ncloud: mine # keep me\nclusters:\n  # the old one\n  old:\n    worker_count: 1\n');
-    await importScs(options(dir));
+    await importScs(options(dir), { logger: memoryLogger() });
     const text = readFileSync(file, 'utf8');
     expect(text).toMatch(/^# my environment\ncloud: mine # keep me\nclusters:\n {2}# the old one\n {2}old:\n {4}worker_count: 1\n {2}# imported from .*clusterctl.yaml by kaas settings import\n {2}prod1:\n/);
   });
@@ -206,21 +205,21 @@ describe('writing the environment file', () => {
   it('leaves an identical section alone, refuses a different one, replaces it with force', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'imported.yaml');
-    await importScs(options(dir));
+    await importScs(options(dir), { logger: memoryLogger() });
     const first = readFileSync(file, 'utf8');
-    const again = await importScs(options(dir));
+    const again = await importScs(options(dir), { logger: memoryLogger() });
     expect((again.data as { status: string }).status).toBe('unchanged');
     writeFileSync(file, first.replace('worker_count: 4', 'worker_count: 6'));
-    await expect(importScs(options(dir))).rejects.toThrow(/clusters.prod1 already exists with other values; nothing was written/);
-    await expect(importScs(options(dir))).rejects.toBeInstanceOf(UsageError);
-    await importScs(options(dir, { force: true }));
+    await expect(importScs(options(dir), { logger: memoryLogger() })).rejects.toThrow(/clusters.prod1 already exists with other values; nothing was written/);
+    await expect(importScs(options(dir), { logger: memoryLogger() })).rejects.toBeInstanceOf(UsageError);
+    await importScs(options(dir, { force: true }), { logger: memoryLogger() });
     expect(readFileSync(file, 'utf8')).toBe(first);
   });
 
   it('with dryRun prints the file, writes nothing, reports on the logger', async () => {
     const dir = tempDir();
     const logger = memoryLogger();
-    const r = await importScs(options(dir, { dryRun: true, logger }));
+    const r = await importScs(options(dir, { dryRun: true }), { logger });
     expect(r.text).toContain('  prod1:\n');
     expect(existsSync(path.join(dir, 'imported.yaml'))).toBe(false);
     expect(logger.lines.join('\n')).toMatch(/dry run: .* would get clusters.prod1/);
@@ -233,7 +232,7 @@ describe('writing the environment file', () => {
   ] as [string, Partial<ImportOptions>, string | undefined, typeof KaasError, RegExp][])('refuses %s and writes nothing', async (_n, over, text, type, msg) => {
     const dir = tempDir();
     if (text !== undefined) writeFileSync(path.join(dir, 'bad.yaml'), text);
-    const err = await importScs(options(dir, over)).catch((e: unknown) => e);
+    const err = await importScs(options(dir, over), { logger: memoryLogger() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(type);
     expect([(err as KaasError).message, ...(err as KaasError).problems].join('\n')).toMatch(msg);
     expect(existsSync(path.join(dir, 'imported.yaml'))).toBe(false);
@@ -243,7 +242,7 @@ describe('writing the environment file', () => {
     const dir = tempDir();
     const file = path.join(dir, 'imported.yaml');
     writeFileSync(file, 'worker_count: many\n');
-    await expect(importScs(options(dir))).rejects.toThrow(/imported.yaml is invalid; fix it before importing into it/);
+    await expect(importScs(options(dir), { logger: memoryLogger() })).rejects.toThrow(/imported.yaml is invalid; fix it before importing into it/);
     expect(readFileSync(file, 'utf8')).toBe('worker_count: many\n');
   });
 });
