@@ -6,6 +6,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
+import { kaasVersion } from '../lib/paths.js';
 import { redact } from '../lib/redact.js';
 import { commands } from './commands/index.js';
 import { globalOptions, takeResult, type OutputFormat } from './context.js';
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     .strict()
     .help()
     .alias('help', 'h')
-    .version()
+    .version(kaasVersion())
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set. Docs: README.md')
     .fail((msg, err) => {

@@ -2,9 +2,8 @@ import type { ProcessRunner } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import type { AddonStep } from '../plan/addons.js';
-import { templatePath } from '../paths.js';
 import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
-import { loadTemplate } from '../render/engine.js';
+import { bundledTemplate } from '../render/bundled.js';
 
 /**
  * Installs the add-ons of a workload cluster, each idempotently: bundled manifests by server-side
@@ -56,7 +55,7 @@ function calicoVars(version: string, ctx: AddonContext): Record<string, unknown>
 /** Renders a bundled add-on (templates/addons/<name>.yaml.hbs) to objects. */
 export function renderBundledAddon(step: AddonStep, ctx: AddonContext): KubeObject[] {
   const file = `addons/${step.name}.yaml.hbs`;
-  const t = loadTemplate(templatePath('addons', `${step.name}.yaml.hbs`), file);
+  const t = bundledTemplate(file);
   const vars: Record<string, unknown> = { cluster: ctx.cluster, image: ADDON_IMAGES[step.name]?.(step.version) ?? '', version: step.version, mtu: ctx.mtu };
   if (t.variables.includes('cloudConf')) Object.assign(vars, { cloudConf: ctx.cloudConf, cacert: ctx.cacert ?? '' });
   if (step.name === 'calico') Object.assign(vars, calicoVars(step.version, ctx));

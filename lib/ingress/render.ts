@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { OperationError } from '../errors.js';
-import { templatePath } from '../paths.js';
 import { VARIANT_PATCHES, type IngressPlan } from '../plan/ingress.js';
 import { applyPatches, findObject, objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
-import { loadTemplate } from '../render/engine.js';
+import { bundledManifest, bundledTemplate } from '../render/bundled.js';
 import { validateObjects } from '../render/schema.js';
 
 /** Namespace of every namespaced object in the upstream manifests. */
@@ -25,14 +23,7 @@ export interface RenderedIngress {
 
 /** Reads a bundled upstream manifest and checks every document in it. */
 export function readUpstream(file: string): KubeObject[] {
-  const p = templatePath('ingress', 'upstream', file);
-  let text: string;
-  try {
-    text = readFileSync(p, 'utf8');
-  } catch (e) {
-    throw new OperationError(`bundled manifest ${file} is missing: ${(e as Error).message}`, { hint: 'reinstall kaas: its templates/ folder is incomplete' });
-  }
-  return parseDocuments(text, `templates/ingress/upstream/${file}`);
+  return bundledManifest(`ingress/upstream/${file}`);
 }
 
 /**
@@ -48,7 +39,7 @@ export async function renderIngress(plan: IngressPlan, realIpCidr = plan.realIpC
   const patched = new Set<string>();
   for (const name of VARIANT_PATCHES[plan.variant]) {
     const rel = `ingress/patches/${name}.yaml.hbs`;
-    const patch = parseDocuments(loadTemplate(templatePath('ingress', 'patches', `${name}.yaml.hbs`), rel).render(vars), rel);
+    const patch = parseDocuments(bundledTemplate(rel).render(vars), rel);
     objects = applyPatches(objects, patch, rel);
     patch.forEach((p) => patched.add(objectKey(p)));
   }

@@ -1,9 +1,8 @@
 import type { CloudConfig } from '../openstack/cloud-config.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import { PlanError } from '../errors.js';
-import { templatePath } from '../paths.js';
 import type { ScalarMap } from '../settings/types.js';
-import { loadTemplate } from './engine.js';
+import { bundledTemplate } from './bundled.js';
 
 /**
  * The OCCM cloud config (cloud.conf): [Global] from the cloud's credentials, [LoadBalancer] from
@@ -128,7 +127,7 @@ export function renderCloudConf(input: CloudConfInput): CloudConf {
   const g = input.cloud ? globalSection(input.cloud, input.caFileInPod ?? '/etc/config/ca.crt') : { pairs: [], warnings: [] };
   const loadBalancer = loadBalancerSection(input.lb, input.occm, input.required);
   const lines = (pairs: [string, string][]) => pairs.map(([key, v]) => ({ key, value: iniValue(key, v) }));
-  const text = loadTemplate(templatePath('cloud-conf', 'cloud.conf.hbs'), 'cloud-conf/cloud.conf.hbs').render({
+  const text = bundledTemplate('cloud-conf/cloud.conf.hbs').render({
     hasGlobal: input.cloud !== undefined,
     cloudName: input.cloud?.name ?? '',
     global: lines(g.pairs),

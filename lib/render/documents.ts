@@ -1,5 +1,5 @@
 import { parseAllDocuments, stringify } from 'yaml';
-import { RenderError } from './engine.js';
+import { RenderError } from './template.js';
 
 /** A Kubernetes object as plain data, after parsing. */
 export interface KubeObject {

@@ -1,23 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv';
 import { isIp, parseCidr } from '../net/cidr.js';
-import { expectation, valueSchema } from './schema.js';
+import { expectation } from './schema.js';
 import type { SettingDecl, SettingType } from './table.js';
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addFormat('kaas-cidr', (s: string) => !('error' in parseCidr(s)));
-ajv.addFormat('kaas-cidr-or-ip', (s: string) => !('error' in parseCidr(s, true)));
-ajv.addFormat('kaas-ip', (s: string) => isIp(s));
-
-const compiled = new Map<string, ValidateFunction>();
-function validatorFor(type: SettingType): ValidateFunction {
-  const id = JSON.stringify(type);
-  let v = compiled.get(id);
-  if (!v) {
-    v = ajv.compile(valueSchema(type));
-    compiled.set(id, v);
-  }
-  return v;
-}
+import { validatorFor } from './validators.js';
 
 /** Shows a value the way the user wrote it: strings quoted, the rest as YAML-ish JSON. */
 export function show(value: unknown): string {
