@@ -1,22 +1,31 @@
-import fullStringWidth from 'string-width';
+import type fullStringWidth from 'string-width';
 
 /**
  * string-width with a fast path, for the bundled CLI (yargs lays out --help with it): text made only
  * of characters that are one column wide — printable ASCII, Latin-1 and the rest of the alphabetic
  * blocks below the combining marks, general punctuation — is as wide as it is long. Anything else
- * (escape codes, combining marks, emoji, East Asian text) goes to string-width itself. Saves the
- * ~15 ms string-width spends on its first call (Intl.Segmenter, the emoji expression).
- * test/unit/build/string-width.test.ts checks every such character against string-width.
+ * (escape codes, combining marks, emoji, East Asian text) goes to string-width itself, loaded on that
+ * first use: merely loading it costs ~15 ms (Intl.Segmenter, Unicode property expressions).
+ * test/unit/build/string-width.test.ts checks every fast-path character against string-width.
  */
 const ONE_COLUMN = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e]*$/;
 
-type Options = Parameters<typeof fullStringWidth>[1];
+type StringWidth = typeof fullStringWidth;
 
-export default function stringWidth(text: string, options?: Options): number {
-  return typeof text === 'string' && ONE_COLUMN.test(text) ? text.length : fullStringWidth(text, options);
-}
-
-/** Whether `text` takes the fast path (for the test). */
+/** Whether `text` takes the fast path. */
 export function isOneColumnText(text: string): boolean {
   return ONE_COLUMN.test(text);
 }
+
+/** string-width with the fast path; `loadFull` gives string-width itself, called once, when first needed. */
+export function withFastPath(loadFull: () => StringWidth): StringWidth {
+  let full: StringWidth | undefined;
+  return (text, options) => {
+    if (typeof text === 'string' && ONE_COLUMN.test(text)) return text.length;
+    full ??= loadFull();
+    return full(text, options);
+  };
+}
+
+// In the bundle, esbuild turns this require() into a lazily initialised copy of string-width.
+export default withFastPath(() => (require('string-width') as { default: StringWidth }).default);
