@@ -8,7 +8,8 @@ import type fullStringWidth from 'string-width';
  * first use: merely loading it costs ~15 ms (Intl.Segmenter, Unicode property expressions).
  * test/unit/build/string-width.test.ts checks every fast-path character against string-width.
  */
-const ONE_COLUMN = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027\u2030-\u205e]*$/;
+// Without the characters that are emoji as well (© ® ‼ ⁉), which string-width counts as two columns.
+const ONE_COLUMN = /^[\x20-\x7e\u00a0-\u00a8\u00aa-\u00ac\u00af-\u02ff\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e]*$/;
 
 type StringWidth = typeof fullStringWidth;
 

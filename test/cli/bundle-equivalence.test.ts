@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../support/cli.js';
+
+/**
+ * The bundled CLI (dist/bundle/kaas.js: precompiled templates and validators, parsed manifests,
+ * trimmed dependencies) prints byte for byte what the tsc-built CLI (dist/cli/main.js) prints, with
+ * the same exit code, for every kind of command: help, settings, dry-runs in each format, detect
+ * from a capabilities file, and errors.
+ */
+const TSC = path.join(ROOT, 'dist', 'cli', 'main.js');
+const BUNDLE = path.join(ROOT, 'dist', 'bundle', 'kaas.js');
+const unreachable = { OS_CLIENT_CONFIG_FILE: path.join(ROOT, 'test/fixtures/cluster/clouds-unreachable.yaml') };
+const k8s = ['--set', 'kubernetes_version=v1.33.4'];
+const ovn = ['--capabilities', 'test/fixtures/ingress/capabilities-ovn-wallaby.json'];
+
+const CASES: [string, string[], Record<string, string>?][] = [
+  ['help', ['--help']],
+  ['version', ['--version']],
+  ['settings help', ['settings', '--help']],
+  ['apply-ingress help', ['apply-ingress', '--help']],
+  ['create-cluster help', ['create-cluster', '--help']],
+  ['no command', []],
+  ['misspelt command', ['aply-ingress']],
+  ['completion', ['completion']],
+  ['settings show', ['settings', 'show', 'demo', '--env', 'example']],
+  ['settings show -o json', ['settings', 'show', 'demo', '--env', 'example', '-o', 'json']],
+  ['settings show -o yaml', ['settings', 'show', 'demo', '--env', 'example', '-o', 'yaml']],
+  ['settings validate', ['settings', 'validate', '--env', 'example']],
+  ['settings validate, bad --set values', ['settings', 'validate', '--env', 'example', '--set', 'use_ovn_lb_provider=yes', '--set', 'restrict_kubeapi=[10.0.0.0/33, 10.1.0.0/16, 10.1.0.0/16]']],
+  ['settings validate, missing env', ['settings', 'validate', '--env', 'nope']],
+  ['settings schema', ['settings', 'schema']],
+  ['apply-ingress --dry-run', ['apply-ingress', 'demo', '--env', 'example', '--dry-run']],
+  ['apply-ingress --dry-run -o json', ['apply-ingress', 'demo', '--env', 'example', '--dry-run', '-o', 'json']],
+  ['apply-ingress --dry-run -o yaml', ['apply-ingress', 'demo', '--env', 'example', '--dry-run', '-o', 'yaml']],
+  ['apply-ingress --dry-run, OVN from a capabilities file', ['apply-ingress', 'prod', '--env', 'example', '--dry-run', ...ovn]],
+  ['apply-ingress --dry-run, bad cidr', ['apply-ingress', 'demo', '--env', 'example', '--dry-run', '--set', 'node_cidr=10.8.0.0/40']],
+  ['create-cluster --dry-run', ['create-cluster', 'demo', '--env', 'example', '--dry-run', ...k8s], unreachable],
+  ['create-cluster --dry-run -o json', ['create-cluster', 'demo', '--env', 'example', '--dry-run', '-o', 'json', ...k8s], unreachable],
+  ['create-cluster --dry-run, no cloud', ['create-cluster', 'demo', '--env', 'example', '--dry-run', ...k8s]],
+  ['create-cluster --dry-run, patch version needed', ['create-cluster', 'demo', '--env', 'example', '--dry-run']],
+  ['create-cluster --list-variables', ['create-cluster', 'demo', '--env', 'example', '--list-variables']],
+  ['detect --capabilities', ['detect', '--env', 'example', ...ovn]],
+  ['detect --capabilities -o json', ['detect', 'demo', '--env', 'example', '-o', 'json', ...ovn]],
+  ['detect --capabilities, missing file', ['detect', '--env', 'example', '--capabilities', 'nope.json']],
+];
+
+function run(entry: string, args: string[], env: Record<string, string>, home: string) {
+  const r = spawnSync(process.execPath, [entry, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', ...env },
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the bundled CLI prints what the tsc-built CLI prints', () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-equiv-'));
+
+  it('is built (npm run build bundles after tsc)', () => {
+    expect(existsSync(BUNDLE)).toBe(true);
+  });
+
+  it.each(CASES)('%s', (_name, args, env = {}) => {
+    const tsc = run(TSC, args, env, home);
+    const bundled = run(BUNDLE, args, env, home);
+    expect(tsc.stdout.length + tsc.stderr.length).toBeGreaterThan(0);
+    expect(bundled).toEqual(tsc);
+  }, 120_000);
+});
