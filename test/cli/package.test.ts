@@ -1,0 +1,59 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../support/cli.js';
+
+/**
+ * The published package: `npm pack` (of the built tree), installed offline into an empty project,
+ * runs as `kaas` from node_modules/.bin — the bundle alone, without TypeScript, the sources, the
+ * templates/ folder or any dependency.
+ */
+const npm = (args: string[], cwd: string) => spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', timeout: 300_000 });
+
+describe('the packed kaas package', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-pack-'));
+  let project: string;
+  let files: string[];
+
+  beforeAll(() => {
+    // The tree is built already (npm test builds first): skip `prepare`.
+    const pack = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT);
+    expect(pack.stderr).toBe('');
+    const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+    files = info.files.map((f) => f.path);
+    project = path.join(dir, 'project');
+    spawnSync('mkdir', ['-p', project]);
+    writeFileSync(path.join(project, 'package.json'), '{ "name": "user-project", "private": true }\n');
+    const install = npm(['install', '--offline', path.join(dir, info.filename)], project);
+    expect(install.status).toBe(0);
+  }, 300_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('holds the bundle and the example settings, not the sources or the tsc tree', () => {
+    expect(files).toContain('dist/bundle/kaas.js');
+    expect(files).toContain('settings/example.yaml');
+    expect(files.filter((f) => /\.ts$|^dist\/(cli|lib|test)\/|^templates\//.test(f))).toEqual([]);
+  });
+
+  it('installs no dependencies', () => {
+    expect(readdirSync(path.join(project, 'node_modules')).filter((n) => !n.startsWith('.')).sort()).toEqual(['kaas']);
+  });
+
+  it.each([
+    [['--version'], /^0\.\d+\.\d+\n$/],
+    [['--help'], /kaas — Kubernetes clusters on OpenStack/],
+    [['apply-ingress', 'demo', '--env', 'example', '--dry-run', '--settings-dir', 'node_modules/kaas/settings'], /kind: Deployment[\s\S]*use-proxy-protocol: "true"/],
+    [['create-cluster', 'demo', '--env', 'example', '--dry-run', '--settings-dir', 'node_modules/kaas/settings', '--set', 'kubernetes_version=v1.33.4'], /kind: OpenStackCluster/],
+  ])('runs kaas %p from node_modules/.bin', (args, out) => {
+    const r = spawnSync(path.join(project, 'node_modules', '.bin', 'kaas'), args, {
+      cwd: project,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: project, NO_COLOR: '1' },
+    });
+    expect(r.stderr).not.toMatch(/^error/m);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(out);
+  }, 60_000);
+});
