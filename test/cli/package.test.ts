@@ -44,7 +44,7 @@ describe('the packed kaas package', () => {
   it.each([
     [['--version'], /^0\.\d+\.\d+\n$/],
     [['--help'], /kaas — Kubernetes clusters on OpenStack/],
-    [['apply-ingress', 'demo', '--env', 'example', '--dry-run', '--settings-dir', 'node_modules/kaas/settings'], /kind: Deployment[\s\S]*use-proxy-protocol: "true"/],
+    [['apply-ingress', 'demo', '--env', 'example', '--dry-run', '--settings-dir', 'node_modules/kaas/settings'], /^(?=[\s\S]*kind: Deployment)(?=[\s\S]*use-proxy-protocol: "true")/],
     [['create-cluster', 'demo', '--env', 'example', '--dry-run', '--settings-dir', 'node_modules/kaas/settings', '--set', 'kubernetes_version=v1.33.4'], /kind: OpenStackCluster/],
   ])('runs kaas %p from node_modules/.bin', (args, out) => {
     const r = spawnSync(path.join(project, 'node_modules', '.bin', 'kaas'), args, {
