@@ -18,7 +18,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { GENERATED, ROOT } from './generate.mjs';
+import { dataFiles, gatewayValidatorSources, GENERATED, ROOT } from './generate.mjs';
 
 const OUT = path.join(ROOT, 'dist', 'bundle');
 
@@ -96,16 +96,52 @@ export async function bundle() {
     banner: { js: "import { createRequire as __kaasCreateRequire } from 'node:module'; const require = __kaasCreateRequire(import.meta.url);" },
     plugins: [kaasPlugin(trimmed)],
   });
-  checkBundle(result.metafile);
+  await dataFiles(path.join(OUT, 'data'));
+  const validators = await bundleGatewayValidators();
+  checkBundle(result.metafile, validators);
   chmodSync(path.join(OUT, 'kaas.js'), 0o755);
   return result.metafile;
 }
 
+/**
+ * The gateway validators (see gatewayValidatorSources): one self-contained CommonJS file each in
+ * dist/bundle/validators/, required by lib/gateway/crd-validators.bundle.ts when its kind is checked.
+ */
+async function bundleGatewayValidators() {
+  const sources = Object.values(await gatewayValidatorSources());
+  const code = new Map(sources.map((s) => [s.file, s.code]));
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: sources.map((s) => ({ in: `kaas-validator:${s.file}`, out: s.file.replace(/\.cjs$/, '') })),
+    outdir: path.join(OUT, 'validators'),
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [{
+      name: 'kaas-validators',
+      setup(build) {
+        build.onResolve({ filter: /^kaas-validator:/ }, (args) => ({ path: args.path.slice('kaas-validator:'.length), namespace: 'kaas-validator' }));
+        build.onLoad({ filter: /.*/, namespace: 'kaas-validator' }, (args) => ({ contents: code.get(args.path), loader: 'js', resolveDir: ROOT }));
+      },
+    }],
+  });
+  return result.metafile;
+}
+
 /** The bundle must be self-contained and must not carry what the twins replace. */
-function checkBundle(metafile) {
+function checkBundle(...metafiles) {
   const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
   const problems = [];
-  for (const [out, o] of Object.entries(metafile.outputs)) {
+  const outputs = Object.assign({}, ...metafiles.map((m) => m.outputs));
+  const inputs = Object.assign({}, ...metafiles.map((m) => m.inputs));
+  for (const [out, o] of Object.entries(outputs)) {
     for (const i of o.imports) if (i.external && !builtins.has(i.path)) problems.push(`${out} imports ${i.path} at run time`);
   }
   const forbidden = [
@@ -113,7 +149,7 @@ function checkBundle(metafile) {
     ['node_modules/ajv/dist/core.js', 'the ajv compiler'],
     ['node_modules/ajv-i18n/localize/index.js', 'every ajv-i18n language'],
   ];
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of Object.keys(inputs)) {
     for (const [prefix, why] of forbidden) if (input.startsWith(prefix)) problems.push(`${why} is bundled (${input})`);
   }
   if (problems.length) throw new Error(`dist/bundle is not as intended:\n  ${[...new Set(problems)].join('\n  ')}`);

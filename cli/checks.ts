@@ -1,18 +1,42 @@
+import { parseDuration } from '../lib/duration.js';
 import { UsageError } from '../lib/errors.js';
 
 /**
- * yargs turns `--timeout abc` into NaN and accepts `-1` or `0`; a NaN deadline never passes (an
- * endless wait) and a negative one crashes the HTTP client. Each named flag must be a positive
- * number of seconds: else a usage error (exit 2) before anything runs.
+ * A timeout flag: `--flag 90`, `90s`, `5m`, `1h30m`; the handler gets seconds. yargs used to turn
+ * `abc` into NaN (an endless wait) and pass `-1` (a crash in the HTTP client) or 2147484 (a timer
+ * that fires at once); each is now a usage error (exit 2) before anything runs.
  */
-export function checkPositiveSeconds(argv: Record<string, unknown>, flags: string[]): true {
-  for (const flag of flags) {
-    const v = argv[flag];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-      const shown = typeof v === 'number' && Number.isNaN(v) ? 'not a number' : String(v);
-      throw new UsageError(`--${flag} must be a positive number of seconds (got ${shown})`, { hint: `e.g. --${flag} 60` });
-    }
-  }
-  return true;
+export function durationOption(flag: string, defaultText: string, describe: string) {
+  return {
+    type: 'string' as const,
+    default: defaultText,
+    describe: `${describe} (e.g. 90s, 5m, 1h30m; a bare number is seconds)`,
+    coerce: (v: unknown): number => {
+      if (Array.isArray(v)) throw new UsageError(`--${flag} was given ${v.length} times`, { hint: `give --${flag} once` });
+      const s = parseDuration(typeof v === 'number' || typeof v === 'string' ? v : String(v));
+      if (typeof s !== 'number') throw new UsageError(`--${flag}: ${s.error}`, { hint: `e.g. --${flag} 5m` });
+      return s;
+    },
+  };
+}
+
+/**
+ * `--kubeconfig` and `--context`, declared once for every command that reaches a cluster: the
+ * workload cluster (apply-*, check-lb, doctor) or the management cluster (create/delete-cluster, get).
+ * `use` says what the management kubeconfig is for where it is not the command's main input.
+ */
+export function kubeconfigOptions(of: 'workload' | 'management', use?: string) {
+  const workload = of === 'workload';
+  return {
+    kubeconfig: {
+      type: 'string' as const,
+      describe: workload
+        ? 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)'
+        : `management cluster kubeconfig${use ? `, ${use}` : ''} (default: mgmt_kubeconfig, else KUBECONFIG or ~/.kube/config)`,
+    },
+    context: {
+      type: 'string' as const,
+      describe: workload ? 'context in that kubeconfig (default: its current context)' : 'context in that kubeconfig (default: mgmt_context, else its current context)',
+    },
+  };
 }

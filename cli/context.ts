@@ -1,5 +1,7 @@
 import os from 'node:os';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { statSync } from 'node:fs';
+import { resolveSettingsDir } from '../lib/settings/dirs.js';
 import { createProcessRunner, type ProcessRunner } from '../lib/exec/runner.js';
 import { createLogger, type Logger, type StepHandle } from '../lib/log.js';
 import { redact } from '../lib/redact.js';
@@ -9,6 +11,7 @@ export type OutputFormat = 'text' | 'json' | 'yaml';
 /** The global flags every command has. */
 export interface GlobalArgs {
   env: string;
+  /** Absolute; resolved by lib/settings/dirs.ts when the flag is not given. */
   settingsDir: string;
   output: OutputFormat;
   verbose: boolean;
@@ -42,7 +45,7 @@ export interface CommandResult {
 export function globalOptions<T>(y: Argv<T>, environ: NodeJS.ProcessEnv) {
   return y
     .option('env', { alias: 'e', type: 'string', default: environ.KAAS_ENV || 'default', describe: 'environment: reads <settings-dir>/<env>.yaml (env KAAS_ENV)', global: true })
-    .option('settings-dir', { type: 'string', default: environ.KAAS_SETTINGS_DIR || './settings', describe: 'directory of the environment files (env KAAS_SETTINGS_DIR)', global: true })
+    .option('settings-dir', { type: 'string', describe: 'directory of the environment files (default: KAAS_SETTINGS_DIR, else ./settings if it exists, else $XDG_CONFIG_HOME/kaas or ~/.config/kaas)', global: true })
     .option('output', { alias: 'o', choices: ['text', 'json', 'yaml'] as const, default: 'text' as OutputFormat, describe: 'result format', global: true })
     .option('set', { type: 'string', array: true, default: [] as string[], describe: 'override a setting: --set key=value (repeatable; highest precedence)', global: true })
     .option('verbose', { type: 'boolean', default: false, describe: 'show debug output, HTTP traces (secrets redacted) and stack traces', global: true })
@@ -82,9 +85,10 @@ export async function makeContext(argv: ArgumentsCamelCase<Record<string, unknow
   const color = g.color && !process.env.NO_COLOR && process.stderr.isTTY === true;
   const interactive = process.stderr.isTTY === true && !g.verbose && !g.quiet && !process.env.CI;
   const logger = createLogger({ verbose: g.verbose, quiet: g.quiet, color, spinner: interactive ? await spinnerFactory(color) : undefined });
+  const home = os.homedir();
   return {
     env: g.env,
-    settingsDir: g.settingsDir,
+    settingsDir: settingsDirOf(g.settingsDir, process.env, process.cwd(), home),
     output: g.output,
     verbose: g.verbose,
     quiet: g.quiet,
@@ -94,8 +98,14 @@ export async function makeContext(argv: ArgumentsCamelCase<Record<string, unknow
     runner: createProcessRunner(logger),
     environ: process.env,
     cwd: process.cwd(),
-    home: os.homedir(),
+    home,
   };
+}
+
+/** The settings directory of this run (see lib/settings/dirs.ts for the precedence). */
+export function settingsDirOf(flag: string | undefined, environ: NodeJS.ProcessEnv, cwd: string, home: string): string {
+  const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return resolveSettingsDir({ flag, environ, cwd, home, isDir }).dir;
 }
 
 /** Wraps a command's use case: builds the context, runs it, keeps its result for the entry point. */

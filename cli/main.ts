@@ -6,27 +6,89 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
+import { fsError, isFsError } from '../lib/fs/errors.js';
 import { kaasVersion } from '../lib/paths.js';
 import { redact } from '../lib/redact.js';
+import os from 'node:os';
 import { commands } from './commands/index.js';
-import { globalOptions, takeResult, type OutputFormat } from './context.js';
+import { clusterNames, completionWant, environmentNames, flagValue } from './completion.js';
+import { globalOptions, settingsDirOf, takeResult, type OutputFormat } from './context.js';
 
-async function main(argv: string[]): Promise<number> {
-  const verbose = argv.includes('--verbose');
+const SHELLS = ['bash', 'zsh', 'fish'];
+
+const COMPLETION_HELP = `kaas completion [bash|zsh|fish]
+
+print a shell completion script (default: the shell in $SHELL); it completes
+commands, flags, environments after --env and the cluster names of the
+environment file
+
+Examples:
+  kaas completion bash >> ~/.bashrc
+  kaas completion zsh > "\${fpath[1]}/_kaas"
+  kaas completion fish > ~/.config/fish/completions/kaas.fish
+`;
+
+/**
+ * `kaas completion [bash|zsh|fish]`: yargs picks the script by $SHELL when it starts, so the
+ * argument is turned into $SHELL before yargs is built (and removed, for strict parsing).
+ */
+function completionShell(argv: string[]): string[] {
+  if (argv[0] === 'completion' && (argv.includes('--help') || argv.includes('-h'))) return argv;
+  if (argv[0] !== 'completion' || argv[1] === undefined || argv[1].startsWith('-')) return argv;
+  if (!SHELLS.includes(argv[1])) throw new UsageError(`completion: unknown shell "${argv[1]}"`, { hint: `one of ${SHELLS.join(', ')}, e.g. kaas completion bash >> ~/.bashrc` });
+  process.env.SHELL = `/bin/${argv[1]}`;
+  return [argv[0], ...argv.slice(2)];
+}
+
+/** Completes environments after --env and cluster names where a command takes one; else yargs's own. */
+function completeWords(argv: string[]) {
+  return (current: string, _parsed: unknown, fallback: (cb?: unknown) => void, done: (c: string[]) => void) => {
+    let words = argv.slice(argv.indexOf('--get-yargs-completions') + 1);
+    // bash and zsh pass the program name first, fish does not.
+    if (words.length && /(^|\/)kaas$|main\.js$/.test(words[0])) words = words.slice(1);
+    const want = completionWant(words.length ? words : [current]);
+    if (want.kind === 'default') return fallback();
+    const dir = settingsDirOf(flagValue(words, ['--settings-dir']), process.env, process.cwd(), os.homedir());
+    const names = want.kind === 'env' ? environmentNames(dir) : clusterNames(dir, flagValue(words, ['--env', '-e']) ?? process.env.KAAS_ENV ?? 'default');
+    done(names.filter((n) => n.startsWith(current)));
+  };
+}
+
+async function main(rawArgv: string[]): Promise<number> {
+  const verbose = rawArgv.includes('--verbose');
+  if (rawArgv[0] === 'completion' && (rawArgv.includes('--help') || rawArgv.includes('-h'))) {
+    // yargs would print the script itself here.
+    process.stdout.write(COMPLETION_HELP);
+    return 0;
+  }
+  let argv: string[];
+  try {
+    argv = completionShell(rawArgv);
+  } catch (err) {
+    process.stderr.write(formatError(err, verbose) + '\n');
+    return 2;
+  }
   let parser = globalOptions(yargs(argv), process.env)
     .scriptName('kaas')
-    .usage('kaas — Kubernetes clusters on OpenStack with Cluster API, and their ingress done right\n\nUsage: $0 <command> [options]')
-    .completion('completion', 'print a shell completion script (bash/zsh): kaas completion >> ~/.bashrc')
+    .usage('kaas — Kubernetes clusters on OpenStack with Cluster API, and their\ningress done right\n\nUsage: $0 <command> [options]')
+    .completion('completion', 'print a shell completion script: kaas completion bash|zsh|fish', completeWords(argv) as never)
+    .example('kaas settings init --cloud mycloud --cluster demo', 'start a settings file')
+    .example('kaas settings import ~/demo/clusterctl.yaml --cluster demo', 'take over an SCS cluster')
+    .example('kaas create-cluster demo --dry-run', 'see everything kaas would apply')
+    .example('kaas completion bash >> ~/.bashrc', 'tab completion (also zsh, fish)')
     .demandCommand(1, 'name a command (kaas --help lists them)')
     .recommendCommands()
     .strict()
     .help()
     .alias('help', 'h')
     .version(kaasVersion())
-    .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set. Docs: README.md')
+    // Help fits an 80-column terminal (and narrower ones), whatever the terminal's width.
+    .wrap(Math.min(80, process.stdout.columns || 80))
+    .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set.\nDocs: README.md')
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg, { hint: 'see kaas --help' });
+      // yargs rewraps what a coerce function throws as a YError: still a usage error (exit 2).
+      if (err && err.name !== 'YError') throw err;
+      throw new UsageError(err?.message ?? msg, { hint: 'see kaas --help' });
     });
   for (const c of commands) parser = parser.command(c as never);
   let format: OutputFormat = 'text';
@@ -39,7 +101,9 @@ async function main(argv: string[]): Promise<number> {
     const { renderResult } = await import('./output.js');
     process.stdout.write(renderResult(result, format));
     return result.exitCode ?? 0;
-  } catch (err) {
+  } catch (caught) {
+    // A file-system error no use case expected still names its path and a fix, never a bare errno.
+    const err = isFsError(caught) ? fsError(caught, caught.syscall ?? 'access') : caught;
     process.stderr.write(redact(formatError(err, verbose)) + '\n');
     return err instanceof KaasError ? err.exitCode : 1;
   }

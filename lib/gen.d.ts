@@ -5,8 +5,8 @@
 declare module 'kaas-gen:bundled' {
   /** templates/<rel> → the precompiled Handlebars spec and the variables the template reads. */
   export const TEMPLATES: Record<string, { spec: unknown; variables: string[] }>;
-  /** templates/<rel> of a verbatim manifest → its documents as a JSON array. */
-  export const MANIFESTS: Record<string, string>;
+  /** Every other file under templates/ (<rel>), copied to dist/bundle/data/<rel>; a .yaml one also as <rel>.objects.json. */
+  export const DATA: string[];
 }
 declare module 'kaas-gen:settings-validators' {
   import type { ValidateFunction } from 'ajv';
@@ -21,4 +21,8 @@ declare module 'kaas-gen:crd-validators' {
 declare module 'kaas-gen:k8s-models' {
   /** "<apiVersion>/<Kind>" → the kubernetes-models module of that kind. */
   export const MODELS: Record<string, () => Promise<Record<string, unknown>>>;
+}
+declare module 'kaas-gen:gateway-validators' {
+  /** "<release>/<group>/<version>/<Kind>" → its validator's file under dist/bundle/validators/. */
+  export const GATEWAY_VALIDATORS: Record<string, string>;
 }

@@ -12,6 +12,8 @@ export interface Logger {
   /** Starts a progress line for a long step; returns a function that ends it (ok or failed). */
   step(title: string): StepHandle;
   readonly verbose: boolean;
+  /** True when steps show as a spinner (an interactive terminal): quick steps show progress only then. */
+  readonly interactive: boolean;
 }
 
 export interface StepHandle {
@@ -38,6 +40,7 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const out = (line: string) => write(redact(line) + '\n');
   const logger: Logger = {
     verbose: opts.verbose ?? false,
+    interactive: opts.spinner !== undefined && !opts.quiet,
     info: (m) => {
       if (!opts.quiet) out(m);
     },

@@ -1,33 +1,41 @@
+import { kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
-  cluster?: string;
+  cluster: string;
   dryRun: boolean;
   outputDir?: string;
   listVariables: boolean;
   cloud?: string;
   capabilities?: string;
+  kubeconfig?: string;
+  context?: string;
 }
 
 /** kaas create-cluster <cluster>: create or converge a workload cluster and its add-ons. */
 export const createCluster: Command = {
-  command: 'create-cluster [cluster]',
+  command: 'create-cluster <cluster>',
   describe: 'create a workload cluster (Cluster API + CAPO) with its add-ons and ingress; re-running converges',
   builder: (y) =>
     y
-      .positional('cluster', { type: 'string', describe: 'cluster name (its clusters.<name> section applies)' })
+      .positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name (its clusters.<name> section applies)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'render and check only: print the manifests (secrets redacted) or write them to --output-dir; touches nothing' })
-      .option('output-dir', { type: 'string', describe: 'with --dry-run: write cluster.yaml, addon-*.yaml and cloud.conf here (secret files mode 0600)' })
-      .option('list-variables', { type: 'boolean', default: false, describe: 'list the variables the cluster templates use, and exit' })
+      .option('output-dir', { type: 'string', describe: 'with --dry-run: write cluster.yaml, addon-*.yaml, ingress-nginx.yaml and cloud.conf here (secret files mode 0600)' })
+      .option('list-variables', { type: 'boolean', default: false, describe: 'list the settings that shape the cluster, their values and origins, and exit' })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
-      .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' }),
+      .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' })
+      .options(kubeconfigOptions('management'))
+      .example('kaas create-cluster demo --env example --dry-run', 'render everything offline (secrets redacted)')
+      .example('kaas create-cluster demo --list-variables', 'the settings that shape cluster demo')
+      .example('kaas create-cluster demo --kubeconfig ~/.kube/mgmt.yaml', 'create it from that management cluster'),
   handler: handle<Args>(async (ctx, argv) => {
     const { runCreateCluster } = await import('../../lib/cluster/run.js');
-    const r = await runCreateCluster(ctx, {
-      cluster: argv.cluster ?? '', env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
+    const r = await runCreateCluster({
+      cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
+      kubeconfig: argv.kubeconfig, context: argv.context,
       dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
       environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
-    });
+    }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };
   }),
 };

@@ -1,4 +1,4 @@
-import { checkPositiveSeconds } from '../checks.js';
+import { durationOption } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -19,14 +19,13 @@ export const detect: Command = {
       .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
       // A saved file already names its cloud: asking for another one would be silently ignored.
       .conflicts('capabilities', 'cloud')
-      .option('timeout', { type: 'number', default: 30, describe: 'seconds to wait for each HTTP answer' })
-      .check((a) => checkPositiveSeconds(a, ['timeout']))
+      .option('timeout', durationOption('timeout', '30s', 'how long to wait for each HTTP answer'))
       .example('kaas detect --cloud mycloud -o json > caps.json', 'save the capabilities for offline planning'),
   handler: handle<Args>(async (ctx, argv) => {
     const { runDetect } = await import('../../lib/detect/detect.js');
     return runDetect({
       settingsDir: ctx.settingsDir, env: ctx.env, cluster: argv.cluster, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
-      sets: ctx.set, cloud: argv.cloud, capabilitiesFile: argv.capabilities, timeoutMs: argv.timeout * 1000, logger: ctx.logger,
-    });
+      sets: ctx.set, cloud: argv.cloud, capabilitiesFile: argv.capabilities, timeoutMs: argv.timeout * 1000,
+    }, { logger: ctx.logger });
   }),
 };

@@ -1,8 +1,13 @@
 import type { Command } from '../context.js';
+import { applyGateway } from './apply-gateway.js';
 import { applyIngress } from './apply-ingress.js';
 import { createCluster } from './create-cluster.js';
 import { deleteCluster } from './delete-cluster.js';
 import { detect } from './detect.js';
+import { get } from './get.js';
+import { doctor } from './doctor.js';
+import { checkLb } from './check-lb.js';
+import { migrateIngress } from './migrate-ingress.js';
 import { settings } from './settings.js';
 
 /** Every top-level command, in help order. Command files only declare flags and call one use case. */
@@ -10,6 +15,11 @@ export const commands: Command[] = [
   settings,
   detect,
   applyIngress,
+  applyGateway,
+  migrateIngress,
   createCluster,
   deleteCluster,
+  get,
+  doctor,
+  checkLb,
 ];

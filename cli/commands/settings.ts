@@ -1,19 +1,23 @@
 import type { Command } from '../context.js';
 import { settingsImport } from './settings-import.js';
+import { settingsInit } from './settings-init.js';
 import { settingsSchema } from './settings-schema.js';
 import { settingsShow } from './settings-show.js';
 import { settingsValidate } from './settings-validate.js';
 
-/** kaas settings <show|validate|schema|import> */
+/** kaas settings <init|show|validate|schema|import> */
 export const settings: Command = {
   command: 'settings <command>',
-  describe: 'show, validate, describe and import settings',
+  describe: 'start, show, validate, describe and import settings',
   builder: (y) =>
     y
+      .command(settingsInit as never)
       .command(settingsShow as never)
       .command(settingsValidate as never)
       .command(settingsSchema as never)
       .command(settingsImport as never)
-      .demandCommand(1, 'name a settings command: show, validate, schema or import'),
+      .example('kaas settings init --cloud mycloud --cluster demo', 'start a settings file')
+      .example('kaas settings show demo', 'effective values and their origins')
+      .demandCommand(1, 'name a settings command: init, show, validate, schema or import'),
   handler: () => undefined,
 };

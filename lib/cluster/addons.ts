@@ -1,9 +1,13 @@
 import type { ProcessRunner } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
+import { addonFlags, addonImages } from '../plan/addon-table.js';
 import type { AddonStep } from '../plan/addons.js';
-import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
+import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
+import { orThrow } from '../plan/decision.js';
 import { bundledTemplate } from '../render/bundled.js';
+import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
+import { cloudConfigHash, cloudConfigSecretData } from './cloud-config-rollout.js';
 
 /**
  * Installs the add-ons of a workload cluster, each idempotently: bundled manifests by server-side
@@ -11,18 +15,12 @@ import { bundledTemplate } from '../render/bundled.js';
  * or `helm upgrade --install`, cert-manager through `helm upgrade --install`.
  */
 
-/** Container images of the bundled add-ons for a version. */
-export const ADDON_IMAGES: Record<string, (version: string) => string> = {
-  occm: (v) => `registry.k8s.io/provider-os/openstack-cloud-controller-manager:${v}`,
-  'cinder-csi': (v) => `registry.k8s.io/provider-os/cinder-csi-plugin:${v}`,
-  'metrics-server': (v) => `registry.k8s.io/metrics-server/metrics-server:${v}`,
-};
-
 /** What the bundled templates need besides the version. */
 export interface AddonContext {
   cluster: string;
   /** The rendered OCCM cloud.conf (holds a secret). */
   cloudConf: string;
+  /** PEM CA bundle put into the Secret as ca.crt; cloud.conf names it (ca-file) exactly when this is set. */
   cacert?: string;
   /** CNI MTU (0 = the CNI's own detection). */
   mtu: number;
@@ -39,8 +37,7 @@ const CALICO_CRDS: [string, 'Cluster' | 'Namespaced'][] = [
   ['KubeControllersConfiguration', 'Cluster'], ['NetworkPolicy', 'Namespaced'], ['NetworkSet', 'Namespaced'],
 ];
 
-function calicoVars(version: string, ctx: AddonContext): Record<string, unknown> {
-  const image = (n: string) => `docker.io/calico/${n}:${version}`;
+function calicoVars(ctx: AddonContext): Record<string, unknown> {
   return {
     crds: CALICO_CRDS.map(([kind, scope]) => {
       const singular = kind.toLowerCase();
@@ -48,7 +45,6 @@ function calicoVars(version: string, ctx: AddonContext): Record<string, unknown>
     }),
     vethMtu: String(ctx.mtu),
     podCidr: ctx.podCidr,
-    images: { cni: image('cni'), node: image('node'), kubeControllers: image('kube-controllers') },
   };
 }
 
@@ -56,9 +52,13 @@ function calicoVars(version: string, ctx: AddonContext): Record<string, unknown>
 export function renderBundledAddon(step: AddonStep, ctx: AddonContext): KubeObject[] {
   const file = `addons/${step.name}.yaml.hbs`;
   const t = bundledTemplate(file);
-  const vars: Record<string, unknown> = { cluster: ctx.cluster, image: ADDON_IMAGES[step.name]?.(step.version) ?? '', version: step.version, mtu: ctx.mtu };
+  // Images and version-dependent flags come from the add-on table (lib/plan/addon-table.ts).
+  const images = addonImages(step.name, step.version);
+  const vars: Record<string, unknown> = { cluster: ctx.cluster, image: images.main ?? '', images, flags: addonFlags(step.name, step.version), version: step.version, mtu: ctx.mtu };
   if (t.variables.includes('cloudConf')) Object.assign(vars, { cloudConf: ctx.cloudConf, cacert: ctx.cacert ?? '' });
-  if (step.name === 'calico') Object.assign(vars, calicoVars(step.version, ctx));
+  if (t.variables.includes('cloudConfigHash')) vars.cloudConfigHash = cloudConfigHash(cloudConfigSecretData(ctx.cloudConf, ctx.cacert));
+  if (t.variables.includes('csiFlags')) vars.csiFlags = orThrow(cinderCsiServiceFlags(step.version));
+  if (step.name === 'calico') Object.assign(vars, calicoVars(ctx));
   return parseDocuments(t.render(vars), file);
 }
 

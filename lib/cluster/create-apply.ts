@@ -2,19 +2,24 @@ import { controlPlaneStatus, exists, machineDeploymentStatus, rolledOut, workloa
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from './cloud.js';
+import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCloudConfigRollout } from './cloud-config-rollout.js';
 import { mergeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
-import { checkManagementCluster, converge } from './mgmt.js';
-import { CLUSTER_NAMESPACE, clusterObjectNames } from './model.js';
+import { referencedTemplates } from './live.js';
+import { ensureNamespace, liveConvergence } from './live-plan.js';
+import { converge } from './mgmt.js';
+import { checkManagementCluster } from './preflight.js';
+import { clusterObjectNames, occmClusterName } from './model.js';
 import type { ClusterPlan } from './plan.js';
-import type { ClusterDeps, ClusterRunOptions } from './setup.js';
+import { managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
+import { machineWaits } from './timeouts.js';
 import { waitFor } from './wait.js';
 
 /**
- * The apply half of create-cluster: management-cluster checks, server groups, converge the Cluster
+ * The apply half of create-cluster: management-cluster preflight, server groups, converge the Cluster
  * API objects, wait (control plane initialized → kubeconfig secret → kubeconfig written), cloud
  * provider and CNI, wait for the machines to be ready (nodes need the CNI for that), the other
- * add-ons, the ingress. Every step first looks at what exists, so an interrupted run resumes.
+ * add-ons, the rollout of the cloud.conf consumers, the ingress. Every step first looks at what exists, so an interrupted run resumes.
  */
 
 /** Per-step timeouts in seconds, and the poll interval. */
@@ -22,11 +27,13 @@ export interface CreateTimeouts {
   controlPlaneSec: number;
   kubeconfigSec: number;
   machinesSec: number;
+  /** Rollout of each cloud-config consumer (OCCM, Cinder CSI). */
+  rolloutSec: number;
   pollMs: number;
 }
 
-/** Defaults: a cloud needs minutes per server; the SCS scripts waited up to ~30 minutes. */
-export const DEFAULT_TIMEOUTS: CreateTimeouts = { controlPlaneSec: 1800, kubeconfigSec: 300, machinesSec: 2400, pollMs: 10_000 };
+/** Defaults of the waits not derived from instance_create_timeout (see timeouts.ts). */
+export const DEFAULT_TIMEOUTS: Omit<CreateTimeouts, 'controlPlaneSec' | 'machinesSec'> = { kubeconfigSec: 300, rolloutSec: 300, pollMs: 10_000 };
 
 /** Time one step took, for the summary. */
 export interface StepTime {
@@ -42,6 +49,8 @@ export interface ApplyDeps extends ClusterDeps {
   kubectlFor?: (t: KubeTarget) => Kubectl;
   /** The ingress use case (apply-ingress); undefined = not available, reported as skipped. */
   applyIngress?: (o: { cluster: string; kubeconfig: string }) => Promise<string>;
+  /** The gateway use case (apply-gateway); runs after the ingress (both may serve during a migration). */
+  applyGateway?: (o: { cluster: string; kubeconfig: string }) => Promise<string>;
 }
 
 /** What the plan stage hands over. */
@@ -50,18 +59,21 @@ export interface ApplyInput {
   cloud: ClusterCloud;
   addonCtx: AddonContext;
   ingressDeploy: boolean;
+  gatewayDeploy?: boolean;
   tools: Record<string, boolean>;
 }
 
 /** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
 export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts> }, deps: ApplyDeps, p: ApplyInput) {
-  const t = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
   const s = p.plan.decisions.settings;
+  const waits = machineWaits(s.instance_create_timeout, s.controller_count);
+  const t: CreateTimeouts = { ...DEFAULT_TIMEOUTS, ...waits, ...o.timeouts };
+  deps.logger.info(waits.reason);
   const cluster = p.plan.decisions.cluster;
   const names = clusterObjectNames(cluster);
-  const ns = CLUSTER_NAMESPACE;
+  let ns = p.plan.decisions.namespace;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
-  const mgmtTarget: KubeTarget = { kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined };
+  const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
   const steps: StepTime[] = [];
   const timed = async (step: string, fn: () => Promise<string>) => {
@@ -75,6 +87,11 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
 
   await timed('management cluster', async () => `CAPO serves ${(await checkManagementCluster(mgmt, p.plan.checks)).join(', ')}`);
 
+  // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
+  const live = await liveConvergence(mgmt, p.plan, deps.logger);
+  ns = live.namespace;
+  const addonCtx: AddonContext = { ...p.addonCtx, cluster: occmClusterName(ns, cluster) };
+
   await timed('server groups', async () => {
     const done: string[] = [];
     for (const g of p.plan.serverGroups) {
@@ -85,8 +102,10 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   });
 
   await timed('cluster objects', async () => {
-    const r = await converge(mgmt, p.plan.objects, deps.logger, `cluster ${cluster}`);
-    return r.changed ? `${r.applied.length} objects applied` : 'unchanged';
+    const created = await ensureNamespace(mgmt, ns);
+    const r = await converge(mgmt, live.converge.objects, deps.logger, `cluster ${cluster}`);
+    const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
+    return `${what} in namespace ${ns}${created ? ' (created)' : ''}`;
   });
 
   await timed('control plane initialized', async () => {
@@ -110,7 +129,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   await timed('workload kubeconfig', async () => {
     const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
     writeSecretFile(kubeconfig, text);
-    contexts = mergeContexts(userKubeconfigFile(o.environ, o.home), text);
+    contexts = await mergeContexts(userKubeconfigFile(o.environ, o.home), text);
     return `${kubeconfig} (mode 0600), context ${contexts.join(', ')} merged`;
   });
 
@@ -118,9 +137,9 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   const target = { kubectl: workload, runner: deps.runner, kubeconfig, logger: deps.logger };
   const early = p.plan.addons.steps.filter((a) => a.name === 'occm' || a.name === 'cilium' || a.name === 'calico');
   const late = p.plan.addons.steps.filter((a) => !early.includes(a));
-  for (const a of early) await timed(`add-on ${a.name}`, () => installAddon(a, p.addonCtx, target));
+  for (const a of early) await timed(`add-on ${a.name}`, () => installAddon(a, addonCtx, target));
 
-  await timed('machines ready', async () => {
+  const machinesReady = () => timed('machines ready', async () => {
     await wait('machines ready', t.machinesSec, `kubectl get machines -n ${ns} -l cluster.x-k8s.io/cluster-name=${cluster}; kubectl --kubeconfig ${kubeconfig} get nodes`, async () => {
       const cp = await controlPlaneStatus(mgmt, names.controlPlane, ns);
       const md = await machineDeploymentStatus(mgmt, names.machineDeployment, ns);
@@ -130,8 +149,33 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     });
     return `${s.controller_count} control-plane and ${s.worker_count} worker nodes ready`;
   });
+  await machinesReady();
+  if (live.converge.later.length) {
+    // The workers' Kubernetes upgrade, once the control plane runs the new version.
+    await timed('worker upgrade', async () => `${(await converge(mgmt, live.converge.later, deps.logger, `workers of ${cluster}`)).applied.length} objects applied`);
+    await machinesReady();
+  }
+  if (live.converge.replaced.length) {
+    await timed('old machine templates', async () => {
+      const used = await referencedTemplates(mgmt, ns, cluster);
+      const gone = live.converge.replaced.filter((t) => !used.has(t.name));
+      for (const t of gone) await mgmt.delete([`${t.kind.toLowerCase()}/${t.name}`], { namespace: ns });
+      const kept = live.converge.replaced.filter((t) => used.has(t.name));
+      return [gone.length ? `deleted ${gone.map((t) => t.name).join(', ')}` : '', kept.length ? `kept ${kept.map((t) => t.name).join(', ')} (machines still use them)` : ''].filter(Boolean).join('; ');
+    });
+  }
 
-  for (const a of late) await timed(`add-on ${a.name}`, () => installAddon(a, p.addonCtx, target));
+  for (const a of late) await timed(`add-on ${a.name}`, () => installAddon(a, addonCtx, target));
+
+  // Nodes are ready (CNI up) only now, so the consumers can finish rolling; the ingress after this
+  // step gets its load balancer from an OCCM that runs the current cloud.conf.
+  const consumers = cloudConfigConsumers(p.plan.addons.steps);
+  if (consumers.length) {
+    await timed('cloud-config rollout', async () => {
+      await waitForCloudConfigRollout(workload, consumers, t.rolloutSec);
+      return `${consumers.map((c) => c.split('/')[1]).join(', ')} run cloud.conf ${cloudConfigHash(cloudConfigSecretData(p.addonCtx.cloudConf, p.addonCtx.cacert)).slice(0, 19)}…`;
+    });
+  }
 
   if (p.ingressDeploy) {
     if (deps.applyIngress) await timed('ingress', () => deps.applyIngress!({ cluster, kubeconfig }));
@@ -139,6 +183,10 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
       p.plan.checks.skipped('ingress', 'the apply-ingress use case is not available in this build; run kaas apply-ingress');
       deps.logger.warn(`ingress not applied: run kaas apply-ingress ${cluster} --kubeconfig ${kubeconfig}`);
     }
+  }
+  if (p.gatewayDeploy) {
+    if (deps.applyGateway) await timed('gateway', () => deps.applyGateway!({ cluster, kubeconfig }));
+    else deps.logger.warn(`gateway not applied: run kaas apply-gateway ${cluster} --kubeconfig ${kubeconfig}`);
   }
   return { steps, kubeconfig, contexts };
 }

@@ -1,15 +1,23 @@
 import path from 'node:path';
 import { PlanError } from '../errors.js';
+import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
-import { planIngress } from '../plan/ingress.js';
-import { renderCloudConf } from '../render/cloud-conf.js';
+import { orThrow } from '../plan/decision.js';
+import { planGateway } from '../plan/gateway.js';
+import { planIngress, type IngressPlan } from '../plan/ingress.js';
+import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { planCluster, type ClusterPlan } from './plan.js';
-import { dryRunFiles, stdoutText, writeOutputDir } from './output.js';
+import { reportManagementCluster, servesClusterObjects, type ManagementVerdict } from './preflight.js';
+import { liveConvergence } from './live-plan.js';
+import type { ObjectDiff } from './reconcile.js';
+import { occmClusterName } from './model.js';
+import { writeOutputDir } from '../fs/output-dir.js';
+import { dryRunFiles, stdoutText } from './output.js';
 import { clusterTemplateVariables } from './render.js';
-import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
+import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, TOOL_HINTS, type ClusterRunOptions } from './setup.js';
 
 /**
  * `kaas create-cluster <cluster>`: preflight, plan, render, then either write/print the manifests
@@ -33,10 +41,14 @@ export interface CreateClusterResult {
   checks: { name: string; status: string; detail: string }[];
   reasons: string[];
   addons: string[];
+  /** The ingress step: what create-cluster deploys last (as `kaas apply-ingress` would), or why nothing. */
+  ingress: string;
   /** dry-run: files written (with --output-dir). */
   files?: string[];
   /** dry-run without --output-dir: the manifests (secrets redacted). */
   manifests?: string;
+  /** dry-run against a reachable management cluster: the change per object. */
+  live?: { namespace: string; objects: ObjectDiff[] };
   steps?: StepTime[];
   kubeconfig?: string;
   contexts?: string[];
@@ -50,13 +62,42 @@ export function listVariables(): { file: string; variables: string[] }[] {
 /** The bundled add-on objects and cloud.conf of a plan (also what dry-run writes). */
 export function renderAddons(plan: ClusterPlan, cloud: Parameters<typeof renderCloudConf>[0]['cloud'], lb: Parameters<typeof renderCloudConf>[0]['lb']) {
   const s = plan.decisions.settings;
-  const ingress = planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb);
-  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: '/etc/config/ca.crt' });
-  const ctx: AddonContext = { cluster: plan.decisions.cluster, cloudConf: cc.text, cacert: plan.decisions.identity?.cacert, mtu: s.mtu, podCidr: s.pod_cidr };
+  const ingress = orThrow(planIngress({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
+  const gateway = orThrow(planGateway({ ...s, kubernetes_version: plan.decisions.image.kubernetesVersion }, lb));
+  // ca-file exactly when the CA goes into the Secret (identity reads it only with verify on).
+  const cacert = plan.decisions.identity?.cacert;
+  const cc = renderCloudConf({ cloud, lb, occm: s.occm_loadbalancer, required: { ...ingress.cloudConf, ...gateway.cloudConf }, caFileInPod: cacert ? CA_FILE_IN_POD : undefined });
+  const ctx: AddonContext = { cluster: occmClusterName(plan.decisions.namespace, plan.decisions.cluster), cloudConf: cc.text, cacert, mtu: s.mtu, podCidr: s.pod_cidr };
   const bundled: { name: string; objects: KubeObject[] }[] = plan.addons.steps
     .filter((a) => a.method === 'bundled')
     .map((a) => ({ name: a.name, objects: renderBundledAddon(a, ctx) }));
-  return { ctx, bundled, cloudConf: cc, ingress };
+  return { ctx, bundled, cloudConf: cc, ingress, gateway };
+}
+
+/** One line for the ingress step: version, variant and provider, or that nothing is deployed. */
+export function ingressStep(i: IngressPlan): string {
+  if (!i.deploy) return `none: ${i.reasons[0] ?? 'deploy_nginx_ingress is false'}`;
+  return `ingress-nginx ${i.version!.version} (${i.variant}${i.proxyProtocol ? ', PROXY protocol' : ''}), applied last as kaas apply-ingress does`;
+}
+
+/**
+ * A dry-run with a reachable management cluster (the preflight's verdict; undefined = not reached)
+ * also shows what would change per object (and refuses what CAPO would refuse); without one, or
+ * without Cluster API/CAPO on it, it stays offline.
+ */
+async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan, verdict: ManagementVerdict | undefined): Promise<CreateClusterResult['live']> {
+  const s = plan.decisions.settings;
+  const mgmt = (deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t)))(managementTarget(o, s));
+  if (!verdict) {
+    deps.logger.info('- management cluster: not reachable, the dry-run stays offline (no per-object diff)');
+    return undefined;
+  }
+  if (!servesClusterObjects(verdict)) {
+    deps.logger.info('- management cluster: Cluster API or CAPO not installed, the dry-run stays offline (no per-object diff)');
+    return undefined;
+  }
+  const live = await liveConvergence(mgmt, plan, deps.logger);
+  return { namespace: live.namespace, objects: live.converge.diffs };
 }
 
 /** Runs create-cluster. */
@@ -93,7 +134,13 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile,
   });
   const addons = renderAddons(plan, creds.config, lb);
-  for (const w of addons.cloudConf.warnings) deps.logger.warn(w);
+  let verdict: ManagementVerdict | undefined;
+  if (o.dryRun) {
+    // Read-only: the same preflight as a real run, reported as checks instead of stopping the dry-run.
+    const mgmt = tools.kubectl ? (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(managementTarget(o, s)) : undefined;
+    verdict = await reportManagementCluster(mgmt, 'kubectl is not on PATH', plan.checks);
+  }
+  for (const w of [...plan.warnings, ...addons.cloudConf.warnings]) deps.logger.warn(w);
   for (const l of plan.checks.lines()) deps.logger.info(l);
   for (const r of plan.reasons) deps.logger.info(`  ${r}`);
 
@@ -104,12 +151,21 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     checks: plan.checks.items,
     reasons: plan.reasons,
     addons: plan.addons.steps.map((a) => `${a.name} ${a.version} (${a.method})`),
+    ingress: ingressStep(addons.ingress),
   };
+  deps.logger.info(`ingress step: ${base.ingress}`);
   if (o.dryRun) {
+    const live = await dryRunLive(o, deps, plan, verdict);
+    if (live) base.live = live;
     const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
+    if (addons.ingress.deploy) {
+      // The ingress goes in last; its manifests sit before cloud.conf, as the apply order has it.
+      const { renderIngress } = await import('../ingress/render.js');
+      files.splice(files.length - 1, 0, { name: 'ingress-nginx.yaml', text: (await renderIngress(addons.ingress)).yaml, secret: false });
+    }
     if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
     return { ...base, manifests: stdoutText(files) };
   }
-  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, tools });
+  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools });
   return { ...base, ...applied };
 }

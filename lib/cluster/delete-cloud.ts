@@ -1,4 +1,6 @@
+import { occmLoadBalancerPrefix } from '../openstack/octavia.js';
 import type { Logger } from '../log.js';
+import { HttpError } from '../openstack/http-error.js';
 import { serverGroupNames } from '../plan/server-groups.js';
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
 import { waitFor, type Clock } from './wait.js';
@@ -21,7 +23,7 @@ export interface CleanupItem {
 }
 
 /** Lists what to delete, in a safe order (FIPs before their LBs, LBs before their security groups). */
-export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, prefix: string, namespace: string, logger?: Logger): Promise<CleanupItem[]> {
+export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, prefix: string, namespace: string, logger?: Logger, occmName = cluster): Promise<CleanupItem[]> {
   // A service missing from the catalog has nothing of ours to clean up: say so and go on.
   const orNone = async <T>(what: string, fn: () => Promise<T[]>): Promise<T[]> => {
     try {
@@ -33,7 +35,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
     }
   };
   const items: CleanupItem[] = [];
-  const lbPrefix = `kube_service_${cluster}_`;
+  const lbPrefix = occmLoadBalancerPrefix(occmName);
   const lbs = (await orNone('load balancers', () => cloud.loadBalancers())).filter((l) => l.name.startsWith(lbPrefix));
   for (const lb of lbs) {
     for (const f of lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []) {
@@ -47,7 +49,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
   }
   const capoPrefix = `k8s-cluster-${namespace}-${cluster}-secgroup-`;
   const occm = (sg: { name: string; description?: string }) =>
-    sg.name.startsWith('lb-sg-') && / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1] === cluster;
+    sg.name.startsWith('lb-sg-') && / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1] === occmName;
   for (const sg of await orNone('security groups', () => cloud.securityGroups())) {
     if (sg.name.startsWith(capoPrefix) || occm(sg)) {
       items.push({ kind: 'security group', id: sg.id, what: `security group ${sg.name} (${sg.id})` });
@@ -76,9 +78,30 @@ export async function cleanupCloud(cloud: ClusterCloud, items: CleanupItem[], lo
       lbsGone = true;
     }
     if (i.kind === 'floating ip') await cloud.deleteFloatingIp(i.id);
-    else if (i.kind === 'load balancer') await cloud.deleteLoadBalancer(i.id);
+    else if (i.kind === 'load balancer') await deleteWhenSettled(i, () => cloud.deleteLoadBalancer(i.id), logger, clock, timeoutSec);
     else if (i.kind === 'server group') await cloud.deleteServerGroup(i.id);
-    else await cloud.deleteSecurityGroup(i.id);
+    else await deleteWhenSettled(i, () => cloud.deleteSecurityGroup(i.id), logger, clock, timeoutSec);
     logger.info(`deleted ${i.what}`);
   }
+}
+
+/**
+ * Deletes, retrying while the cloud answers 409 Conflict: Octavia refuses to delete a load
+ * balancer in PENDING_CREATE/PENDING_UPDATE (OCCM may be changing it right now), Neutron a
+ * security group a port still uses. Either settles by itself; the step's timeout bounds the wait.
+ */
+async function deleteWhenSettled(item: CleanupItem, del: () => Promise<void>, logger: Logger, clock: Clock, timeoutSec: number): Promise<void> {
+  await waitFor({
+    title: `deleting ${item.what}`, timeoutSec, intervalMs: 5000, logger, clock,
+    hint: item.kind === 'load balancer' ? `openstack loadbalancer show ${item.id} (provisioning_status)` : `openstack port list --security-group ${item.id}`,
+    probe: async () => {
+      try {
+        await del();
+        return { done: true, progress: '' };
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 409) return { done: false, progress: 'busy (409 Conflict); retrying' };
+        throw e;
+      }
+    },
+  });
 }

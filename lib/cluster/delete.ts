@@ -1,3 +1,4 @@
+import { occmLoadBalancerName } from '../openstack/octavia.js';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { OperationError } from '../errors.js';
 import { ExecError } from '../exec/runner.js';
@@ -9,10 +10,12 @@ import { cleanupCloud, planCloudCleanup } from './delete-cloud.js';
 import type { ClusterCloud } from './cloud.js';
 import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
-import { CLUSTER_NAMESPACE } from './model.js';
+import { findClusterNamespace } from './live-plan.js';
+import { clusterNamespace, occmClusterName } from './model.js';
 import { readApplied, removeIngress } from '../ingress/applied.js';
+import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';
 import type { Logger } from '../log.js';
-import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, type ClusterDeps, type ClusterRunOptions } from './setup.js';
+import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -49,15 +52,19 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   const cluster = checkClusterName(o.cluster);
   const s = clusterSettings(o).values;
   const actions: string[] = [];
-  const ns = CLUSTER_NAMESPACE;
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
-  const mgmtTarget: KubeTarget = { kubeconfig: s.mgmt_kubeconfig || undefined, context: s.mgmt_context || undefined };
+  const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
   const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>) =>
     waitFor({ title, timeoutSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
 
+  // The cloud first: a settings mistake (unknown cloud, password auth) is reported before the
+  // management cluster is asked anything.
   const creds = cloudCredentials(o, s, false);
   const { cloud } = await cloudConnection(deps, creds.config, creds.problem, false);
+  // Where create-cluster put it: the setting, else where the Cluster is, else the cluster name.
+  const ns = clusterNamespace(s.namespace, cluster, s.namespace ? undefined : await findClusterNamespace(mgmt, cluster));
+  const occm = occmClusterName(ns, cluster);
   const present = (await mgmt.getJson(CAPI_CLUSTER, cluster, { namespace: ns })) !== undefined;
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
 
@@ -76,7 +83,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       unreachable(deps.logger, e);
     }
     try {
-      if (workload) await deleteWorkloadResources(workload, cluster, o.home, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${kubeconfig} get services,pvc -A`, probe), t.servicesSec);
+      if (workload) await deleteWorkloadResources(workload, cluster, occm, o.home, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${kubeconfig} get services,pvc -A`, probe), t.servicesSec);
     } catch (e) {
       // A broken workload cluster (a common reason to delete it) must not block the delete.
       if (!(e instanceof ExecError)) throw e;
@@ -101,11 +108,11 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     if (!o.dryRun) await mgmt.delete([`${kind.toLowerCase()}/${i.metadata.name}`], { namespace: ns });
   }
 
-  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger);
+  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm);
   actions.push(...cleanup.map((c) => c.what));
   if (!o.dryRun) await cleanupCloud(cloud!, cleanup, deps.logger, deps.clock);
 
-  const contexts = removeContexts(userKubeconfigFile(o.environ, o.home), cluster, o.dryRun);
+  const contexts = await removeContexts(userKubeconfigFile(o.environ, o.home), cluster, o.dryRun);
   actions.push(...contexts.map((c) => `kubeconfig context ${c}`));
   if (existsSync(kubeconfig)) {
     actions.push(`file ${kubeconfig}`);
@@ -121,13 +128,17 @@ function unreachable(logger: Logger, e: unknown): void {
 
 /** Deletes LoadBalancer Services and PVCs in the workload cluster and waits for OCCM to remove the LBs. */
 async function deleteWorkloadResources(
-  k: Kubectl, cluster: string, home: string, logger: Logger, cloud: ClusterCloud, dryRun: boolean, actions: string[],
+  k: Kubectl, cluster: string, occm: string, home: string, logger: Logger, cloud: ClusterCloud, dryRun: boolean, actions: string[],
   wait: (title: string, sec: number, probe: () => Promise<{ done: boolean; progress: string }>) => Promise<number>, timeoutSec: number,
 ): Promise<void> {
   // The ingress first, through what apply-ingress recorded (its Service, then the rest of its objects).
   if (readApplied(home, cluster, 'ingress-nginx') !== undefined) {
     actions.push('ingress-nginx (as recorded by apply-ingress; OCCM deletes its load balancer)');
     if (!dryRun) await removeIngress(k, home, cluster, logger);
+  }
+  if (readApplied(home, cluster, GATEWAY_RECORD) !== undefined) {
+    actions.push('Envoy Gateway and its Gateway (as recorded by apply-gateway; OCCM deletes its load balancer)');
+    if (!dryRun) await removeGateway(k, home, cluster, logger);
   }
   const services = (await listAllNamespaces<Item>(k, 'services')).filter((x) => x.spec?.type === 'LoadBalancer');
   const pvcs = await listAllNamespaces<Item>(k, 'persistentvolumeclaims');
@@ -138,8 +149,7 @@ async function deleteWorkloadResources(
     await k.delete([`${x[0]}/${x[1].metadata.name}`], { namespace: x[1].metadata.namespace, wait: false });
   }
   if (services.length) {
-    // OCCM names a Service's load balancer kube_service_<cluster>_<namespace>_<name>.
-    const names = new Set(services.map((x) => `kube_service_${cluster}_${x.metadata.namespace}_${x.metadata.name}`));
+    const names = new Set(services.map((x) => occmLoadBalancerName(occm, x.metadata.namespace, x.metadata.name)));
     await wait('service load balancers deleted by OCCM', timeoutSec, async () => {
       const left = (await cloud.loadBalancers()).filter((l) => names.has(l.name)).length;
       return { done: left === 0, progress: `${left} left` };

@@ -8,8 +8,25 @@ import type { Settings } from '../settings/types.js';
  * delete) and the templates agree.
  */
 
-/** Namespace of the Cluster API objects on the management cluster. */
-export const CLUSTER_NAMESPACE = 'default';
+/**
+ * The namespace of a cluster's objects: the `namespace` setting, else where a Cluster of that
+ * name already is (`found`, e.g. `default` for clusters kaas created before namespaces), else the
+ * cluster name — as the SCS scripts (mng_cluster_ns.inc) do.
+ */
+export function clusterNamespace(setting: string, cluster: string, found?: string): string {
+  return setting || found || cluster;
+}
+
+/**
+ * OCCM's `--cluster-name`, which names every Octavia LB it creates (`kube_service_<name>_<ns>_<svc>`)
+ * and must be unique per cloud project. CAPO names its resources from namespace and cluster
+ * (`k8s-clusterapi-cluster-<ns>-<cluster>…`); OCCM gets the same uniqueness: the cluster name,
+ * prefixed with the namespace when that is neither the cluster name nor `default` (clusters made
+ * before kaas had namespaces keep the name their load balancers already carry).
+ */
+export function occmClusterName(namespace: string, cluster: string): string {
+  return namespace === cluster || namespace === 'default' ? cluster : `${namespace}-${cluster}`;
+}
 
 /** The cloud's credentials as CAPO and OCCM get them (application credential only). */
 export interface ClusterIdentity {
@@ -22,16 +39,19 @@ export interface ClusterIdentity {
 /** Everything decided about one cluster. */
 export interface ClusterDecisions {
   cluster: string;
+  /** Namespace of the objects on the management cluster. */
+  namespace: string;
   settings: Settings;
   image: ImageChoice;
   controller: FlavorChoice;
   worker: FlavorChoice;
-  kubeApi: { allowedCIDRs?: string[]; disableFloatingIP: boolean; provider?: string };
+  /** restrict_kubeapi as decided by lib/plan/kubeapi.ts (the API LB always keeps its floating IP). */
+  kubeApi: { allowedCIDRs?: string[]; provider?: string };
   serverGroups: ServerGroupAction[];
   /** undefined = the cloud's credentials are not known (dry-run without clouds.yaml): no Secret. */
   identity?: ClusterIdentity;
-  /** The Service load balancers use OVN: open the NodePorts to clients. */
-  ovnLb: boolean;
+  /** Sources of the worker NodePort rules (OVN load balancers; empty = no rule), see lib/plan/nodeports.ts. */
+  nodePortSources: string[];
 }
 
 /** Names of the objects of one cluster on the management cluster. */
@@ -62,7 +82,7 @@ export function templateVariables(d: ClusterDecisions): Record<string, unknown> 
   const group = (role: 'controller' | 'worker') => d.serverGroups.find((g) => g.role === role)?.name ?? '';
   return {
     cluster: d.cluster,
-    namespace: CLUSTER_NAMESPACE,
+    namespace: d.namespace,
     kubernetesVersion: d.image.kubernetesVersion,
     image: d.image.image,
     sshKeyName: s.ssh_key_name,
@@ -75,14 +95,14 @@ export function templateVariables(d: ClusterDecisions): Record<string, unknown> 
       cloudsYaml: d.identity?.cloudsYaml ?? '',
       cacert: d.identity?.cacert ?? '',
     },
-    api: { allowedCIDRs: d.kubeApi.allowedCIDRs ?? [], disableFloatingIP: d.kubeApi.disableFloatingIP, provider: d.kubeApi.provider ?? '' },
+    api: { allowedCIDRs: d.kubeApi.allowedCIDRs ?? [], provider: d.kubeApi.provider ?? '' },
     network: {
       nodeCidr: s.node_cidr,
       podCidr: s.pod_cidr,
       serviceCidr: s.service_cidr,
       dnsNameservers: s.dns_nameservers,
       externalNetwork: externalNetworkRef(s.external_network) ?? '',
-      nodePortsOpen: d.ovnLb,
+      nodePortSources: d.nodePortSources,
     },
     controlPlane: {
       name: names.controlPlane,

@@ -1,20 +1,11 @@
-import { mkdirSync, writeFileSync, chmodSync } from 'node:fs';
-import path from 'node:path';
+import type { OutputFile } from '../fs/output-dir.js';
 import { redact } from '../redact.js';
 import { stringifyDocuments, type KubeObject } from '../render/documents.js';
-import { writeSecretFile } from './kubeconfig.js';
 
 /**
  * What a dry-run produces: the manifests that would be applied, written to a directory (files
  * holding secrets mode 0600) or printed on stdout with secrets redacted.
  */
-
-/** One output file of a dry-run. */
-export interface OutputFile {
-  name: string;
-  text: string;
-  secret: boolean;
-}
 
 /** Files of a dry-run: the Cluster API objects, the add-ons, cloud.conf. */
 export function dryRunFiles(cluster: KubeObject[], addons: { name: string; objects: KubeObject[] }[], cloudConf: string): OutputFile[] {
@@ -24,20 +15,6 @@ export function dryRunFiles(cluster: KubeObject[], addons: { name: string; objec
     ...addons.map((a) => ({ name: `addon-${a.name}.yaml`, text: stringifyDocuments(a.objects), secret: hasSecret(a.objects) })),
     { name: 'cloud.conf', text: cloudConf, secret: true },
   ];
-}
-
-/** Writes the files into `dir` (created if needed); returns their paths. */
-export function writeOutputDir(dir: string, files: OutputFile[]): string[] {
-  mkdirSync(dir, { recursive: true });
-  return files.map((f) => {
-    const p = path.join(dir, f.name);
-    if (f.secret) writeSecretFile(p, f.text);
-    else {
-      writeFileSync(p, f.text, { mode: 0o644 });
-      chmodSync(p, 0o644);
-    }
-    return p;
-  });
 }
 
 /** The files as one stream for stdout: manifests as multi-document YAML, secrets redacted. */

@@ -1,9 +1,12 @@
 import { PlanError } from '../errors.js';
 import type { CloudConfig } from '../openstack/cloud-config.js';
 import type { Capabilities } from '../openstack/types.js';
-import { planAddons, type AddonPlan } from '../plan/addons.js';
-import { planKubeApiAccess, type MgmtHostAddresses } from '../plan/kubeapi.js';
-import { chooseFlavor, chooseImage, type Decision } from '../plan/machines.js';
+import { planAddons, type AddonStep } from '../plan/addons.js';
+import { orThrow, type Decision } from '../plan/decision.js';
+import { kubeApiLbFacts, kubeApiMode, planKubeApiAccess, type KubeApiLbFacts, type MgmtHostAddresses } from '../plan/kubeapi.js';
+import { chooseFlavor, chooseImage } from '../plan/machines.js';
+import { cinderCsiServiceFlags } from '../plan/cinder-csi.js';
+import { planNodePortSources } from '../plan/nodeports.js';
 import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { KubeObject } from '../render/documents.js';
@@ -11,7 +14,7 @@ import type { Settings } from '../settings/types.js';
 import { CheckList, lookup } from './checks.js';
 import type { ClusterCloud } from './cloud.js';
 import { clusterIdentity } from './identity.js';
-import type { ClusterDecisions } from './model.js';
+import { clusterNamespace, type ClusterDecisions } from './model.js';
 import { renderClusterObjects } from './render.js';
 
 /**
@@ -42,18 +45,18 @@ export interface PlanClusterInput {
 export interface ClusterPlan {
   decisions: ClusterDecisions;
   objects: KubeObject[];
-  addons: AddonPlan;
+  addons: { steps: AddonStep[]; reasons: string[] };
   serverGroups: ServerGroupAction[];
   checks: CheckList;
   reasons: string[];
+  /** Things the user should look at (printed as warnings). */
+  warnings: string[];
 }
 
-function must<T>(d: Decision<T>, checks: CheckList, name: string): T & { reasons: string[] } {
-  if (!d.ok) {
-    checks.failed(name, d.error);
-    throw new PlanError(d.error, { hint: d.hint });
-  }
-  return d as T & { reasons: string[] };
+/** The decision's value and reasons; a refusal is recorded as the failed check `name` and thrown (exit 2). */
+function must<T>(d: Decision<T>, checks: CheckList, name: string): { value: T; reasons: string[] } {
+  if (!d.ok) checks.failed(name, d.refusals[0].message);
+  return { value: orThrow(d), reasons: d.reasons };
 }
 
 /** Takes every decision for the cluster (see the module comment). */
@@ -65,9 +68,10 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const ask = <T>(name: string, fn: (c: ClusterCloud) => Promise<T>) => lookup(checks, name, i.cloud ? () => fn(i.cloud!) : undefined, why, i.strict);
 
   const images = await ask('image', (c) => c.imageNames());
-  const image = must(chooseImage(s.kubernetes_version, s.image, images), checks, 'image');
+  const imageDecision = must(chooseImage(s.kubernetes_version, s.image, images), checks, 'image');
+  const image = imageDecision.value;
   if (images) checks.ok('image', `${image.image} exists`);
-  reasons.push(...image.reasons);
+  reasons.push(...imageDecision.reasons);
 
   const flavors = await ask('flavors', (c) => c.flavors());
   const controller = must(chooseFlavor('controller', s.controller_flavor, s.controller_root_disk, flavors), checks, 'flavors');
@@ -90,16 +94,13 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   }
 
   const existing = await ask('server groups', (c) => c.serverGroups());
-  const sg = planServerGroups({ cluster: i.cluster, prefix: s.prefix, antiAffinity: s.anti_affinity, softController: s.soft_anti_affinity_controller, existing: existing ?? [] });
-  if (!sg.ok) {
-    checks.failed('server groups', sg.error);
-    throw new PlanError(sg.error, { hint: sg.hint });
-  }
+  const sg = must(planServerGroups({ cluster: i.cluster, prefix: s.prefix, antiAffinity: s.anti_affinity, softController: s.soft_anti_affinity_controller, existing: existing ?? [] }), checks, 'server groups');
   reasons.push(...sg.reasons);
 
-  const restricted = s.restrict_kubeapi.length > 0 && s.restrict_kubeapi[0] !== 'none';
+  // Both a CIDR list and ["none"] allow the management host: its address is needed either way.
+  const restricted = kubeApiMode(s.restrict_kubeapi) !== 'open';
   let mgmtHost: MgmtHostAddresses = { found: false, reason: 'not needed' };
-  let octaviaVersion: string | undefined;
+  let lbFacts: KubeApiLbFacts | undefined;
   let mgmtUnknown = false;
   if (restricted) {
     if (s.mgmt_host_cidrs.length) mgmtHost = { found: true, cidrs: s.mgmt_host_cidrs, source: 'mgmt_host_cidrs' };
@@ -113,19 +114,17 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
       }
     }
     if (mgmtHost.found && mgmtHost.cidrs.length) checks.ok('management host address', `${mgmtHost.cidrs.join(', ')} (${mgmtHost.source})`);
-    octaviaVersion = i.caps?.octavia.maxVersion ?? (await ask('octavia', (c) => c.octaviaVersion()));
+    if (i.caps) lbFacts = kubeApiLbFacts(i.caps.octavia);
+    else {
+      const octaviaVersion = await ask('octavia', (c) => c.octaviaVersion());
+      if (octaviaVersion !== undefined) lbFacts = { octaviaVersion };
+    }
   }
-  const api = planKubeApiAccess({
-    restrict: s.restrict_kubeapi,
-    mgmtHost,
-    lb: octaviaVersion !== undefined ? { octaviaVersion, providers: i.caps?.octavia.providers } : undefined,
-  });
-  if (!api.ok) {
-    checks.failed('kube-API access', api.error);
-    throw new PlanError(api.error, { hint: api.hint });
-  }
+  const apiDecision = planKubeApiAccess({ restrict: s.restrict_kubeapi, mgmtHost, lb: lbFacts });
+  const api = must(apiDecision, checks, 'kube-API access').value;
   if (mgmtUnknown) reasons.push('management host address not known (dry-run without the cloud): allowedCIDRs lack it');
-  reasons.push(...api.reasons);
+  reasons.push(...apiDecision.reasons);
+  if (apiDecision.ok) reasons.push(...apiDecision.warnings.map((w) => `warning: ${w}`));
 
   let identity;
   if (i.cloudConfig) {
@@ -137,20 +136,33 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
     checks.skipped('credentials', `${i.cloudConfigProblem ?? 'no cloud configured'}; the cloud-config Secret is not rendered`);
   }
 
-  const addons = planAddons(s, image.kubernetesVersion, i.tools);
-  if ('error' in addons) throw new PlanError(addons.error, { hint: addons.hint });
+  const addonDecision = planAddons(s, image.kubernetesVersion, i.tools);
+  const addons = { steps: orThrow(addonDecision), reasons: addonDecision.reasons };
   reasons.push(...addons.reasons);
+  const csi = addons.steps.find((a) => a.name === 'cinder-csi');
+  if (csi) {
+    const flags = cinderCsiServiceFlags(csi.version);
+    orThrow(flags);
+    reasons.push(...flags.reasons);
+  }
+  const nodePorts = planNodePortSources({
+    ovn: i.lb.ovn, nodeCidr: s.node_cidr, extra: s.ovn_nodeport_cidrs, occm: s.occm_loadbalancer,
+    occmVersion: addons.steps.find((a) => a.name === 'occm')?.version,
+  });
+  reasons.push(...nodePorts.reasons);
 
   const decisions: ClusterDecisions = {
     cluster: i.cluster,
+    namespace: clusterNamespace(s.namespace, i.cluster),
     settings: s,
     image,
-    controller,
-    worker,
-    kubeApi: { allowedCIDRs: api.allowedCIDRs, disableFloatingIP: api.disableFloatingIP, provider: api.provider },
-    serverGroups: sg.groups,
+    controller: controller.value,
+    worker: worker.value,
+    kubeApi: { allowedCIDRs: api.allowedCIDRs, provider: api.provider },
+    serverGroups: sg.value,
     identity,
-    ovnLb: i.lb.ovn,
+    nodePortSources: orThrow(nodePorts),
   };
-  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.groups, checks, reasons };
+  const warnings = nodePorts.ok ? nodePorts.warnings : [];
+  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.value, checks, reasons, warnings };
 }

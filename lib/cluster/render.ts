@@ -30,7 +30,7 @@ export function contentHash(o: KubeObject): string {
 }
 
 /** Replaces every `{kind, name: from}` reference inside `o` by `to`. */
-function rewriteRefs(v: unknown, kind: string, from: string, to: string): unknown {
+export function rewriteRefs(v: unknown, kind: string, from: string, to: string): unknown {
   if (Array.isArray(v)) return v.map((x) => rewriteRefs(x, kind, from, to));
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;

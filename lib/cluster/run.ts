@@ -4,17 +4,19 @@ import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import type { Logger } from '../log.js';
 import type { ApplyDeps } from './create-apply.js';
-import { createCluster, listVariables, type CreateClusterOptions } from './create.js';
+import { createCluster, type CreateClusterOptions } from './create.js';
 import { deleteCluster } from './delete.js';
 import { clusterLbPlan } from './lb-plan.js';
 import type { ClusterRunOptions } from './setup.js';
 import { whichOnPath } from './setup.js';
 import { createSummary, deleteSummary } from './summary.js';
+import { clusterVariables, variablesText } from './variables.js';
 import { realClock } from './wait.js';
 
 /**
  * Wiring of the cluster use cases for the CLI: the production adapters, and the result in the
- * shape the entry point prints (`data` for -o json|yaml, `text` for humans, `raw` for manifests).
+ * shape the entry point prints (`data` for -o json|yaml, `text` for humans from summary.ts, `raw`
+ * for manifests). Use cases take `(options, deps)`.
  */
 
 /** What the command files pass in (their context, minus yargs). */
@@ -40,6 +42,7 @@ export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: s
     cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home,
     sets: [...o.sets, ...(o.cloud ? [`cloud=${o.cloud}`] : [])],
     capabilitiesFile: o.capabilitiesFile ? path.resolve(o.cwd, o.capabilitiesFile) : undefined,
+    verify: true,
   };
 }
 
@@ -57,22 +60,27 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitie
       const r = await runApplyIngress(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
       return r.text || 'ingress not deployed (see the plan above)';
     },
+    async applyGateway({ cluster, kubeconfig }) {
+      const { runApplyGateway } = await import('../gateway/apply-gateway.js');
+      const r = await runApplyGateway(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
+      return r.text || 'gateway not deployed (see the plan above)';
+    },
   };
 }
 
-/** `kaas create-cluster`, including --list-variables and --dry-run. */
-export async function runCreateCluster(env: CliEnv, o: CreateClusterOptions & { listVariables?: boolean }, deps = productionDeps(env, o)): Promise<RunResult> {
+/** `kaas create-cluster`, including --list-variables and --dry-run, with the production adapters. */
+export async function runCreateCluster(o: CreateClusterOptions & { listVariables?: boolean }, env: CliEnv): Promise<RunResult> {
   if (o.listVariables) {
-    const vars = listVariables();
-    return { data: vars, text: vars.map((v) => `${v.file}:\n${v.variables.map((x) => `  ${x}`).join('\n')}`).join('\n') };
+    const vars = clusterVariables(o);
+    return { data: vars, text: variablesText(vars, o.cwd) };
   }
-  const r = await createCluster(o, deps);
+  const r = await createCluster(o, productionDeps(env, o));
   if (r.manifests !== undefined) return { raw: r.manifests, data: r };
   return { data: r, text: createSummary(r) };
 }
 
-/** `kaas delete-cluster`. */
-export async function runDeleteCluster(env: CliEnv, o: ClusterRunOptions, deps = productionDeps(env, o)): Promise<RunResult> {
-  const r = await deleteCluster(o, deps);
+/** `kaas delete-cluster`, with the production adapters. */
+export async function runDeleteCluster(o: ClusterRunOptions, env: CliEnv): Promise<RunResult> {
+  const r = await deleteCluster(o, productionDeps(env, o));
   return { data: r, text: deleteSummary(r) };
 }

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { KaasError, UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
+import type { KubeTarget } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
 import { connect } from '../openstack/connection.js';
@@ -23,6 +25,9 @@ export interface ClusterRunOptions {
   sets: string[];
   /** --cloud */
   cloud?: string;
+  /** --kubeconfig / --context: the management cluster (beat mgmt_kubeconfig / mgmt_context). */
+  kubeconfig?: string;
+  context?: string;
   dryRun: boolean;
   environ: NodeJS.ProcessEnv;
   cwd: string;
@@ -41,13 +46,14 @@ export interface ClusterDeps {
   readFile: (p: string) => string;
 }
 
-/** Cluster names become object and OpenStack resource names (with suffixes): DNS-1123 labels, short. */
-export function checkClusterName(name: string | undefined): string {
-  if (!name) throw new UsageError('name the cluster (the first argument)', { hint: 'e.g. kaas create-cluster demo --env example' });
-  if (!/^[a-z]([-a-z0-9]{0,34}[a-z0-9])?$/.test(name)) {
-    throw new UsageError(`cluster name "${name}" is not valid`, { hint: 'use 1–36 lower-case letters, digits and "-", starting with a letter (it becomes part of Kubernetes and OpenStack names)' });
-  }
-  return name;
+export { checkClusterName } from '../settings/cluster-name.js';
+
+/** The management cluster kaas talks to: the --kubeconfig/--context flags, else the settings. */
+export function managementTarget(o: Pick<ClusterRunOptions, 'kubeconfig' | 'context' | 'cwd'>, s: Pick<Settings, 'mgmt_kubeconfig' | 'mgmt_context'>): KubeTarget {
+  return {
+    kubeconfig: o.kubeconfig ? path.resolve(o.cwd, o.kubeconfig) : s.mgmt_kubeconfig || undefined,
+    context: o.context || s.mgmt_context || undefined,
+  };
 }
 
 /** Loads the effective settings of the cluster. */

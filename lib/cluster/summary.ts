@@ -1,3 +1,4 @@
+import { diffLines } from './reconcile.js';
 import type { CreateClusterResult } from './create.js';
 import type { DeleteClusterResult } from './delete.js';
 
@@ -7,7 +8,8 @@ export function createSummary(r: CreateClusterResult): string {
   if (r.dryRun) {
     lines.push(`dry-run of cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}): nothing was changed`);
     if (r.files) lines.push('files written:', ...r.files.map((f) => `  ${f}`));
-    lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`);
+    if (r.live) lines.push(`on the management cluster (namespace ${r.live.namespace}):`, ...diffLines(r.live.objects).map((l) => `  ${l}`));
+    lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`, `ingress: ${r.ingress}`);
     return lines.join('\n');
   }
   lines.push(`cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}) is ready`);
@@ -24,4 +26,9 @@ export function createSummary(r: CreateClusterResult): string {
 export function deleteSummary(r: DeleteClusterResult): string {
   const head = r.dryRun ? `dry-run: delete-cluster ${r.cluster} would delete:` : `cluster ${r.cluster}: ${r.actions.length ? 'deleted' : 'nothing to delete'}`;
   return [head, ...r.actions.map((a) => `  ${a}`)].join('\n');
+}
+
+/** `--list-variables` for humans: each template file and the variables it reads. */
+export function variablesText(vars: { file: string; variables: string[] }[]): string {
+  return vars.map((v) => `${v.file}:\n${v.variables.map((x) => `  ${x}`).join('\n')}`).join('\n');
 }

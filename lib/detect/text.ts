@@ -24,5 +24,7 @@ export function formatDetectText(r: DetectReport): string {
   const conf = Object.entries(p.cloudConf);
   if (conf.length) lines.push(`  cloud.conf [LoadBalancer]: ${conf.map(([k, v]) => `${k}=${v}`).join(', ')}`);
   for (const reason of p.reasons) lines.push(`  - ${reason}`);
+  lines.push(`kube-API load balancer: ${r.kubeApi.provider ? `pinned to ${r.kubeApi.provider}` : 'Octavia\'s default provider'}`);
+  for (const reason of r.kubeApi.reasons) lines.push(`  - ${reason}`);
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../fs/atomic.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from './render.js';
@@ -16,12 +17,13 @@ export function appliedDir(home: string, cluster: string): string {
   return path.join(home, '.kube', 'kaas', cluster, 'applied');
 }
 
-/** Saves an applied manifest (dir 0700, file 0600: it is as private as the kubeconfig beside it); returns its path. */
+/**
+ * Saves an applied manifest atomically (dir 0700, file 0600 from the first byte: it is as private
+ * as the kubeconfig beside it); returns its path. A crash mid-write keeps the previous record.
+ */
 export function recordApplied(home: string, cluster: string, name: string, manifest: string): string {
-  const dir = appliedDir(home, cluster);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, `${name}.yaml`);
-  writeFileSync(file, manifest, { mode: 0o600 });
+  const file = path.join(appliedDir(home, cluster), `${name}.yaml`);
+  writeFileAtomic(file, manifest, { secret: true });
   return file;
 }
 

@@ -1,16 +1,20 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeOutputDir } from '../fs/output-dir.js';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
-import { renderCloudConf } from '../render/cloud-conf.js';
+import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
 import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
 import { ingressKubeTarget } from './kubeconfig.js';
-import { decideIngress, formatIngressPlan } from './plan.js';
+import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
+import type { Settings } from '../settings/types.js';
+import { checkClusterName } from '../settings/cluster-name.js';
+import { formatIngressPlan } from './text.js';
 
 /** Inputs of `kaas apply-ingress <cluster>` (flags and the process's surroundings). */
 export interface ApplyIngressOptions {
@@ -33,6 +37,8 @@ export interface ApplyIngressOptions {
   /** Apply although OCCM's live cloud config contradicts the plan. */
   force?: boolean;
   timeouts?: Partial<ApplyTimeouts>;
+  /** After applying, verify the LB against the plan (kaas doctor's checks); exit 1 on a mismatch. */
+  verify?: boolean;
 }
 
 /** Adapters; everything that reaches outside is injectable. */
@@ -54,22 +60,50 @@ export interface ApplyIngressResult {
 }
 
 /**
+ * The common start of every edge command (apply-ingress, apply-gateway): the cluster name checked
+ * (it becomes file paths, ~/.kube/kaas/<cluster>/…, and OCCM's LB names: the rule of
+ * clusters.<name> sections, so "../x" never escapes ~/.kube/kaas), settings loaded with their
+ * warnings printed, and the cloud made on first use.
+ */
+export function loadEdgeRun(o: ApplyIngressOptions, deps: ApplyIngressDeps): { s: Settings; getCloud: () => IngressCloud } {
+  // The name becomes file paths (~/.kube/kaas/<cluster>.yaml, …/<cluster>/applied/) and OCCM's LB
+  // name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
+  checkClusterName(o.cluster);
+  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
+  settings.warnings.forEach((w) => deps.logger.warn(w));
+  const s = settings.values;
+  let cloud = deps.cloud;
+  const getCloud = () => (cloud ??= createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, logger: deps.logger }));
+  return { s, getCloud };
+}
+
+/** `--dry-run --output-dir DIR`: writes DIR/<manifestName> and DIR/cloud.conf (0600, it holds credentials); returns both paths. */
+export function writeDryRun(
+  o: Pick<ApplyIngressOptions, 'cwd' | 'outputDir'>, logger: Logger, cloud: IngressCloud,
+  conf: { lb: LoadBalancerPlan; occm: Settings['occm_loadbalancer']; required: Record<string, string> }, manifestName: string, manifest: string,
+): string[] {
+  const creds = cloud.credentials();
+  if (!creds.cloud) logger.warn(`cloud.conf written without [Global]: ${creds.problem}`);
+  // As create-cluster writes it: the CA goes into the Secret (and ca-file into cloud.conf) only with verify on.
+  const caMounted = Boolean(creds.cloud?.cacert && creds.cloud.verify);
+  const rendered = renderCloudConf({ cloud: creds.cloud, ...conf, caFileInPod: caMounted ? CA_FILE_IN_POD : undefined });
+  rendered.warnings.forEach((w) => logger.warn(w));
+  const [manifestFile, confFile] = writeOutputDir(path.resolve(o.cwd, o.outputDir!), [
+    { name: manifestName, text: manifest, secret: false },
+    { name: 'cloud.conf', text: rendered.text, secret: true },
+  ]);
+  logger.info(`wrote ${manifestFile} and ${confFile} (mode 0600)`);
+  return [manifestFile, confFile];
+}
+
+/**
  * `kaas apply-ingress`: load settings → plan (printed with its reasons on stderr) → render →
  * dry-run output, or apply to the workload cluster and verify. Throws PlanError/UsageError (exit 2)
  * before touching anything when the settings, the cloud or the live OCCM config do not fit.
  */
 export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngressDeps): Promise<ApplyIngressResult> {
   const { logger } = deps;
-  // The name becomes file paths (~/.kube/kaas/<cluster>.yaml, …/<cluster>/applied/) and OCCM's LB
-  // name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40) {
-    throw new UsageError(`cluster name "${o.cluster}" is not valid`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name> and Kubernetes object names" });
-  }
-  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
-  settings.warnings.forEach((w) => logger.warn(w));
-  const s = settings.values;
-  let cloud = deps.cloud;
-  const getCloud = () => (cloud ??= createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, logger }));
+  const { s, getCloud } = loadEdgeRun(o, deps);
 
   const decision = await decideIngress(s, { capabilitiesFile: o.capabilitiesFile, cloud: getCloud });
   formatIngressPlan(o.cluster, o.env, decision).forEach((l) => logger.info(l));
@@ -86,25 +120,14 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
     return { raw, data };
   }
   if (o.dryRun) {
-    const creds = getCloud().credentials();
-    if (!creds.cloud) logger.warn(`cloud.conf written without [Global]: ${creds.problem}`);
-    const conf = renderCloudConf({ cloud: creds.cloud, lb: decision.lb, occm: s.occm_loadbalancer, required: decision.ingress.cloudConf });
-    conf.warnings.forEach((w) => logger.warn(w));
-    const dir = path.resolve(o.cwd, o.outputDir!);
-    mkdirSync(dir, { recursive: true });
-    const manifestFile = path.join(dir, 'ingress-nginx.yaml');
-    const confFile = path.join(dir, 'cloud.conf');
-    writeFileSync(manifestFile, rendered.yaml);
-    writeFileSync(confFile, conf.text, { mode: 0o600 });
-    chmodSync(confFile, 0o600); // an existing file keeps its old mode otherwise
-    logger.info(`wrote ${manifestFile} and ${confFile} (mode 0600)`);
-    return { text: '', data: { ...data, files: [manifestFile, confFile] } };
+    const files = writeDryRun(o, logger, getCloud(), { lb: decision.lb, occm: s.occm_loadbalancer, required: decision.ingress.cloudConf }, 'ingress-nginx.yaml', rendered.yaml);
+    return { text: '', data: { ...data, files } };
   }
 
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyToCluster(
-    { cluster: o.cluster, home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts },
+    { cluster: o.cluster, home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts, verify: o.verify },
     { kubectl, logger, cloud: getCloud, sleep: deps.sleep },
     decision,
     rendered,

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
+import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigDrift } from '../cluster/cloud-config-rollout.js';
 import { OperationError, PlanError, UsageError } from '../errors.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { recordApplied } from './applied.js';
 import type { IngressCloud } from './cloud.js';
-import { liveCloudConfProblems } from './live-check.js';
-import type { IngressDecision } from './plan.js';
-import { decideRealIpCidr, hasLbAddress, occmLoadBalancerName, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
+import { liveCloudConfProblems, type EdgeTraits } from './live-check.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
+import type { IngressDecision } from './decide.js';
+import { occmLoadBalancerName } from '../openstack/octavia.js';
+import { decideRealIpCidr, hasLbAddress, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
 import {
   ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, type RenderedIngress,
 } from './render.js';
@@ -15,11 +18,13 @@ import {
 export interface ApplyTimeouts {
   rolloutSec: number;
   addressSec: number;
+  /** How long the post-apply verification re-reads before it reports a mismatch. */
+  verifySec: number;
   pollMs: number;
 }
 
 /** Defaults: the controller image pull dominates the rollout; Octavia amphorae take minutes to boot. */
-export const DEFAULT_APPLY_TIMEOUTS: ApplyTimeouts = { rolloutSec: 300, addressSec: 600, pollMs: 5000 };
+export const DEFAULT_APPLY_TIMEOUTS: ApplyTimeouts = { rolloutSec: 300, addressSec: 600, verifySec: 180, pollMs: 5000 };
 
 /** What was applied and verified. */
 export interface AppliedIngress {
@@ -30,15 +35,22 @@ export interface AppliedIngress {
 
 /** The OCCM cloud config kaas and create-cluster write (kube-system/cloud-config, key cloud.conf). */
 export const OCCM_SECRET = { namespace: 'kube-system', name: 'cloud-config', key: 'cloud.conf' };
+/** OCCM's DaemonSet as create-cluster deploys it (templates/addons/occm.yaml.hbs). */
+export const OCCM_DAEMONSET = 'openstack-cloud-controller-manager';
 
-async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: IngressDecision, force: boolean): Promise<void> {
+/**
+ * Reads OCCM's live cloud config and refuses (PlanError, nothing applied) when it contradicts the
+ * edge plan — provider, lb-method, hostname for PROXY, create-monitor — unless `force`.
+ */
+export async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: { lb: LoadBalancerPlan; edge: EdgeTraits }, force: boolean): Promise<void> {
   const secret = await kubectl.readSecret(OCCM_SECRET.namespace, OCCM_SECRET.name);
   const text = secret?.[OCCM_SECRET.key];
   if (text === undefined) {
     logger.warn(`no OCCM cloud config (secret ${OCCM_SECRET.namespace}/${OCCM_SECRET.name}, key ${OCCM_SECRET.key}): cannot check it against the plan; without OCCM the Service gets no load balancer`);
     return;
   }
-  const problems = liveCloudConfProblems(text, d.lb, d.ingress);
+  const problems = liveCloudConfProblems(text, d.lb, d.edge);
+  problems.push(...(await occmRunsSecret(kubectl, logger, secret!)));
   if (!problems.length) return;
   if (force) {
     problems.forEach((p) => logger.warn(`--force: ${p}`));
@@ -46,15 +58,41 @@ async function checkLiveOccm(kubectl: Kubectl, logger: Logger, d: IngressDecisio
   }
   throw new PlanError('the live OCCM cloud config contradicts the plan; nothing applied', {
     problems,
-    hint: 'fix OCCM\'s cloud-config secret (kaas create-cluster re-renders it) or the settings; --force applies anyway',
+    hint: 'fix OCCM\'s cloud-config secret (kaas create-cluster re-renders it and rolls OCCM) or the settings; --force applies anyway',
   });
 }
 
-async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>): Promise<{ svc: unknown; st: ServiceLbStatus }> {
-  const step = logger.step(`waiting for the load balancer of ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE}`);
+/**
+ * The Secret is only half of it: OCCM reads cloud.conf once at start. A pod template whose hash is
+ * not the Secret's runs an older cloud.conf (e.g. still amphora after a switch to OVN); the LB of
+ * the ingress would be built from that one.
+ */
+async function occmRunsSecret(kubectl: Kubectl, logger: Logger, secret: Record<string, string>): Promise<string[]> {
+  const ds = await kubectl.getJson<{ spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } }>('daemonset', OCCM_DAEMONSET, { namespace: OCCM_SECRET.namespace });
+  const restart = `kubectl -n ${OCCM_SECRET.namespace} rollout restart daemonset/${OCCM_DAEMONSET}`;
+  if (!ds) {
+    logger.warn(`no DaemonSet ${OCCM_SECRET.namespace}/${OCCM_DAEMONSET}: cannot tell whether OCCM runs the cloud.conf of the Secret`);
+    return [];
+  }
+  const drift = cloudConfigDrift(secret, ds.spec?.template?.metadata?.annotations);
+  if (drift.state === 'unknown') {
+    logger.warn(`OCCM was not deployed by kaas create-cluster (no ${CLOUD_CONFIG_HASH_ANNOTATION} on its pods): kaas cannot tell whether it runs the Secret's cloud.conf; after changing the Secret: ${restart}`);
+    return [];
+  }
+  if (drift.state === 'current') return [];
+  return [`OCCM runs an older cloud.conf than the Secret holds (pod template ${drift.running!.slice(0, 19)}…, Secret ${drift.wanted.slice(0, 19)}…): kaas create-cluster rolls it, or ${restart}`];
+}
+
+/** Polls a LoadBalancer Service until it shows an address (IP or hostname); OperationError with a hint on timeout. */
+export async function waitForAddress(
+  kubectl: Kubectl, logger: Logger, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>,
+  ref: { namespace: string; name: string } = { namespace: INGRESS_NAMESPACE, name: CONTROLLER_SERVICE },
+): Promise<{ svc: unknown; st: ServiceLbStatus }> {
+  const { namespace: ns, name } = ref;
+  const step = logger.step(`waiting for the load balancer of ${ns}/${name}`);
   const deadline = Date.now() + t.addressSec * 1000;
   for (;;) {
-    const svc = await kubectl.getJson('service', CONTROLLER_SERVICE, { namespace: INGRESS_NAMESPACE });
+    const svc = await kubectl.getJson('service', name, { namespace: ns });
     const st = serviceLbStatus(svc);
     if (hasLbAddress(st)) {
       step.succeed(`load balancer address ${st.hostname ?? st.ip}`);
@@ -62,12 +100,48 @@ async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
     }
     if (Date.now() >= deadline) {
       step.fail();
-      throw new OperationError(`the Service ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE} got no load-balancer address within ${t.addressSec}s`, {
-        hint: `kubectl describe service -n ${INGRESS_NAMESPACE} ${CONTROLLER_SERVICE} (events), and the OCCM logs in kube-system`,
+      throw new OperationError(`the Service ${ns}/${name} got no load-balancer address within ${t.addressSec}s`, {
+        hint: `kubectl describe service -n ${ns} ${name} (events), and the OCCM logs in kube-system`,
       });
     }
     step.update(`no address yet (${Math.ceil((deadline - Date.now()) / 1000)}s left)`);
     await sleep(t.pollMs);
+  }
+}
+
+async function verifyEdgeLb(cluster: string, deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud }, d: IngressDecision, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>): Promise<void> {
+  const cloud = deps.cloud();
+  if (!cloud.loadBalancerSnapshot) throw new OperationError('cannot verify the load balancer: this cloud adapter cannot read Octavia', { hint: '--no-verify skips the verification' });
+  const { verifyAppliedEdge } = await import('../doctor/verify-apply.js');
+  const { ingressExpectation } = await import('../doctor/verify.js');
+  await verifyAppliedEdge(
+    ingressExpectation(cluster, d.ingress),
+    { cluster, stuckAfterSec: 600, lb: d.lb, ingress: d.ingress, needs: {} },
+    { kubectl: deps.kubectl, logger: deps.logger, loadBalancer: (n) => cloud.loadBalancerSnapshot!(n), sleep, now: Date.now },
+    t.verifySec, t.pollMs,
+  );
+}
+
+/** The workload kubeconfig must exist before anything is asked of the cluster (UsageError naming where it comes from). */
+export function requireKubeconfig(kubectl: Kubectl, cluster: string): void {
+  const kc = kubectl.target.kubeconfig;
+  if (kc && !existsSync(kc)) {
+    throw new UsageError(`the workload kubeconfig ${kc} does not exist`, {
+      hint: `kaas create-cluster ${cluster} writes it; or pass --kubeconfig FILE (and --context), or set workload_kubeconfig`,
+    });
+  }
+}
+
+/** Runs one step with a spinner line: succeed on return, fail (and rethrow) on error. */
+export async function stepped<T>(logger: Logger, title: string, fn: () => Promise<T>): Promise<T> {
+  const step = logger.step(title);
+  try {
+    const r = await fn();
+    step.succeed();
+    return r;
+  } catch (e) {
+    step.fail();
+    throw e;
   }
 }
 
@@ -78,7 +152,7 @@ async function waitForAddress(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
  * it reports the LB (Octavia) and why node_cidr stays the trusted real-IP range.
  */
 export async function applyToCluster(
-  o: { cluster: string; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts> },
+  o: { cluster: string; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
   deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud; sleep?: (ms: number) => Promise<void> },
   d: IngressDecision,
   rendered: RenderedIngress,
@@ -86,40 +160,25 @@ export async function applyToCluster(
   const { kubectl, logger } = deps;
   const t = { ...DEFAULT_APPLY_TIMEOUTS, ...o.timeouts };
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const kc = kubectl.target.kubeconfig;
-  if (kc && !existsSync(kc)) {
-    throw new UsageError(`the workload kubeconfig ${kc} does not exist`, {
-      hint: `kaas create-cluster ${o.cluster} writes it; or pass --kubeconfig FILE (and --context), or set workload_kubeconfig`,
-    });
-  }
-  await checkLiveOccm(kubectl, logger, d, o.force);
+  requireKubeconfig(kubectl, o.cluster);
+  await checkLiveOccm(kubectl, logger, { lb: d.lb, edge: d.ingress }, o.force);
 
-  const apply = logger.step(`applying ingress-nginx ${d.ingress.version!.version} (server-side, field manager kaas)`);
-  try {
+  await stepped(logger, `applying ingress-nginx ${d.ingress.version!.version} (server-side, field manager kaas)`, async () => {
     await kubectl.delete(['job', ...ADMISSION_JOBS], { namespace: INGRESS_NAMESPACE });
     await kubectl.apply(rendered.yaml, { forceConflicts: true });
-    apply.succeed();
-  } catch (e) {
-    apply.fail();
-    throw e;
-  }
+  });
   recordApplied(o.home, o.cluster, 'ingress-nginx', rendered.yaml);
 
-  const roll = logger.step('waiting for the ingress-nginx controller rollout');
-  try {
-    await kubectl.rolloutStatus(`deployment/${CONTROLLER_DEPLOYMENT}`, { namespace: INGRESS_NAMESPACE }, t.rolloutSec);
-    roll.succeed();
-  } catch (e) {
-    roll.fail();
-    throw e;
-  }
+  await stepped(logger, 'waiting for the ingress-nginx controller rollout', () =>
+    kubectl.rolloutStatus(`deployment/${CONTROLLER_DEPLOYMENT}`, { namespace: INGRESS_NAMESPACE }, t.rolloutSec));
   const { st } = await waitForAddress(kubectl, logger, t, sleep);
+  if (o.verify) await verifyEdgeLb(o.cluster, deps, d, t, sleep);
   const address = st.annotatedAddress ?? st.ip ?? st.hostname!;
   if (!d.ingress.proxyProtocol) return { address, recordedAt: new Date().toISOString() };
 
   let vip: string | undefined;
   try {
-    vip = await deps.cloud().loadBalancerVip(occmLoadBalancerName(o.cluster));
+    vip = await deps.cloud().loadBalancerVip(occmLoadBalancerName(o.cluster, INGRESS_NAMESPACE, CONTROLLER_SERVICE));
   } catch (e) {
     logger.warn(`could not ask Octavia for the LB VIP: ${(e as Error).message}`);
   }

@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
 import type { Connection } from '../openstack/connection.js';
 import type { Capabilities } from '../openstack/types.js';
+import type { CloudSnapshot } from '../doctor/snapshot.js';
 
 /**
  * What apply-ingress asks of the cloud, behind one small interface so that planning offline
@@ -12,10 +13,12 @@ import type { Capabilities } from '../openstack/types.js';
 export interface IngressCloud {
   /** The cloud's credentials for cloud.conf [Global]; `problem` says why there are none. */
   credentials(): { cloud?: CloudConfig; problem?: string };
-  /** Detects Octavia/OVN capabilities (helper-A's detectCapabilities). */
+  /** Detects Octavia/OVN capabilities (lib/openstack/detect.ts). */
   capabilities(): Promise<Capabilities>;
   /** The VIP address of the Octavia LB with this exact name; undefined when there is no such LB. */
   loadBalancerVip(name: string): Promise<string | undefined>;
+  /** The LB with this exact name in full (listeners, pools, monitors, members, VIP floating IPs), for the post-apply verification. */
+  loadBalancerSnapshot?(name: string): Promise<CloudSnapshot>;
 }
 
 /** Where the cloud is configured (clouds.yaml search, OS_* variables). */
@@ -55,6 +58,10 @@ export function createIngressCloud(o: IngressCloudOptions): IngressCloud {
       const ep = c.endpoint('load-balancer');
       if (!ep.found) throw new KaasError(`cannot look up the load balancer: ${ep.reason}`);
       return (await findLoadBalancer(c, octaviaRoot(ep.url), name))?.vip_address;
+    },
+    async loadBalancerSnapshot(name) {
+      const { fetchLoadBalancerSnapshot } = await import('../doctor/fetch-cloud.js');
+      return fetchLoadBalancerSnapshot(await connection(), name);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { registerSecret } from '../redact.js';
 import { gcfgSection, gcfgTrue, gcfgValue } from '../render/gcfg.js';
-import type { IngressPlan } from '../plan/ingress.js';
+import type { MonitorSource } from '../plan/edge.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 
 /** Sections of an INI-style cloud.conf, keys lower-cased, values unquoted. */
@@ -37,6 +37,12 @@ export function parseCloudConf(text: string): IniSections {
   return out;
 }
 
+/** What the live check needs of an edge plan (ingress-nginx's or the gateway's). */
+export interface EdgeTraits {
+  proxyProtocol: boolean;
+  monitor: MonitorSource;
+}
+
 /**
  * Where the live OCCM cloud config contradicts the plan (empty = consistent). Checked before
  * applying, because OCCM, not the manifest, decides provider, monitors and published hostname:
@@ -45,7 +51,7 @@ export function parseCloudConf(text: string): IniSections {
  * - plan PROXY protocol, OCCM without enable-ingress-hostname=true (in-cluster clients would break);
  * - plan relies on create-monitor=true (OVN, or amphora without the annotation), OCCM without it.
  */
-export function liveCloudConfProblems(text: string, lb: LoadBalancerPlan, ingress: IngressPlan): string[] {
+export function liveCloudConfProblems(text: string, lb: LoadBalancerPlan, ingress: EdgeTraits): string[] {
   const sections = parseCloudConf(text);
   const lbs = Object.entries(sections).find(([name]) => name.toLowerCase() === 'loadbalancer')?.[1] ?? {};
   const provider = (lbs['lb-provider'] ?? 'amphora').toLowerCase();

@@ -10,10 +10,6 @@ import { ipv4Network, parseCidr } from '../net/cidr.js';
  * nginx ignore every PROXY header and log the amphora as the client.
  */
 
-/** OCCM's Octavia LB name for a Service: `kube_service_<cluster-name>_<namespace>_<service>`. */
-export function occmLoadBalancerName(cluster: string, namespace = 'ingress-nginx', service = 'ingress-nginx-controller'): string {
-  return `kube_service_${cluster}_${namespace}_${service}`;
-}
 
 /** What the Service shows about its load balancer. */
 export interface ServiceLbStatus {

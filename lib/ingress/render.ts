@@ -1,7 +1,7 @@
 import { OperationError } from '../errors.js';
 import { VARIANT_PATCHES, type IngressPlan } from '../plan/ingress.js';
 import { applyPatches, findObject, objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
-import { bundledManifest, bundledTemplate } from '../render/bundled.js';
+import { bundledTemplate, readBundledObjects } from '../render/bundled.js';
 import { validateObjects } from '../render/schema.js';
 
 /** Namespace of every namespaced object in the upstream manifests. */
@@ -23,7 +23,7 @@ export interface RenderedIngress {
 
 /** Reads a bundled upstream manifest and checks every document in it. */
 export function readUpstream(file: string): KubeObject[] {
-  return bundledManifest(`ingress/upstream/${file}`);
+  return readBundledObjects('ingress', 'upstream', file);
 }
 
 /**

@@ -38,13 +38,13 @@ export interface Kubectl {
    * as the ingress-nginx manifests: a previous `kubectl apply` by the SCS scripts owns them).
    * Returns kubectl's stdout (one line per object).
    */
-  apply(manifest: string, opts?: { forceConflicts?: boolean; dryRun?: 'server' | 'client'; timeoutMs?: number }): Promise<string>;
+  apply(manifest: string, opts?: { forceConflicts?: boolean; dryRun?: 'server' | 'client'; timeoutMs?: number; fieldManager?: string }): Promise<string>;
   /** `get <kind> [name] -o json`; undefined when a named object does not exist. */
   getJson<T = unknown>(kind: string, name?: string, scope?: Scope): Promise<T | undefined>;
   /** `rollout status <resource> --timeout=<s>s`; throws OperationError with kubectl's words on timeout. */
   rolloutStatus(resource: string, scope: Scope, timeoutSec: number): Promise<void>;
-  /** `wait <resource> --for=<condition> --timeout=<s>s`. */
-  wait(resource: string, condition: string, scope: Scope, timeoutSec: number): Promise<void>;
+  /** `wait <resource…> --for=<condition> --timeout=<s>s` (one resource, or several of a kind: `crd/a crd/b`). */
+  wait(resource: string | string[], condition: string, scope: Scope, timeoutSec: number): Promise<void>;
   /** `delete <resources…> --ignore-not-found [--wait=false]`; a missing object is not an error. */
   delete(resources: string[], scope?: Scope & { wait?: boolean }): Promise<void>;
   /** `delete -f - --ignore-not-found` of a multi-document manifest (what apply created). */
@@ -90,7 +90,7 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
     target,
     run,
     async apply(manifest, opts = {}) {
-      const args = ['apply', '--server-side', `--field-manager=${FIELD_MANAGER}`];
+      const args = ['apply', '--server-side', `--field-manager=${opts.fieldManager ?? FIELD_MANAGER}`];
       if (opts.forceConflicts) args.push('--force-conflicts');
       if (opts.dryRun) args.push(`--dry-run=${opts.dryRun}`);
       args.push('-f', '-');
@@ -115,10 +115,11 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
       }
     },
     async wait(resource, condition, scope, timeoutSec) {
-      const args = ['wait', resource, `--for=${condition}`, ...scopeArgs(scope), `--timeout=${timeoutSec}s`];
+      const resources = typeof resource === 'string' ? [resource] : resource;
+      const args = ['wait', ...resources, `--for=${condition}`, ...scopeArgs(scope), `--timeout=${timeoutSec}s`];
       const r = await run(args, { reject: false, timeoutMs: (timeoutSec + 30) * 1000 });
       if (r.exitCode !== 0) {
-        throw new OperationError(`${resource} did not reach ${condition} within ${timeoutSec}s: ${r.stderr.trim()}`);
+        throw new OperationError(`${resources.join(' ')} did not reach ${condition} within ${timeoutSec}s: ${r.stderr.trim()}`);
       }
     },
     async delete(resources, scope = {}) {

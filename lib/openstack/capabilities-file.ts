@@ -61,7 +61,7 @@ export function loadCapabilitiesFile(file: string, readFile: (p: string) => stri
   try {
     doc = parse(text);
   } catch (err) {
-    throw new UsageError(`--capabilities ${file} is neither JSON nor YAML: ${(err as Error).message}`);
+    throw new UsageError(`--capabilities ${file} is neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
   }
   const problems = capabilitiesProblems(doc);
   if (problems.length) {

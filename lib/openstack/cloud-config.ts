@@ -86,7 +86,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
  * Registers the password / application-credential secret for redaction at once.
  */
 export function normalizeCloudEntry(name: string, source: string, entry: Record<string, unknown>): CloudConfig {
-  const a = (typeof entry.auth === 'object' && entry.auth !== null ? entry.auth : {}) as Record<string, unknown>;
+  const authIsMap = typeof entry.auth === 'object' && entry.auth !== null && !Array.isArray(entry.auth);
+  const a = (authIsMap ? entry.auth : {}) as Record<string, unknown>;
   registerSecret(a.password);
   registerSecret(a.application_credential_secret);
   const problems: string[] = [];
@@ -106,7 +107,17 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
     applicationCredentialName: str(a.application_credential_name),
     applicationCredentialSecret: str(a.application_credential_secret),
   };
-  if (!auth.authUrl) problems.push('auth.auth_url is missing');
+  const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : typeof v);
+  for (const k of ['auth_type', 'region_name', 'interface', 'cacert']) {
+    const v = entry[k];
+    if (v !== undefined && v !== null && typeof v !== 'string') problems.push(`${k} must be a string, found ${kindOf(v)}`);
+  }
+  if (entry.auth !== undefined && !authIsMap) problems.push(`auth must be a mapping (auth_url, username, …), found ${kindOf(entry.auth)}`);
+  // Say which key has the wrong shape (never its value: it may be a secret) instead of "missing".
+  for (const [k, v] of Object.entries(a)) {
+    if (v !== undefined && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') problems.push(`auth.${k} must be a string, found ${kindOf(v)}`);
+  }
+  if (!auth.authUrl && (a.auth_url === undefined || typeof a.auth_url === 'string')) problems.push('auth.auth_url is missing');
   if (kind === 'password') {
     if (!auth.username && !auth.userId) problems.push('auth.username (or auth.user_id) is missing');
     if (!auth.password) problems.push('auth.password is missing');
@@ -150,6 +161,11 @@ export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   const known = Object.keys(files.clouds).sort();
   if (named) {
     const entry = files.clouds[named];
+    if (Object.prototype.hasOwnProperty.call(files.clouds, named) && (typeof entry !== 'object' || entry === null || Array.isArray(entry))) {
+      throw new UsageError(`clouds.${named} in ${source} is ${entry === null ? 'empty (null)' : `not a mapping (${Array.isArray(entry) ? 'a list' : typeof entry})`}`, {
+        hint: `give clouds.${named} its settings: auth: {auth_url: …, …}, region_name: …`,
+      });
+    }
     if (!entry) {
       const where = files.cloudsFile || files.secureFile
         ? `in ${source}`

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
+import { MAX_ALIAS_COUNT, MAX_YAML_BYTES } from '../settings/yaml-read.js';
 
 /** Where to look for clouds.yaml / secure.yaml. Passed in explicitly: nothing is read implicitly. */
 export interface CloudsFilesContext {
@@ -52,10 +53,16 @@ function isMap(v: unknown): v is Record<string, unknown> {
 
 function readDoc(file: string, read: (p: string) => string): Record<string, unknown> {
   let doc: unknown;
+  const text = read(file);
+  if (Buffer.byteLength(text) > MAX_YAML_BYTES) {
+    throw new UsageError(`${file} has ${Buffer.byteLength(text)} bytes; kaas reads at most ${MAX_YAML_BYTES} (1 MiB)`, { hint: 'is this the right file? a clouds.yaml is a few KiB' });
+  }
   try {
-    doc = parse(read(file));
+    // Later duplicate keys win, as in openstacksdk (PyYAML); checking them would be quadratic.
+    doc = parse(text, { uniqueKeys: false, maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`, {
+    // Only the first line: the rest quotes the file, which may hold a password.
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`, {
       hint: 'fix the YAML syntax of the clouds file',
     });
   }

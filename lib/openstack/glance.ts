@@ -1,19 +1,26 @@
 import { stripVersionSuffix } from './catalog.js';
 import type { Connection } from './connection.js';
 
-/** An image (fields kaas uses). */
-export interface Image {
-  id: string;
-  name: string;
-  status?: string;
-  visibility?: string;
-  [key: string]: unknown;
+/** The API root of a Glance catalog URL (strips a "/v2" suffix some clouds register). */
+export function glanceRoot(endpointUrl: string): string {
+  return stripVersionSuffix(endpointUrl);
 }
 
-/** Images whose name is exactly `name` (Glance v2 filters by exact name). */
-export async function findImagesByName(c: Connection, endpointUrl: string, name: string): Promise<Image[]> {
-  const res = await c.call<{ images?: Image[] }>('image', stripVersionSuffix(endpointUrl), {
-    method: 'GET', path: `/v2/images?name=${encodeURIComponent(name)}`,
-  });
-  return res.data?.images ?? [];
+/** Upper bound of pages read (1000 images each): a cloud with more is not listed further. */
+export const GLANCE_MAX_PAGES = 20;
+
+/**
+ * Names of the active images the project can use (own, shared, public, community), following
+ * Glance v2's `next` links page by page: Glance returns at most `limit` images per page and a
+ * `next` path while more remain.
+ */
+export async function listImageNames(c: Connection, root: string): Promise<string[]> {
+  const names: string[] = [];
+  let path: string | undefined = '/v2/images?limit=1000&status=active';
+  for (let page = 0; path && page < GLANCE_MAX_PAGES; page++) {
+    const res: { data: { images?: { name: string }[]; next?: string } } = await c.call('image', root, { method: 'GET', path });
+    names.push(...(res.data.images ?? []).map((i) => i.name));
+    path = res.data.next;
+  }
+  return names;
 }

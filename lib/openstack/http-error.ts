@@ -38,7 +38,7 @@ export class HttpError extends OperationError {
  * The one-line fix for a failed call: 401 → credentials, 403 → role, refused/timeout → which
  * endpoint. `cloud` names the clouds.yaml entry so the user knows where to look.
  */
-export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number }): string | undefined {
+export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; cacert?: boolean; wwwAuthenticate?: string }): string | undefined {
   const cloud = e.cloud ? ` of cloud "${e.cloud}"` : '';
   let origin = e.url;
   try {
@@ -46,8 +46,18 @@ export function hintFor(e: { service: string; url: string; status?: number; code
   } catch {
     // keep the raw URL
   }
+  // Octavia, Neutron, … behind keystonemiddleware answer 401 and name their Keystone; Keystone names itself.
+  const keystone = /Keystone uri="([^"]+)"/.exec(e.wwwAuthenticate ?? '')?.[1];
+  if (e.service === 'Keystone' && e.status === 401 && keystone && sameOrigin(keystone, origin) === false) {
+    return `auth_url${cloud} points at ${origin}, which is not Keystone but a service that sends its clients to Keystone at ${keystone}: set auth_url to ${keystone}`;
+  }
   if (e.status === 401) return `check the credentials${cloud} (password or application credential id/secret; expired or deleted?)`;
+  // A web server that is not Keystone answers the token request with 404/405 (or HTML).
+  if (e.service === 'Keystone' && (e.status === 404 || e.status === 405)) {
+    return `${origin} does not answer like Keystone v3: auth_url${cloud} must be the Identity endpoint (usually https://<host>:5000/v3 or https://<host>/identity/v3), not another service`;
+  }
   if (e.status === 403) {
+    if (e.service === 'Keystone') return `Keystone refuses a token: the user has no role on the project${cloud} (or the application credential is restricted); ask the cloud operator`;
     return e.service === 'Octavia'
       ? 'the user lacks a role for this call: Octavia\'s default policy needs "load-balancer_member" (or "member")'
       : `the user lacks a role for this ${e.service} call (ask the cloud operator)`;
@@ -71,10 +81,30 @@ export function hintFor(e: { service: string; url: string; status?: number; code
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+      return e.cacert
+        ? `the TLS certificate of ${origin} is not signed by the CA in cacert${cloud}: point cacert at the CA bundle that issued it (openssl s_client -connect <host>:<port> -showcerts shows the chain)`
+        : `the TLS certificate of ${origin} is not trusted: set cacert${cloud} to the CA bundle (or verify: false, insecure)`;
+    // A certificate for another name, or an expired one, is not fixed by any CA bundle.
+    case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      return `the TLS certificate of ${origin} is for another host name: use the name the certificate was issued for in auth_url${cloud} / the catalog (a CA bundle does not fix a name mismatch)`;
     case 'CERT_HAS_EXPIRED':
-      return `the TLS certificate of ${origin} is not trusted: set cacert${cloud} to the CA bundle (or verify: false, insecure)`;
+    case 'CERT_NOT_YET_VALID':
+      return `the TLS certificate of ${origin} is outside its validity period: ask the cloud operator to renew it (or check this machine's clock)`;
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+    case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
+      return `${origin} does not speak TLS on this port: check http:// vs https:// in auth_url${cloud} / the catalog`;
     default:
       return undefined;
+  }
+}
+
+/** Whether two URLs share an origin; undefined when one does not parse. */
+function sameOrigin(a: string, origin: string): boolean | undefined {
+  try {
+    return new URL(a).origin === origin;
+  } catch {
+    return undefined;
   }
 }
 

@@ -110,7 +110,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         }
         throw new HttpError({
           service: req.service, method: req.method, url: req.url, code, cause: err,
-          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs }),
+          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs, cacert: Boolean(opts.ca) }),
         });
       }
       const ok = req.expect ? req.expect.includes(res.status) : res.status >= 200 && res.status < 300;
@@ -126,7 +126,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         service: req.service, method: req.method, url: req.url, status: res.status,
         requestId: headers['x-openstack-request-id'] ?? headers['x-compute-request-id'],
         detail: openstackErrorMessage(res.data),
-        hint: hintFor({ service: req.service, url: req.url, status: res.status, cloud: opts.cloud }),
+        hint: hintFor({ service: req.service, url: req.url, status: res.status, cloud: opts.cloud, wwwAuthenticate: headers['www-authenticate'] }),
       });
     }
   }

@@ -65,3 +65,48 @@ export async function listPorts(c: Connection, root: string, filter: { deviceId?
   });
   return res.data?.ports ?? [];
 }
+
+/** Every floating IP of the project in one call, with the fields doctor reads (description says who made it). */
+export async function listProjectFloatingIps(c: Connection, root: string): Promise<FloatingIp[]> {
+  const fields = ['id', 'floating_ip_address', 'port_id', 'fixed_ip_address', 'description', 'status'];
+  const res = await c.call<{ floatingips?: FloatingIp[] }>('network', root, {
+    method: 'GET', path: `/v2.0/floatingips?${fields.map((f) => `fields=${f}`).join('&')}`,
+  });
+  return res.data?.floatingips ?? [];
+}
+
+/** A security group (fields kaas uses; OCCM's are recognised by their description). */
+export interface SecurityGroup {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** Security groups of the project with their descriptions. */
+export async function listSecurityGroups(c: Connection, root: string): Promise<SecurityGroup[]> {
+  const res = await c.call<{ security_groups?: SecurityGroup[] }>('network', root, { method: 'GET', path: '/v2.0/security-groups?fields=id&fields=name&fields=description' });
+  return res.data?.security_groups ?? [];
+}
+
+/** Deletes a security group; an already deleted one (404) counts as done. */
+export async function deleteSecurityGroup(c: Connection, root: string, id: string): Promise<void> {
+  await c.call('network', root, { method: 'DELETE', path: `/v2.0/security-groups/${encodeURIComponent(id)}`, expect: [204, 404] });
+}
+
+/** Deletes a floating IP; an already deleted one (404) counts as done. */
+export async function deleteFloatingIp(c: Connection, root: string, id: string): Promise<void> {
+  await c.call('network', root, { method: 'DELETE', path: `/v2.0/floatingips/${encodeURIComponent(id)}`, expect: [204, 404] });
+}
+
+/**
+ * The floating IPs of a server: from Nova's `addresses` (type "floating") when listed there, else
+ * from Neutron — some clouds do not list floating IPs in `addresses`, so the server's ports are
+ * looked up and the floating IPs bound to each.
+ */
+export async function serverFloatingIps(c: Connection, root: string, server: { id: string; addresses?: Record<string, { addr: string; 'OS-EXT-IPS:type'?: string }[]> }): Promise<{ addresses: string[]; from: 'nova' | 'neutron' }> {
+  const listed = Object.values(server.addresses ?? {}).flat().filter((a) => a['OS-EXT-IPS:type'] === 'floating').map((a) => a.addr);
+  if (listed.length) return { addresses: listed, from: 'nova' };
+  const ports = await listPorts(c, root, { deviceId: server.id });
+  const fips = (await Promise.all(ports.map((p) => listFloatingIps(c, root, { portId: p.id })))).flat();
+  return { addresses: fips.map((f) => f.floating_ip_address), from: 'neutron' };
+}

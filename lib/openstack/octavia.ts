@@ -15,7 +15,7 @@ export interface Provider {
   description?: string;
 }
 
-/** The fields of a load balancer later issues use. */
+/** The fields of a load balancer kaas reads (VIP for the real-IP decision, port for its floating IP). */
 export interface LoadBalancer {
   id: string;
   name: string;
@@ -87,8 +87,108 @@ export async function findLoadBalancer(c: Connection, root: string, name: string
   return found[0];
 }
 
-/** `GET /v2/lbaas/loadbalancers/{id}`. */
-export async function showLoadBalancer(c: Connection, root: string, id: string): Promise<LoadBalancer> {
-  const res = await c.call<{ loadbalancer: LoadBalancer }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}` });
-  return res.data.loadbalancer;
+/** Deletes a load balancer with its listeners, pools and monitors (cascade); an already deleted one (404) counts as done. */
+export async function deleteLoadBalancer(c: Connection, root: string, id: string): Promise<void> {
+  await c.call('load-balancer', root, { method: 'DELETE', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}?cascade=true`, expect: [202, 204, 404] });
+}
+
+/**
+ * OCCM's name for a Service's Octavia load balancer: `kube_service_<cluster-name>_<namespace>_<service>`
+ * (cloud-provider-openstack pkg/openstack/loadbalancer.go, `cluster-name` is OCCM's --cluster-name).
+ */
+export function occmLoadBalancerName(cluster: string, namespace: string, service: string): string {
+  return `${occmLoadBalancerPrefix(cluster)}${namespace}_${service}`;
+}
+
+/** The prefix every OCCM load balancer of a cluster starts with. */
+export function occmLoadBalancerPrefix(cluster: string): string {
+  return `kube_service_${cluster}_`;
+}
+
+/** A listener (fields doctor and the post-apply verification read). */
+export interface Listener {
+  id: string;
+  name?: string;
+  protocol: string;
+  protocol_port: number;
+  allowed_cidrs?: string[] | null;
+  default_pool_id?: string | null;
+  loadbalancers?: { id: string }[];
+  [key: string]: unknown;
+}
+
+/** A pool. */
+export interface Pool {
+  id: string;
+  name?: string;
+  protocol: string;
+  lb_algorithm: string;
+  healthmonitor_id?: string | null;
+  loadbalancers?: { id: string }[];
+  listeners?: { id: string }[];
+  members?: { id: string }[];
+  provisioning_status?: string;
+  operating_status?: string;
+  [key: string]: unknown;
+}
+
+/** A health monitor. */
+export interface HealthMonitor {
+  id: string;
+  name?: string;
+  type: string;
+  pools?: { id: string }[];
+  [key: string]: unknown;
+}
+
+/** A pool member. */
+export interface Member {
+  id: string;
+  name?: string;
+  address: string;
+  protocol_port: number;
+  monitor_port?: number | null;
+  operating_status?: string;
+  provisioning_status?: string;
+  [key: string]: unknown;
+}
+
+/** Server-side filters of the Octavia list calls (exact match, as the API defines them). */
+export interface OctaviaFilter {
+  loadbalancerId?: string;
+  name?: string;
+}
+
+function octaviaQuery(f: OctaviaFilter = {}): string {
+  const q = new URLSearchParams();
+  if (f.loadbalancerId) q.append('loadbalancer_id', f.loadbalancerId);
+  if (f.name) q.append('name', f.name);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+async function listOf<T>(c: Connection, root: string, collection: string, f?: OctaviaFilter): Promise<T[]> {
+  const res = await c.call<Record<string, T[] | undefined>>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/${collection}${octaviaQuery(f)}` });
+  return res.data?.[collection] ?? [];
+}
+
+/** Listeners of the project in one call, optionally of one load balancer. */
+export function listListeners(c: Connection, root: string, f?: OctaviaFilter): Promise<Listener[]> {
+  return listOf<Listener>(c, root, 'listeners', f);
+}
+
+/** Pools of the project in one call, optionally of one load balancer. */
+export function listPools(c: Connection, root: string, f?: OctaviaFilter): Promise<Pool[]> {
+  return listOf<Pool>(c, root, 'pools', f);
+}
+
+/** Health monitors of the project in one call (Octavia filters them by pool, not by load balancer). */
+export function listHealthMonitors(c: Connection, root: string): Promise<HealthMonitor[]> {
+  return listOf<HealthMonitor>(c, root, 'healthmonitors');
+}
+
+/** Members of one pool (Octavia has no project-wide member list). */
+export async function listMembers(c: Connection, root: string, poolId: string): Promise<Member[]> {
+  const res = await c.call<{ members?: Member[] }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/pools/${encodeURIComponent(poolId)}/members` });
+  return res.data?.members ?? [];
 }

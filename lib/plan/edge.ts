@@ -1,5 +1,6 @@
 import { decided, refused, type Decision } from './decision.js';
 import { providerFacts } from './providers.js';
+import type { Settings } from '../settings/types.js';
 import type { LoadBalancerPlan } from './types.js';
 
 /**
@@ -10,6 +11,9 @@ import type { LoadBalancerPlan } from './types.js';
  *   Service annotation, OCCM publishes a hostname (hairpin workaround), trust PROXY from node_cidr;
  * - amphora without PROXY → health monitor (cloud.conf create-monitor or the annotation);
  * - ovn → no PROXY (OVN keeps client IPs), TCP monitors from cloud.conf create-monitor=true;
+ * - amphora with monitors switched off (occm_loadbalancer create-monitor: false) → no monitor, so
+ *   externalTrafficPolicy: Cluster: under Local, Octavia would keep sending to nodes without a proxy
+ *   pod (occm-loadbalancer-facts.md §5); client IPs then survive only through PROXY protocol.
  */
 
 /** The settings the edge decision reads. */
@@ -20,6 +24,14 @@ export interface EdgeSettings {
   nodeCidr: string;
   /** occm_loadbalancer (cloud.conf [LoadBalancer] overrides). */
   occm: Record<string, unknown>;
+}
+
+/**
+ * The edge settings of a cluster. They apply to every edge proxy, ingress-nginx and the gateway
+ * alike: nginx_use_proxy keeps its SCS name (it means "keep client IPs with PROXY protocol").
+ */
+export function edgeSettings(s: Pick<Settings, 'nginx_use_proxy' | 'node_cidr' | 'occm_loadbalancer'>): EdgeSettings {
+  return { useProxy: s.nginx_use_proxy, nodeCidr: s.node_cidr, occm: s.occm_loadbalancer };
 }
 
 /** Where the pool's health monitor comes from. */
@@ -43,11 +55,15 @@ export interface EdgeLbPlan {
 }
 
 const truthy = (v: unknown) => v === true || (typeof v === 'string' && /^(true|1|yes)$/i.test(v));
+const falsy = (v: unknown) => v === false || (typeof v === 'string' && /^(false|0|no)$/i.test(v));
 
 /** OCCM annotation that gives the pool a health monitor. */
 export const MONITOR_ANNOTATION = 'loadbalancer.openstack.org/enable-health-monitor';
 /** OCCM annotation that switches the pool protocol to PROXY. */
 export const PROXY_ANNOTATION = 'loadbalancer.openstack.org/proxy-protocol';
+
+const NO_MONITOR_REASON =
+  'No health monitor (occm_loadbalancer create-monitor is false): externalTrafficPolicy: Cluster, because under Local Octavia keeps sending to nodes that run no proxy pod.';
 
 /** Decides the edge Service's LB handling from the settings and the load-balancer plan. Pure. */
 export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<EdgeLbPlan> {
@@ -59,12 +75,27 @@ export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<Edge
     if (s.useProxy) reasons.push('PROXY protocol not used: the ovn provider has no PROXY pools, and needs none to keep client IPs.');
     return decided({ ...base, proxyProtocol: false, monitor: 'cloud.conf create-monitor', externalTrafficPolicy: 'Local', clientIpKept: facts.keepsClientIp }, reasons);
   }
+  // An explicit create-monitor: false is the user switching monitors off: no annotation overrides it.
+  const monitorsOff = falsy(s.occm['create-monitor']);
   if (s.useProxy && lb.proxyProtocolPossible && facts.proxyProtocol) {
     if (!s.nodeCidr) {
       return refused({
         message: 'nginx_use_proxy is true but node_cidr is empty: the proxy would not know which PROXY-protocol source to trust',
         hint: 'set node_cidr (the subnet of the cluster nodes), or nginx_use_proxy: false',
       });
+    }
+    if (monitorsOff) {
+      return decided(
+        {
+          ...base, proxyProtocol: true, monitor: 'none', externalTrafficPolicy: 'Cluster', clientIpKept: true, trustedProxyCidr: s.nodeCidr,
+          annotations: { [PROXY_ANNOTATION]: 'true' }, cloudConf: { 'enable-ingress-hostname': 'true' },
+        },
+        [
+          `${lb.provider} load balancer with PROXY protocol: proxy-protocol annotation; the proxy trusts PROXY headers from ${s.nodeCidr} (node_cidr), where the amphorae's own ports are (they never send from the VIP).`,
+          NO_MONITOR_REASON + ' Client IPs still arrive in the PROXY header.',
+          'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the edge through the LB (hairpin with PROXY protocol).',
+        ],
+      );
     }
     return decided(
       {
@@ -80,6 +111,10 @@ export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<Edge
   }
   const reasons: string[] = [];
   if (s.useProxy) reasons.push(`PROXY protocol not possible with provider ${lb.provider}.`);
+  if (monitorsOff) {
+    reasons.push(NO_MONITOR_REASON + ' The proxy sees node addresses, not client IPs (nginx_use_proxy keeps them with PROXY protocol).');
+    return decided({ ...base, proxyProtocol: false, monitor: 'none', externalTrafficPolicy: 'Cluster', clientIpKept: false }, reasons);
+  }
   if (globalMonitor) {
     reasons.push(`${lb.provider} load balancer without PROXY protocol: create-monitor is on in cloud.conf, so no annotation is needed.`);
     return decided({ ...base, proxyProtocol: false, monitor: 'cloud.conf create-monitor', externalTrafficPolicy: 'Local', clientIpKept: false }, reasons);

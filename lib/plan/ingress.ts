@@ -1,10 +1,10 @@
-import { PlanError } from '../errors.js';
 import type { Settings } from '../settings/types.js';
 import {
   BUNDLED_INGRESS_VERSIONS, defaultIngressVersion, findBundled, kubernetesMinor, rangeText, supportsKubernetes,
   type BundledIngressVersion,
 } from './ingress-versions.js';
-import { planEdgeLb } from './edge.js';
+import { andThen, decided, refused, type Decision } from './decision.js';
+import { edgeSettings, planEdgeLb, type EdgeLbPlan } from './edge.js';
 import type { LoadBalancerPlan } from './types.js';
 
 /** The settings the ingress decision reads. */
@@ -18,9 +18,11 @@ export type IngressSettings = Pick<
  * - `amphora-proxy`: health-monitor annotation + PROXY protocol (Service annotation, ConfigMap keys);
  * - `amphora-monitor`: the health-monitor annotation only;
  * - `amphora-plain`: upstream unchanged, `create-monitor` is already on in cloud.conf;
- * - `ovn`: upstream unchanged, monitors from cloud.conf `create-monitor=true`, no PROXY protocol.
+ * - `ovn`: upstream unchanged, monitors from cloud.conf `create-monitor=true`, no PROXY protocol;
+ * - `amphora-cluster` / `amphora-proxy-cluster`: monitors switched off (create-monitor: false), so
+ *   externalTrafficPolicy: Cluster (with PROXY protocol in the second).
  */
-export type IngressVariant = 'amphora-proxy' | 'amphora-monitor' | 'amphora-plain' | 'ovn';
+export type IngressVariant = 'amphora-proxy' | 'amphora-monitor' | 'amphora-plain' | 'ovn' | 'amphora-cluster' | 'amphora-proxy-cluster';
 
 /** Template patches (templates/ingress/patches/<name>.yaml.hbs) of each variant, in order. */
 export const VARIANT_PATCHES: Record<IngressVariant, string[]> = {
@@ -28,6 +30,8 @@ export const VARIANT_PATCHES: Record<IngressVariant, string[]> = {
   'amphora-monitor': ['health-monitor'],
   'amphora-plain': [],
   ovn: [],
+  'amphora-cluster': ['etp-cluster'],
+  'amphora-proxy-cluster': ['proxy-protocol', 'etp-cluster'],
 };
 
 /** The ingress decision: plain data plus the reasons (sentences) and warnings to print. */
@@ -40,6 +44,8 @@ export interface IngressPlan {
   /** Where health monitors come from. */
   monitor: 'service annotation' | 'cloud.conf create-monitor' | 'none';
   proxyProtocol: boolean;
+  /** The controller Service's externalTrafficPolicy (Cluster only without a health monitor). */
+  externalTrafficPolicy?: 'Local' | 'Cluster';
   /** proxy-real-ip-cidr before the LB address is known (node_cidr); set only with PROXY protocol. */
   realIpCidr?: string;
   /** Keys the ingress needs in cloud.conf [LoadBalancer] (enable-ingress-hostname with PROXY). */
@@ -48,21 +54,29 @@ export interface IngressPlan {
   warnings: string[];
 }
 
+/** The ingress variant that carries an edge LB plan. */
+function ingressVariant(e: EdgeLbPlan, lb: LoadBalancerPlan): IngressVariant {
+  if (lb.ovn) return 'ovn';
+  if (e.externalTrafficPolicy === 'Cluster') return e.proxyProtocol ? 'amphora-proxy-cluster' : 'amphora-cluster';
+  if (e.proxyProtocol) return 'amphora-proxy';
+  return e.monitor === 'cloud.conf create-monitor' ? 'amphora-plain' : 'amphora-monitor';
+}
+
 /** The retirement notice printed whenever ingress-nginx is deployed. */
 export const RETIREMENT_WARNING =
   'ingress-nginx is retired upstream: no releases, bug fixes or security fixes after March 2026 ' +
   '(https://kubernetes.io/blog/2025/11/11/ingress-nginx-retirement/); plan a move to a Gateway API implementation';
 
-/** Picks the bundled version: `true` → the default for kubernetes_version; "vX.Y.Z" → that bundled version. */
-export function chooseIngressVersion(s: IngressSettings, forced: boolean): { version: BundledIngressVersion; reasons: string[]; warnings: string[] } {
+/** Picks the bundled version: `true` → the default for kubernetes_version; "vX.Y.Z" → that bundled version (refused when not bundled). */
+export function chooseIngressVersion(s: IngressSettings, forced: boolean): Decision<BundledIngressVersion> {
   const minor = kubernetesMinor(s.kubernetes_version);
   const reasons: string[] = [];
-  const warnings: string[] = [];
   let version: BundledIngressVersion;
   if (typeof s.deploy_nginx_ingress === 'string') {
     const found = findBundled(s.deploy_nginx_ingress);
     if (!found) {
-      throw new PlanError(`deploy_nginx_ingress: ${s.deploy_nginx_ingress} is not a bundled ingress-nginx version`, {
+      return refused({
+        message: `deploy_nginx_ingress: ${s.deploy_nginx_ingress} is not a bundled ingress-nginx version`,
         problems: BUNDLED_INGRESS_VERSIONS.map((b) => `${b.version} (Kubernetes ${rangeText(b)})`),
         hint: 'set deploy_nginx_ingress to true (the version matching kubernetes_version) or to one of the bundled versions above; kaas downloads nothing at apply time',
       });
@@ -79,37 +93,39 @@ export function chooseIngressVersion(s: IngressSettings, forced: boolean): { ver
     );
     if (forced) reasons.push('deploy_nginx_ingress is false, but Harbor needs an ingress: deploy_harbor is true and harbor_domain_name is set.');
   }
+  const warnings: string[] = [];
   if (!minor || !supportsKubernetes(version, minor)) {
     warnings.push(`ingress-nginx ${version.version} is tested with Kubernetes ${rangeText(version)}, not with kubernetes_version ${s.kubernetes_version}`);
   }
   warnings.push(RETIREMENT_WARNING);
-  return { version, reasons, warnings };
+  return decided(version, reasons, warnings);
 }
 
 /**
  * The pure decision: whether to deploy ingress-nginx, which bundled version, which variant, and
- * what cloud.conf must hold for it. Throws PlanError (exit 2) for an unbundled pinned version and
- * for PROXY protocol without a node CIDR (the old scripts wrote `proxy-real-ip-cidr: "null"`).
+ * what cloud.conf must hold for it. Refused for an unbundled pinned version and for PROXY protocol
+ * without a node CIDR (the old scripts wrote `proxy-real-ip-cidr: "null"`). The plan carries its
+ * reasons and warnings too, for printing.
  */
-export function planIngress(s: IngressSettings, lb: LoadBalancerPlan): IngressPlan {
+export function planIngress(s: IngressSettings, lb: LoadBalancerPlan): Decision<IngressPlan> {
   const base = { provider: lb.provider, monitor: 'none' as const, proxyProtocol: false, cloudConf: {}, warnings: [] as string[] };
   const forced = s.deploy_nginx_ingress === false && s.deploy_harbor && s.harbor_domain_name.trim() !== '';
   if (s.deploy_nginx_ingress === false && !forced) {
     const why = s.deploy_harbor ? ' (deploy_harbor is true, but harbor_domain_name is empty, so Harbor needs no ingress)' : '';
-    return { ...base, deploy: false, reasons: [`ingress-nginx not deployed: deploy_nginx_ingress is false${why}.`] };
+    const reasons = [`ingress-nginx not deployed: deploy_nginx_ingress is false${why}.`];
+    return decided({ ...base, deploy: false, reasons }, reasons);
   }
-  const { version, reasons, warnings } = chooseIngressVersion(s, forced);
-  const edge = planEdgeLb({ useProxy: s.nginx_use_proxy, nodeCidr: s.node_cidr, occm: s.occm_loadbalancer }, lb);
-  if (!edge.ok) {
-    const r = edge.refusals[0];
-    throw new PlanError(r.message, { hint: r.hint, problems: r.problems });
-  }
-  const e = edge.value;
-  const variant: IngressVariant = lb.ovn ? 'ovn' : e.proxyProtocol ? 'amphora-proxy' : e.monitor === 'cloud.conf create-monitor' ? 'amphora-plain' : 'amphora-monitor';
-  const lead = lb.ovn ? ['OVN load balancer: the upstream manifest unchanged.'] : variant === 'amphora-plain' ? ['The upstream manifest unchanged.'] : [];
-  return {
-    ...base, deploy: true, version, variant, monitor: e.monitor, proxyProtocol: e.proxyProtocol,
-    ...(e.trustedProxyCidr ? { realIpCidr: e.trustedProxyCidr } : {}),
-    cloudConf: e.cloudConf, reasons: [...reasons, ...lead, ...edge.reasons], warnings,
-  };
+  const planned = andThen(chooseIngressVersion(s, forced), (version) => {
+    const edge = planEdgeLb(edgeSettings(s), lb);
+    if (!edge.ok) return edge;
+    const e = edge.value;
+    const variant = ingressVariant(e, lb);
+    const lead = lb.ovn ? ['OVN load balancer: the upstream manifest unchanged.'] : variant === 'amphora-plain' ? ['The upstream manifest unchanged.'] : [];
+    return decided(
+      { ...base, deploy: true, version, variant, monitor: e.monitor, proxyProtocol: e.proxyProtocol, externalTrafficPolicy: e.externalTrafficPolicy, ...(e.trustedProxyCidr ? { realIpCidr: e.trustedProxyCidr } : {}), cloudConf: e.cloudConf },
+      [...lead, ...edge.reasons],
+      edge.warnings,
+    );
+  });
+  return planned.ok ? decided({ ...planned.value, reasons: planned.reasons, warnings: planned.warnings }, planned.reasons, planned.warnings) : planned;
 }

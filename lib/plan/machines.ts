@@ -1,11 +1,11 @@
+import { decided, refused, type Decision } from './decision.js';
+
 /**
  * The shape of the nodes: which Kubernetes version and Glance image, and whether a flavor needs a
  * root volume. Pure: the cloud's image names and flavors are passed in (undefined = not known,
  * e.g. a dry-run without cloud access; then the decision says what it assumed).
  */
 
-/** Result of a decision that may fail with an error and a hint. */
-export type Decision<T> = ({ ok: true } & T & { reasons: string[] }) | { ok: false; error: string; hint: string; reasons: string[] };
 
 /** The Kubernetes version and image the nodes run. */
 export interface ImageChoice {
@@ -31,30 +31,30 @@ export function chooseImage(version: string, image: string, images: string[] | u
   const px = PATCH_X.exec(version);
   if (px) {
     if (image) {
-      return { ok: false, error: `kubernetes_version ${version} cannot be resolved when image is set explicitly (${image})`, hint: 'set a full kubernetes_version, e.g. v1.33.4', reasons };
+      return refused({ message: `kubernetes_version ${version} cannot be resolved when image is set explicitly (${image})`, hint: 'set a full kubernetes_version, e.g. v1.33.4' }, reasons);
     }
     if (!images) {
-      return { ok: false, error: `kubernetes_version ${version} needs the cloud's image list to find the newest patch release`, hint: `set a full version (--set kubernetes_version=v${px[1]}.${px[2]}.<patch>) or give kaas access to the cloud`, reasons };
+      return refused({ message: `kubernetes_version ${version} needs the cloud's image list to find the newest patch release`, hint: `set a full version (--set kubernetes_version=v${px[1]}.${px[2]}.<patch>) or give kaas access to the cloud` }, reasons);
     }
     const re = new RegExp(`^${defaultImageName(`v${px[1]}\\.${px[2]}\\.`).replace(/-/g, '\\-')}(\\d+)$`);
     const patches = images.map((n) => re.exec(n)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
     if (patches.length === 0) {
-      return { ok: false, error: `no image ${defaultImageName(`v${px[1]}.${px[2]}.<patch>`)} in the cloud`, hint: 'upload a Cluster API node image (image-builder) or set image and a full kubernetes_version', reasons };
+      return refused({ message: `no image ${defaultImageName(`v${px[1]}.${px[2]}.<patch>`)} in the cloud`, hint: 'upload a Cluster API node image (image-builder) or set image and a full kubernetes_version' }, reasons);
     }
     const best = `v${px[1]}.${px[2]}.${Math.max(...patches)}`;
     reasons.push(`kubernetes_version ${version} resolved to ${best} (newest image ${defaultImageName(best)})`);
-    return { ok: true, kubernetesVersion: best, image: defaultImageName(best), reasons };
+    return decided({ kubernetesVersion: best, image: defaultImageName(best) }, reasons);
   }
   if (!FULL.test(version)) {
-    return { ok: false, error: `kubernetes_version "${version}" is not vX.Y.Z or vX.Y.x`, hint: 'e.g. kubernetes_version: v1.33.4', reasons };
+    return refused({ message: `kubernetes_version "${version}" is not vX.Y.Z or vX.Y.x`, hint: 'e.g. kubernetes_version: v1.33.4' }, reasons);
   }
   const name = image || defaultImageName(version);
   if (images === undefined) reasons.push(`image ${name} not checked (cloud not asked)`);
   else if (!images.includes(name)) {
     const similar = images.filter((n) => n.startsWith('ubuntu-capi-image-')).sort();
-    return { ok: false, error: `image ${name} does not exist in the cloud`, hint: similar.length ? `images found: ${similar.join(', ')}` : 'upload a Cluster API node image (image-builder)', reasons };
+    return refused({ message: `image ${name} does not exist in the cloud`, hint: similar.length ? `images found: ${similar.join(', ')}` : 'upload a Cluster API node image (image-builder)' }, reasons);
   }
-  return { ok: true, kubernetesVersion: version, image: name, reasons };
+  return decided({ kubernetesVersion: version, image: name }, reasons);
 }
 
 /** A flavor as Nova lists it (only what the decision needs). */
@@ -84,7 +84,7 @@ export function chooseFlavor(role: string, flavor: string, rootDiskGiB: number, 
     const f = flavors.find((x) => x.name === flavor);
     if (!f) {
       const scs = flavors.map((x) => x.name).filter((n) => n.startsWith('SCS-')).sort().slice(0, 12);
-      return { ok: false, error: `${role} flavor ${flavor} does not exist in the cloud`, hint: scs.length ? `flavors found include: ${scs.join(', ')}` : 'openstack flavor list', reasons };
+      return refused({ message: `${role} flavor ${flavor} does not exist in the cloud`, hint: scs.length ? `flavors found include: ${scs.join(', ')}` : 'openstack flavor list' }, reasons);
     }
     disk = f.disk ?? 0;
   } else {
@@ -94,13 +94,13 @@ export function chooseFlavor(role: string, flavor: string, rootDiskGiB: number, 
       reasons.push(`${role} flavor ${flavor} not checked (cloud not asked); its SCS name says ${disk ? `${disk} GB disk` : 'diskless'}`);
     } else {
       reasons.push(`${role} flavor ${flavor} not checked (cloud not asked); assumed to have a disk`);
-      return { ok: true, flavor, rootVolumeGiB: 0, reasons };
+      return decided({ flavor, rootVolumeGiB: 0 }, reasons);
     }
   }
-  if (disk > 0) return { ok: true, flavor, rootVolumeGiB: 0, reasons };
+  if (disk > 0) return decided({ flavor, rootVolumeGiB: 0 }, reasons);
   if (rootDiskGiB <= 0) {
-    return { ok: false, error: `${role} flavor ${flavor} has no disk and ${role}_root_disk is 0`, hint: `set ${role}_root_disk (GiB) or choose a flavor with a disk`, reasons };
+    return refused({ message: `${role} flavor ${flavor} has no disk and ${role}_root_disk is 0`, hint: `set ${role}_root_disk (GiB) or choose a flavor with a disk` }, reasons);
   }
   reasons.push(`${role} flavor ${flavor} is diskless: root volume of ${rootDiskGiB} GiB`);
-  return { ok: true, flavor, rootVolumeGiB: rootDiskGiB, reasons };
+  return decided({ flavor, rootVolumeGiB: rootDiskGiB }, reasons);
 }

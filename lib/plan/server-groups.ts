@@ -1,3 +1,5 @@
+import { decided, refused, type Decision } from './decision.js';
+
 /**
  * Anti-affinity server groups of a workload cluster (SCS `OPENSTACK_ANTI_AFFINITY`): one for the
  * control plane (hard anti-affinity unless soft is asked for), one for the workers (always soft: a
@@ -21,11 +23,6 @@ export interface ServerGroupAction {
   id?: string;
 }
 
-/** The plan for both groups, or why none are used, or why it cannot go on. */
-export type ServerGroupPlan =
-  | { ok: true; groups: ServerGroupAction[]; reasons: string[] }
-  | { ok: false; error: string; hint: string; reasons: string[] };
-
 /** Inputs: the relevant settings and the groups that exist in the project. */
 export interface ServerGroupInput {
   cluster: string;
@@ -44,9 +41,9 @@ export function serverGroupNames(prefix: string, cluster: string): { controller:
  * Decides which server groups to create or reuse. A group with kaas's name but another policy is
  * an error (Nova cannot change a group's policy, and its members were placed under the old one).
  */
-export function planServerGroups(input: ServerGroupInput): ServerGroupPlan {
+export function planServerGroups(input: ServerGroupInput): Decision<ServerGroupAction[]> {
   if (!input.antiAffinity) {
-    return { ok: true, groups: [], reasons: ['anti_affinity is false: no server groups, Nova may place nodes on the same host'] };
+    return decided([], ['anti_affinity is false: no server groups, Nova may place nodes on the same host']);
   }
   const names = serverGroupNames(input.prefix, input.cluster);
   const wanted: Omit<ServerGroupAction, 'action'>[] = [
@@ -63,26 +60,22 @@ export function planServerGroups(input: ServerGroupInput): ServerGroupPlan {
   for (const w of wanted) {
     const same = input.existing.filter((g) => g.name === w.name);
     if (same.length > 1) {
-      return {
-        ok: false,
-        error: `${same.length} server groups are named ${w.name} (ids ${same.map((g) => g.id).sort().join(', ')})`,
+      return refused({
+        message: `${same.length} server groups are named ${w.name} (ids ${same.map((g) => g.id).sort().join(', ')})`,
         hint: `delete the extra ones: openstack server group delete <id>`,
-        reasons,
-      };
+      }, reasons);
     }
     const g = same[0];
     if (!g) {
       groups.push({ ...w, action: 'create' });
     } else if (g.policy !== w.policy) {
-      return {
-        ok: false,
-        error: `server group ${w.name} exists with policy ${g.policy}, but ${w.policy} is wanted`,
+      return refused({
+        message: `server group ${w.name} exists with policy ${g.policy}, but ${w.policy} is wanted`,
         hint: 'Nova cannot change a policy: delete the group (after the cluster) or change soft_anti_affinity_controller back',
-        reasons,
-      };
+      }, reasons);
     } else {
       groups.push({ ...w, action: 'reuse', id: g.id });
     }
   }
-  return { ok: true, groups, reasons };
+  return decided(groups, reasons);
 }

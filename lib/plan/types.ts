@@ -12,7 +12,7 @@ export interface LoadBalancerPlan {
   cloudConf: Record<string, string>;
   /** PROXY protocol may be used between LB and nginx (false for OVN: it keeps client IPs). */
   proxyProtocolPossible: boolean;
-  /** Whether the kube-API LB can honour allowed CIDRs (restrict_kubeapi). */
+  /** Whether the kube-API LB (pinned to amphora when restricted) can honour restrict_kubeapi on this cloud; independent of `provider`. */
   kubeApiAllowedCidrs: boolean;
   reasons: string[];
 }

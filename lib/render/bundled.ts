@@ -20,13 +20,16 @@ export function bundledFiles(dir: string): string[] {
   return readdirSync(templatePath(dir)).sort();
 }
 
-/** The Kubernetes objects of a verbatim manifest templates/<rel>, each document checked. */
-export function bundledManifest(rel: string): KubeObject[] {
-  let text: string;
+/** The text of a bundled file under templates/ (an incomplete install is a clear error, exit 1). */
+export function readBundledText(...parts: string[]): string {
   try {
-    text = readFileSync(templatePath(rel), 'utf8');
+    return readFileSync(templatePath(...parts), 'utf8');
   } catch (e) {
-    throw new OperationError(`bundled manifest ${rel} is missing: ${(e as Error).message}`, { hint: 'reinstall kaas: its templates/ folder is incomplete' });
+    throw new OperationError(`bundled file templates/${parts.join('/')} is missing: ${(e as Error).message}`, { hint: 'reinstall kaas: its templates/ folder is incomplete' });
   }
-  return parseDocuments(text, `templates/${rel}`);
+}
+
+/** Reads a bundled upstream manifest under templates/ and checks every document in it. */
+export function readBundledObjects(...parts: string[]): KubeObject[] {
+  return parseDocuments(readBundledText(...parts), `templates/${parts.join('/')}`);
 }

@@ -1,6 +1,7 @@
 import type { CloudConfig } from '../openstack/cloud-config.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import { PlanError } from '../errors.js';
+import { KNOWN_LB_OPTIONS } from '../settings/occm-options.js';
 import type { ScalarMap } from '../settings/types.js';
 import { bundledTemplate } from './bundled.js';
 
@@ -10,15 +11,7 @@ import { bundledTemplate } from './bundled.js';
  * through templates/cloud-conf/cloud.conf.hbs. The result holds a secret: write it mode 0600.
  */
 
-/** [LoadBalancer] options OCCM knows (cloud-provider-openstack pkg/openstack/openstack.go); others are typos. */
-export const KNOWN_LB_OPTIONS = [
-  'enabled', 'lb-provider', 'lb-method', 'lb-version', 'create-monitor', 'monitor-delay', 'monitor-timeout',
-  'monitor-max-retries', 'monitor-max-retries-down', 'manage-security-groups', 'internal-lb', 'node-selector',
-  'cascade-delete', 'floating-network-id', 'floating-subnet-id', 'floating-subnet', 'floating-subnet-tags', 'subnet-id',
-  'member-subnet-id', 'network-id', 'flavor-id', 'availability-zone', 'enable-ingress-hostname',
-  'ingress-hostname-suffix', 'max-shared-lb', 'container-store', 'default-tls-container-ref',
-  'provider-requires-serial-api-calls',
-];
+export { KNOWN_LB_OPTIONS } from '../settings/occm-options.js';
 
 /** kaas's own [LoadBalancer] defaults (the SCS template's, minus `use-octavia`, removed in OCCM v1.26). */
 export const LB_DEFAULTS: Record<string, string> = { 'manage-security-groups': 'true' };
@@ -30,7 +23,11 @@ export interface CloudConfInput {
   occm: ScalarMap;
   /** Keys other plans require (the ingress plan's enable-ingress-hostname with PROXY protocol). */
   required?: Record<string, string>;
-  /** Path of the CA bundle inside the OCCM pod, written as ca-file when the cloud has a cacert. */
+  /**
+   * Path of the CA bundle inside the OCCM/CSI pods. Set it only when the CA is in the Secret
+   * (ca.crt); cloud.conf then names it as ca-file. Unset: no ca-file (a ca-file whose file is
+   * missing stops OCCM at start).
+   */
   caFileInPod?: string;
 }
 
@@ -52,8 +49,15 @@ export function iniValue(key: string, value: string): string {
 
 const norm = (v: string | number | boolean) => String(v).trim().toLowerCase();
 
-/** [Global] pairs: application credential preferred, password auth accepted with a warning. */
-export function globalSection(cloud: CloudConfig, caFileInPod: string): { pairs: [string, string][]; warnings: string[] } {
+/** Where the cloud-config Secret is mounted in the OCCM and Cinder CSI pods, and its CA file there. */
+export const CA_FILE_IN_POD = '/etc/config/ca.crt';
+
+/**
+ * [Global] pairs: application credential preferred, password auth accepted with a warning.
+ * TLS: `verify: false` → tls-insecure=true and no ca-file (nothing is checked, so a CA is moot);
+ * else ca-file only when `caFileInPod` is given, i.e. the CA is mounted from the Secret.
+ */
+export function globalSection(cloud: CloudConfig, caFileInPod?: string): { pairs: [string, string][]; warnings: string[] } {
   const a = cloud.auth;
   const pairs: [string, string][] = [['auth-url', a.authUrl]];
   const warnings: string[] = [];
@@ -83,8 +87,9 @@ export function globalSection(cloud: CloudConfig, caFileInPod: string): { pairs:
     add('tenant-domain-id', a.projectDomainId);
   }
   if (cloud.interface !== 'public') pairs.push(['os-endpoint-type', cloud.interface]);
-  if (cloud.cacert) pairs.push(['ca-file', caFileInPod]);
   if (!cloud.verify) pairs.push(['tls-insecure', 'true']);
+  else if (cloud.cacert && caFileInPod) pairs.push(['ca-file', caFileInPod]);
+  else if (cloud.cacert) warnings.push(`cloud "${cloud.name}" names cacert ${cloud.cacert}, but the CA is not in the cloud-config Secret: cloud.conf gets no ca-file`);
   return { pairs, warnings };
 }
 
@@ -124,7 +129,7 @@ export function loadBalancerSection(lb: LoadBalancerPlan, occm: ScalarMap, requi
 
 /** Renders cloud.conf. Throws PlanError on conflicts (see loadBalancerSection). */
 export function renderCloudConf(input: CloudConfInput): CloudConf {
-  const g = input.cloud ? globalSection(input.cloud, input.caFileInPod ?? '/etc/config/ca.crt') : { pairs: [], warnings: [] };
+  const g = input.cloud ? globalSection(input.cloud, input.caFileInPod) : { pairs: [], warnings: [] };
   const loadBalancer = loadBalancerSection(input.lb, input.occm, input.required);
   const lines = (pairs: [string, string][]) => pairs.map(([key, v]) => ({ key, value: iniValue(key, v) }));
   const text = bundledTemplate('cloud-conf/cloud.conf.hbs').render({

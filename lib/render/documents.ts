@@ -46,7 +46,7 @@ export function parseDocuments(text: string, source: string): KubeObject[] {
 
 /** Multi-document YAML of the objects, each starting with `---` (what `kubectl apply -f -` reads). */
 export function stringifyDocuments(objects: unknown[]): string {
-  return objects.map((o) => `---\n${stringify(o, { lineWidth: 0 })}`).join('');
+  return objects.map((o) => `---\n${stringify(o, { lineWidth: 0, aliasDuplicateObjects: false })}`).join('');
 }
 
 /** Finds one object by kind and name (and namespace when given); undefined when absent. */

@@ -1,11 +1,14 @@
 import { isIp, parseCidr } from '../net/cidr.js';
+import { KNOWN_LB_OPTIONS } from './occm-options.js';
 import { expectation } from './schema.js';
+import { didYouMeanIn } from './suggest.js';
 import type { SettingDecl, SettingType } from './table.js';
 import { validatorFor } from './validators.js';
 
 /** Shows a value the way the user wrote it: strings quoted, the rest as YAML-ish JSON. */
 export function show(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 100)}… (${text.length} characters)` : text;
 }
 
 /** SCS wrote lists as one string: "[ 10.0.0.1/32, 192.0.2.0/24, ]" (trailing comma allowed). */
@@ -25,17 +28,22 @@ export function parseScsList(text: string): string[] {
  * `path` is the full dotted path used in the message.
  */
 export function checkValue(decl: SettingDecl, value: unknown, path: string): string[] {
-  const validate = validatorFor(decl.type);
-  if (validate(value) as boolean) return [];
-  const t = decl.type;
-  // Give CIDR and IP problems item by item, with the precise reason.
+  const schemaOk = validatorFor(decl.type)(value) as boolean;
+  const precise = addressProblems(decl.type, value, path);
+  if (precise.length) return precise;
+  if (schemaOk) return decl.key === 'occm_loadbalancer' ? unknownOccmKeys(value, path) : [];
+  return [`${path}: ${show(value)} is not ${expectation(decl.type)}${booleanHint(decl.type, value)}`];
+}
+
+/** CIDR and IP problems item by item, with the precise reason (host bits, duplicates, "none"). */
+function addressProblems(t: SettingType, value: unknown, path: string): string[] {
   if ((t.kind === 'cidrList' || t.kind === 'ipList') && Array.isArray(value)) {
     const out: string[] = [];
     value.forEach((item, i) => {
       if (typeof item !== 'string') out.push(`${path}[${i}]: ${show(item)} is not a string`);
       else if (t.kind === 'ipList' && !isIp(item)) out.push(`${path}[${i}]: ${show(item)} is not an IP address`);
       else if (t.kind === 'cidrList' && item === 'none' && t.allowNone && value.length > 1)
-        out.push(`${path}[${i}]: "none" must be the only entry (it means internal access only)`);
+        out.push(`${path}[${i}]: "none" must be the only entry (it means exclusive internal access: only the management host)`);
       else if (t.kind === 'cidrList' && !(item === 'none' && t.allowNone)) {
         const c = parseCidr(item, t.bareIpAsHost);
         if ('error' in c) out.push(`${path}[${i}]: ${c.error}`);
@@ -43,13 +51,13 @@ export function checkValue(decl: SettingDecl, value: unknown, path: string): str
     });
     const dup = value.find((v, i) => value.indexOf(v) !== i);
     if (dup !== undefined) out.push(`${path}: ${show(dup)} is listed twice`);
-    if (out.length) return out;
+    return out;
   }
   if (t.kind === 'cidr' && typeof value === 'string') {
     const c = parseCidr(value);
     if ('error' in c) return [`${path}: ${c.error}`];
   }
-  return [`${path}: ${show(value)} is not ${expectation(t)}${booleanHint(t, value)}`];
+  return [];
 }
 
 /** The bash scripts treated anything but `true` as false; kaas says what it saw instead. */
@@ -60,4 +68,11 @@ export function booleanHint(t: SettingType, value: unknown): string {
   if (v === 'true' || v === 'false') return ` (write ${v} without quotes or spaces)`;
   if (['yes', 'no', 'on', 'off', 'y', 'n', '1', '0'].includes(v)) return ` (write ${['yes', 'on', 'y', '1'].includes(v) ? 'true' : 'false'})`;
   return '';
+}
+
+/** Keys of an `occm_loadbalancer` map that OCCM does not know, each with the closest known one. */
+export function unknownOccmKeys(value: unknown, path: string): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const unknown = Object.keys(value).filter((k) => !KNOWN_LB_OPTIONS.includes(k)).sort();
+  return unknown.map((k) => `${path}.${k}: not a cloud.conf [LoadBalancer] option of OCCM${didYouMeanIn(k, KNOWN_LB_OPTIONS)} (known: ${KNOWN_LB_OPTIONS.join(', ')})`);
 }

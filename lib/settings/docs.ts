@@ -7,7 +7,8 @@ export const DOCS_BEGIN = '<!-- settings:begin -->';
 /** The README marker after the generated settings reference. */
 export const DOCS_END = '<!-- settings:end -->';
 
-const GROUP_TITLES: Record<SettingGroup, string> = {
+/** Group headings, in documentation order (README reference and settings init). */
+export const GROUP_TITLES: Record<SettingGroup, string> = {
   cloud: 'Cloud',
   ingress: 'Ingress and load balancers',
   network: 'Network',

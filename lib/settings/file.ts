@@ -1,8 +1,10 @@
-import { closest, distance } from 'fastest-levenshtein';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLError } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type Pair, type YAMLError } from 'yaml';
 import { checkValue, parseScsList, show } from './check.js';
 import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
+import { didYouMeanIn } from './suggest.js';
+import { duplicateKeys, keyText, nodeValue, parseUserYaml, resolveNode } from './yaml-read.js';
 import type { Origin, SettingKey } from './types.js';
+import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
 
 /** One layer of settings: values with where each came from. */
 export interface Layer {
@@ -18,14 +20,15 @@ export interface ParsedFile {
   warnings: string[];
 }
 
+/** A file with thousands of problems is listed up to here; then a count. */
+const MAX_PROBLEMS = 100;
+const MAX_SUGGESTIONS = 20;
+
 const ALL_NAMES = [...SETTINGS.map((d) => d.key), ...LEGACY.keys(), 'clusters'];
 
-/** Suggests the closest known key for a typo (case-insensitive, at most a third of it changed). */
+/** Suggests the closest setting name for a typo (see suggest.ts). */
 export function didYouMean(name: string, candidates: string[] = ALL_NAMES): string {
-  const lower = name.toLowerCase();
-  const best = closest(lower, candidates.map((c) => c.toLowerCase()));
-  const original = candidates.find((c) => c.toLowerCase() === best) ?? best;
-  return distance(lower, best) <= Math.max(2, Math.floor(name.length / 3)) ? `; did you mean ${original}?` : '';
+  return didYouMeanIn(name, candidates);
 }
 
 /**
@@ -33,9 +36,13 @@ export function didYouMean(name: string, candidates: string[] = ALL_NAMES): stri
  * type or value, legacy/new conflict) is collected as `file:line:col: path: message`.
  */
 export function parseSettingsFile(text: string, file: string): ParsedFile {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   const out: ParsedFile = { environment: emptyLayer(), clusters: new Map(), problems: [], warnings: [] };
+  const parsed = parseUserYaml(text);
+  if ('tooLarge' in parsed) {
+    out.problems.push(`${file}:1:1: ${parsed.tooLarge}`);
+    return out;
+  }
+  const { doc, lc } = parsed;
   const at = (node: Node | null | undefined) => {
     const p = lc.linePos(node?.range?.[0] ?? 0);
     return { line: p.line, col: p.col };
@@ -45,33 +52,48 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     return `${file}:${p.line}:${p.col}`;
   };
   out.problems.push(...yamlErrors(doc.errors, text, lc, file));
+  for (const d of duplicateKeys(doc)) {
+    const p = lc.linePos(d.offset);
+    out.problems.push(`${file}:${p.line}:${p.col}: YAML syntax error: duplicate key ${d.key} (each key may appear once per map)`);
+  }
   if (out.problems.length) return out;
-  const root = doc.contents;
+  const root = resolveNode(doc, doc.contents) ?? null;
   if (root === null || (isScalar(root) && root.value === null)) return out; // an empty file is a valid (empty) layer
   if (!isMap(root)) {
     out.problems.push(`${loc(root)}: the settings file must be a map of setting: value (found ${isSeq(root) ? 'a list' : 'a scalar'})`);
     return out;
   }
 
+  let unknown = 0;
   const readLevel = (pairs: Pair[], prefix: string, layer: Layer, section: 'environment' | 'cluster') => {
     const seen = new Map<SettingKey, { name: string; value: unknown; raw: string }>();
     for (const pair of pairs) {
       const keyNode = pair.key as Node;
-      const name = isScalar(keyNode) ? String(keyNode.value) : String(keyNode);
-      const valueNode = pair.value as Node | null;
+      const name = keyText(keyNode);
+      const valueNode = resolveNode(doc, pair.value) ?? null;
+      if (isAlias(pair.value) && !valueNode) {
+        out.problems.push(`${loc(pair.value as Node)}: ${prefix}${name}: the alias *${pair.value.source} names no anchor (&${pair.value.source} must come before it)`);
+        continue;
+      }
       if (name === 'clusters' && section === 'environment') {
         readClusters(valueNode);
         continue;
       }
       const key: SettingKey | undefined = isSettingKey(name) ? name : LEGACY.get(name);
       if (!key) {
-        const hint = name === 'clusters' ? ' (clusters sections cannot be nested)' : didYouMean(name);
+        // Suggestions cost an edit distance against every setting: the first few are what helps.
+        const hint = name === 'clusters' ? ' (clusters sections cannot be nested)' : ++unknown <= MAX_SUGGESTIONS ? didYouMean(name) : '';
         out.problems.push(`${loc(keyNode)}: ${prefix}${name}: unknown setting${hint}`);
         continue;
       }
       const decl = declOf(key);
       const path = `${prefix}${name}`;
-      let value: unknown = valueNode ? (valueNode as Node).toJSON() : null;
+      const read = nodeValue(doc, valueNode);
+      if ('error' in read) {
+        out.problems.push(`${loc((pair.value as Node | null) ?? keyNode)}: ${path}: ${read.error}`);
+        continue;
+      }
+      let value: unknown = read.value;
       const raw = valueNode?.range ? text.slice(valueNode.range[0], valueNode.range[1]) : '';
       // YAML 1.2 reads True/TRUE as booleans; the SCS scripts compared with the literal "true".
       if (typeof value === 'boolean' && raw !== 'true' && raw !== 'false') {
@@ -104,17 +126,18 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     }
   };
 
-  const readClusters = (node: Node | null) => {
+  const readClusters = (aliased: Node | null) => {
+    const node = resolveNode(doc, aliased) ?? null;
     if (node === null || (isScalar(node) && node.value === null)) return;
     if (!isMap(node)) {
       out.problems.push(`${loc(node)}: clusters: must be a map of cluster name to settings`);
       return;
     }
     for (const pair of node.items) {
-      const name = String(isScalar(pair.key) ? pair.key.value : pair.key);
-      const body = pair.value as Node | null;
-      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 40) {
-        out.problems.push(`${loc(pair.key as Node)}: clusters.${name}: a cluster name must be lower-case letters, digits and '-' (at most 40, as Kubernetes object names)`);
+      const name = keyText(pair.key);
+      const body = resolveNode(doc, pair.value) ?? null;
+      if (!isClusterName(name)) {
+        out.problems.push(`${loc(pair.key as Node)}: clusters.${name}: ${CLUSTER_NAME_RULE}`);
         continue;
       }
       const layer = emptyLayer();
@@ -129,6 +152,10 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
   };
 
   readLevel(root.items as Pair[], '', out.environment, 'environment');
+  if (out.problems.length > MAX_PROBLEMS) {
+    const more = out.problems.length - MAX_PROBLEMS;
+    out.problems.splice(MAX_PROBLEMS, more, `${file}: … and ${more} more problems (fix the ones above first)`);
+  }
   return out;
 }
 

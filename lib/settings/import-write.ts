@@ -1,5 +1,3 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Document, isMap, isScalar, isSeq, parseDocument, Scalar, type Node, type Pair } from 'yaml';
 
 /** What merging an imported section into an environment file did. */
@@ -61,17 +59,4 @@ export function mergeClusterSection(
     clusters.items.push(doc.createPair(key, sectionNode(doc, values)) as Pair);
   }
   return { text: doc.toString({ lineWidth: 0 }), status };
-}
-
-/** Writes a file all at once: a temporary file beside it, then rename (readers never see half a file). */
-export function writeFileAtomic(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text, { mode: 0o644 });
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }

@@ -7,17 +7,25 @@ import { importCloudConf, readIni } from './import-cloudconf.js';
 import { importClusterctl, readClusterctl } from './import-clusterctl.js';
 import { ImportCollector } from './import-convert.js';
 import { importHarbor, readShellVars } from './import-harbor.js';
+import { pinScsIngress } from './import-ingress.js';
+import { importTfvars, readTfvars } from './import-tfvars.js';
 import { BUNDLED_INGRESS_VERSIONS, findBundled } from '../plan/ingress-versions.js';
 import { reportText, type ImportReport } from './import-report.js';
-import { mergeClusterSection, writeFileAtomic } from './import-write.js';
+import { writeFileAtomic } from '../fs/atomic.js';
+import { withFsErrors } from '../fs/errors.js';
+import { withFileLock } from '../fs/lock.js';
+import { mergeClusterSection } from './import-write.js';
 import { checkEnvName, displayPath, settingsFilePath } from './load.js';
 import { SETTINGS } from './table.js';
+import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
 
 /** `kaas settings import`: which SCS files to read and where the result goes. */
 export interface ImportOptions {
   clusterctlFile: string;
   cloudConfFile?: string;
   harborSettingsFile?: string;
+  /** The SCS environment tfvars (terraform/environments/environment-<cloud>.tfvars). */
+  tfvarsFile?: string;
   cluster: string;
   settingsDir: string;
   env: string;
@@ -33,6 +41,7 @@ export interface ScsInputs {
   clusterctl: { text: string; file: string };
   cloudConf?: { text: string; file: string };
   harborSettings?: { text: string; file: string };
+  tfvars?: { text: string; file: string };
 }
 
 /** Pure conversion of SCS files into one cluster's settings, with everything dropped and why. */
@@ -51,12 +60,29 @@ export function convertScs(inputs: ScsInputs): ImportCollector {
     c.problems.push(...sh.problems);
     importHarbor(sh.raws, c);
   }
+  if (inputs.tfvars) {
+    const tf = readTfvars(inputs.tfvars.text, inputs.tfvars.file);
+    c.problems.push(...tf.problems);
+    importTfvars(tf.raws, c);
+  }
+  pinScsIngress(c);
   const pinned = c.values.deploy_nginx_ingress;
   if (typeof pinned === 'string' && !findBundled(pinned)) {
     // Valid as a setting, but apply-ingress would refuse it: say so now, not at apply time.
     c.notes.push(`deploy_nginx_ingress ${pinned} is not bundled with kaas (bundled: ${BUNDLED_INGRESS_VERSIONS.map((b) => b.version).join(', ')}); apply-ingress will refuse it: set true (the bundled release matching kubernetes_version) or a bundled version`);
   }
   return c;
+}
+
+/**
+ * Where the SCS scripts keep a cluster, so that create-cluster converges on it and delete-cluster
+ * finds it: its own namespace on the management cluster (mng_cluster_ns.inc) and the workload
+ * kubeconfig at ~/<cluster>/<cluster>.yaml. The object names need no setting: create-cluster
+ * follows the live Cluster's references, and keeps a live machine template whose content matches.
+ */
+export function recordScsLayout(c: ImportCollector, cluster: string): void {
+  c.set('namespace', cluster, 'SCS layout (one namespace per cluster, mng_cluster_ns.inc)');
+  c.set('workload_kubeconfig', `~/${cluster}/${cluster}.yaml`, 'SCS layout (KUBECONFIG_WORKLOADCLUSTER)');
 }
 
 function readInput(file: string | undefined, cwd: string, flag: string) {
@@ -73,39 +99,44 @@ function readInput(file: string | undefined, cwd: string, flag: string) {
  */
 export async function importScs(opts: ImportOptions): Promise<{ data: unknown; text: string }> {
   checkEnvName(opts.env);
-  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(opts.cluster) || opts.cluster.length > 40) {
-    throw new UsageError(`--cluster ${opts.cluster}: a cluster name must be lower-case letters, digits and '-' (at most 40)`);
-  }
+  if (!isClusterName(opts.cluster)) throw new UsageError(`--cluster ${opts.cluster}: ${CLUSTER_NAME_RULE}`);
   const inputs: ScsInputs = {
     clusterctl: readInput(opts.clusterctlFile, opts.cwd, 'clusterctl.yaml')!,
     cloudConf: readInput(opts.cloudConfFile, opts.cwd, '--cloud-conf'),
     harborSettings: readInput(opts.harborSettingsFile, opts.cwd, '--harbor-settings'),
+    tfvars: readInput(opts.tfvarsFile, opts.cwd, '--tfvars'),
   };
   const c = convertScs(inputs);
+  recordScsLayout(c, opts.cluster);
   const hint = 'fix the SCS file (or the environment file) and import again; nothing was written';
   if (c.problems.length) throw new SettingsError(`cannot import ${inputs.clusterctl.file} (${c.problems.length} problem${c.problems.length > 1 ? 's' : ''})`, c.problems, hint);
 
   const section = Object.fromEntries(SETTINGS.filter((d) => d.key in c.values).map((d) => [d.key, c.values[d.key]]));
   const file = settingsFilePath(opts.settingsDir, opts.env, opts.cwd);
   const shown = displayPath(file, opts.cwd);
-  const existing = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-  if (existing !== undefined) {
-    const before = parseSettingsFile(existing, shown);
-    if (before.problems.length) throw new SettingsError(`${shown} is invalid; fix it before importing into it`, before.problems, 'kaas settings validate --env ' + opts.env);
-  }
-  const merged = mergeClusterSection(existing, opts.cluster, section, {
-    force: opts.force ?? false,
-    comment: ` imported from ${inputs.clusterctl.file} by kaas settings import`,
-    header: ` kaas environment "${opts.env}" (created by kaas settings import)\n Layers, lowest first: defaults < this file < clusters.<name> < KAAS_<KEY> env vars < --set flags.`,
-  });
-  if ('conflict' in merged) {
-    throw new UsageError(`${shown}: ${merged.conflict}; nothing was written`, { hint: 'use --force to replace it, or import under another --cluster name' });
-  }
-  const after = parseSettingsFile(merged.text, shown);
-  if (after.problems.length) throw new SettingsError(`the imported ${shown} would be invalid`, after.problems, hint);
+  // Read, merge and write under the file's lock: two imports at once both land, none is lost.
+  const merge = () => {
+    const existing = existsSync(file) ? withFsErrors(file, 'read', () => readFileSync(file, 'utf8')) : undefined;
+    if (existing !== undefined) {
+      const before = parseSettingsFile(existing, shown);
+      if (before.problems.length) throw new SettingsError(`${shown} is invalid; fix it before importing into it`, before.problems, 'kaas settings validate --env ' + opts.env);
+    }
+    const merged = mergeClusterSection(existing, opts.cluster, section, {
+      force: opts.force ?? false,
+      comment: ` imported from ${inputs.clusterctl.file} by kaas settings import`,
+      header: ` kaas environment "${opts.env}" (created by kaas settings import)\n Layers, lowest first: defaults < this file < clusters.<name> < KAAS_<KEY> env vars < --set flags.`,
+    });
+    if ('conflict' in merged) {
+      throw new UsageError(`${shown}: ${merged.conflict}; nothing was written`, { hint: 'use --force to replace it, or import under another --cluster name' });
+    }
+    const after = parseSettingsFile(merged.text, shown);
+    if (after.problems.length) throw new SettingsError(`the imported ${shown} would be invalid`, after.problems, hint);
 
+    if (!opts.dryRun && merged.status !== 'unchanged') writeFileAtomic(file, merged.text);
+    return merged;
+  };
+  const merged = opts.dryRun ? merge() : await withFileLock(file, merge);
   const write = !opts.dryRun && merged.status !== 'unchanged';
-  if (write) writeFileAtomic(file, merged.text);
   const report: ImportReport = {
     env: opts.env,
     file,

@@ -1,6 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SettingsError } from '../errors.js';
+import { withFsErrors } from '../fs/errors.js';
+import { MAX_YAML_BYTES } from './yaml-read.js';
 import { parseSettingsFile, type Layer, type ParsedFile } from './file.js';
 import { defaultsLayer, envLayer, flagLayer } from './sources.js';
 import type { Origin, ResolvedSettings, SettingKey, Settings } from './types.js';
@@ -41,15 +43,22 @@ export function checkEnvName(env: string): void {
 export function readEnvironmentFile(opts: LoadOptions): { file: string; parsed: ParsedFile } {
   checkEnvName(opts.env);
   const file = settingsFilePath(opts.settingsDir, opts.env, opts.cwd);
+  const dir = path.dirname(file);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new SettingsError(`--settings-dir ${opts.settingsDir} is not a directory`, [], 'point --settings-dir / KAAS_SETTINGS_DIR at the directory holding <env>.yaml files');
+  }
   if (!existsSync(file)) {
     if (opts.env === 'default') return { file, parsed: { environment: { values: {}, origins: {} }, clusters: new Map(), problems: [], warnings: [] } };
-    const dir = path.dirname(file);
     const envs = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)) : [];
     throw new SettingsError(`settings file ${file} not found`, [], envs.length
       ? `environments in ${dir}: ${envs.sort().join(', ')}; choose one with --env, or create ${path.basename(file)} (kaas settings import can convert an SCS clusterctl.yaml)`
       : `create it (see settings/example.yaml), or point --settings-dir / KAAS_SETTINGS_DIR at your settings directory`);
   }
-  return { file, parsed: parseSettingsFile(readFileSync(file, 'utf8'), displayPath(file, opts.cwd)) };
+  const shown = displayPath(file, opts.cwd);
+  // Refused before reading: a settings file is a few KiB, a runaway one must not fill memory.
+  const size = withFsErrors(file, 'read', () => statSync(file).size);
+  if (size > MAX_YAML_BYTES) throw new SettingsError(`${shown} has ${size} bytes; kaas reads at most ${MAX_YAML_BYTES} (1 MiB)`, [], 'is this the right file? a settings file is a few KiB');
+  return { file, parsed: parseSettingsFile(withFsErrors(file, 'read', () => readFileSync(file, 'utf8')), shown) };
 }
 
 /** Merges layers in order; a later layer's value wins, an unset value never overwrites. */

@@ -1,9 +1,16 @@
 import { LEGACY, SETTINGS, type SettingDecl, type SettingType } from './table.js';
+import { CLUSTER_NAME_MAX, CLUSTER_NAME_PATTERN } from './cluster-name.js';
 
 type JsonSchema = Record<string, unknown>;
 
 const VERSION = '^v\\d+\\.\\d+\\.\\d+$';
 const VERSION_X = '^v\\d+\\.\\d+\\.(\\d+|x)$';
+// CIDR syntax as patterns (JSON Schema has no CIDR format); kaas itself also checks host bits.
+const V4 = '(\\d{1,3}\\.){3}\\d{1,3}';
+const V6 = '[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*';
+const CIDR = `^(${V4}/(3[0-2]|[12]?\\d)|${V6}/(12[0-8]|1[01]\\d|[1-9]?\\d))$`;
+const CIDR_OR_IP = `^(${V4}(/(3[0-2]|[12]?\\d))?|${V6}(/(12[0-8]|1[01]\\d|[1-9]?\\d))?)$`;
+const IP = { anyOf: [{ type: 'string', format: 'ipv4' }, { type: 'string', format: 'ipv6' }] };
 
 /** JSON Schema of one setting's value, as written in a settings file. */
 export function valueSchema(type: SettingType): JsonSchema {
@@ -21,19 +28,19 @@ export function valueSchema(type: SettingType): JsonSchema {
     case 'version':
       return { type: 'string', pattern: type.allowPatchX ? VERSION_X : VERSION };
     case 'cidr':
-      return { type: 'string', format: 'kaas-cidr' };
+      return { type: 'string', pattern: CIDR };
     case 'cidrList': {
-      const item = { type: 'string', format: type.bareIpAsHost ? 'kaas-cidr-or-ip' : 'kaas-cidr' };
+      const item = { type: 'string', pattern: type.bareIpAsHost ? CIDR_OR_IP : CIDR };
       const list = { type: 'array', items: item, uniqueItems: true };
       if (!type.allowNone) return list;
       return { anyOf: [list, { type: 'array', items: { const: 'none' }, minItems: 1, maxItems: 1 }] };
     }
     case 'ipList':
-      return { type: 'array', items: { type: 'string', format: 'kaas-ip' } };
+      return { type: 'array', items: IP };
     case 'map':
       return {
         type: 'object',
-        additionalProperties: { type: ['string', 'number', 'boolean'] },
+        additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
         propertyNames: { pattern: type.keys === 'metadata' ? '^[A-Za-z0-9_.:-]+$' : '^[a-z0-9][a-z0-9-]*$' },
       };
   }
@@ -82,15 +89,22 @@ function settingProperty(d: SettingDecl): JsonSchema {
   };
 }
 
-/** The properties every level (environment and cluster section) accepts: current and legacy keys. */
+/** The properties every level (environment and cluster section) offers: the current keys. */
 function levelProperties(): Record<string, JsonSchema> {
-  const props: Record<string, JsonSchema> = {};
-  for (const d of SETTINGS) props[d.key] = settingProperty(d);
+  return Object.fromEntries(SETTINGS.map((d) => [d.key, settingProperty(d)]));
+}
+
+/**
+ * Legacy SCS names are accepted, but as patternProperties: editors (yaml-language-server) offer
+ * `properties` for completion and never these, so nobody is led to write a legacy name.
+ */
+function legacyPatterns(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
   for (const [legacy, key] of LEGACY) {
     const d = SETTINGS.find((s) => s.key === key)!;
-    props[legacy] = { ...fileValueSchema(d.type), deprecated: true, description: `Legacy SCS name of ${key}.` };
+    out[`^${legacy}$`] = { ...fileValueSchema(d.type), deprecated: true, description: `Legacy SCS name of ${key}.` };
   }
-  return props;
+  return out;
 }
 
 /**
@@ -99,23 +113,25 @@ function levelProperties(): Record<string, JsonSchema> {
  */
 export function settingsFileSchema(): JsonSchema {
   const props = levelProperties();
+  const legacy = legacyPatterns();
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     $id: 'https://kaas.invalid/schema/settings.json',
     title: 'kaas environment settings',
     type: 'object',
     additionalProperties: false,
+    patternProperties: legacy,
     properties: {
       ...props,
       clusters: {
         description: 'Per-cluster overrides: clusters.<name>.<setting>.',
         type: 'object',
-        propertyNames: { pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' },
+        propertyNames: { pattern: CLUSTER_NAME_PATTERN, maxLength: CLUSTER_NAME_MAX },
         additionalProperties: { $ref: '#/definitions/cluster' },
       },
     },
     definitions: {
-      cluster: { type: 'object', additionalProperties: false, properties: props },
+      cluster: { type: 'object', additionalProperties: false, properties: props, patternProperties: legacy },
     },
   };
 }

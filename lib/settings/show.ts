@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
-import { SettingsError } from '../errors.js';
+import { KaasError, SettingsError } from '../errors.js';
 import { redactValue } from '../redact.js';
 import { displayPath, loadSettings, validateAll, type LoadOptions } from './load.js';
 import { settingsFileSchema } from './schema.js';
 import { SETTINGS } from './table.js';
 import type { Origin } from './types.js';
+
+type LoadedValues = ReturnType<typeof loadSettings>['values'];
 
 /** "default", "settings/example.yaml:12 (clusters.demo)", "env KAAS_X", "flag --set x". */
 export function describeOrigin(o: Origin | undefined): string {
@@ -27,7 +29,7 @@ function display(v: unknown): string {
 }
 
 /** `kaas settings show <cluster>`: every effective value and where it came from. */
-export function showSettings(opts: LoadOptions & { warn: (m: string) => void }) {
+export function showSettings(opts: LoadOptions & { warn: (m: string) => void; explain?: (cluster: string, env: string, s: LoadedValues) => string[] }) {
   const r = loadSettings(opts);
   r.warnings.forEach(opts.warn);
   const rows = SETTINGS.map((d) => ({
@@ -40,6 +42,7 @@ export function showSettings(opts: LoadOptions & { warn: (m: string) => void }) 
   const text = [
     `# environment ${r.env}${r.cluster ? `, cluster ${r.cluster}` : ''} (${displayPath(r.file, opts.cwd)}${existsSync(r.file) ? '' : ' does not exist: built-in defaults'})`,
     ...rows.map((x) => `${x.key.padEnd(w1)}  ${display(x.value).padEnd(w2)}  ${x.origin}`),
+    ...(opts.explain && r.cluster ? ['', ...opts.explain(r.cluster, r.env, r.values)] : []),
   ].join('\n');
   const data = {
     env: r.env,
@@ -62,12 +65,39 @@ export function validateSettings(opts: LoadOptions & { warn: (m: string) => void
   // Only env "default" may lack its file; then there is nothing to call valid but the defaults.
   if (!existsSync(r.file)) {
     return {
-      data: { valid: true, file: null, clusters: [] },
+      data: { valid: true, file: null, clusters: [], problems: [], warnings: r.warnings },
       text: `${rel} does not exist: only the built-in defaults, KAAS_* variables and --set flags were checked (valid)`,
     };
   }
   const scope = opts.cluster ? `cluster ${opts.cluster}` : r.clusters.length ? `clusters: ${r.clusters.join(', ')}` : 'no cluster sections';
-  return { data: { valid: true, file: r.file, clusters: r.clusters }, text: `${rel}: valid (${scope})` };
+  return { data: { valid: true, file: r.file, clusters: r.clusters, problems: [], warnings: r.warnings }, text: `${rel}: valid (${scope})` };
+}
+
+/** The -o json|yaml shape of `settings validate`: the same whether the file is valid or not. */
+export interface ValidationReport {
+  valid: boolean;
+  /** Absolute path of the environment file; null when it does not exist. */
+  file: string | null;
+  clusters: string[];
+  /** Every problem, each naming file, line and path ([] when valid). */
+  problems: string[];
+  warnings: string[];
+}
+
+/**
+ * `settings validate -o json|yaml`: the problems as data on stdout (exit 2 when there are any),
+ * so that scripts and editors need not scrape stderr.
+ */
+export function validationReport(opts: LoadOptions): { data: ValidationReport; exitCode: 0 | 2 } {
+  let report: ValidationReport;
+  try {
+    const r = validateAll(opts);
+    report = { valid: r.problems.length === 0, file: existsSync(r.file) ? r.file : null, clusters: r.clusters, problems: r.problems, warnings: r.warnings };
+  } catch (e) {
+    if (!(e instanceof KaasError)) throw e;
+    report = { valid: false, file: null, clusters: [], problems: [e.message, ...e.problems], warnings: [] };
+  }
+  return { data: report, exitCode: report.valid ? 0 : 2 };
 }
 
 /** `kaas settings schema`: the JSON Schema editors use through yaml-language-server. */

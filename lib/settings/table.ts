@@ -48,7 +48,7 @@ const TABLE: Table = {
   },
   nginx_use_proxy: {
     type: bool, default: true, group: 'ingress', legacy: ['NGINX_INGRESS_PROXY', 'NGINX_USE_PROXY'],
-    description: 'Use PROXY protocol between an amphora load balancer and nginx so that nginx sees client IPs (ignored with OVN, which keeps them).',
+    description: 'Use PROXY protocol between an amphora load balancer and the edge proxy (nginx, and Envoy for the gateway) so that it sees client IPs (ignored with OVN, which keeps them).',
   },
   use_ovn_lb_provider: {
     type: { kind: 'enum', values: [true, false, 'auto'] }, default: false, group: 'ingress', legacy: ['USE_OVN_LB_PROVIDER'],
@@ -66,13 +66,25 @@ const TABLE: Table = {
     type: str, default: '', group: 'ingress', legacy: ['HARBOR_DOMAIN_NAME'],
     description: 'Domain name of the Harbor registry (empty: no Harbor ingress).',
   },
+  deploy_gateway: {
+    type: bov, default: false, group: 'ingress',
+    description: 'Deploy the Gateway API (standard CRDs) with Envoy Gateway, the supported successor of ingress-nginx: true (the bundled version), false, or a bundled version "vX.Y.Z". nginx_use_proxy, use_ovn_lb_provider and occm_loadbalancer apply to its load balancer too; it may run beside ingress-nginx during a migration.',
+  },
+  gateway_class: {
+    type: str, default: 'kaas', group: 'ingress',
+    description: 'Name of the GatewayClass kaas creates for Envoy Gateway (the default Gateway "kaas" in envoy-gateway-system uses it; migrate-ingress attaches routes to that Gateway).',
+  },
   restrict_kubeapi: {
     type: { kind: 'cidrList', bareIpAsHost: true, allowNone: true }, default: [], group: 'network', legacy: ['RESTRICT_KUBEAPI'],
-    description: 'CIDRs allowed to reach the kube-API load balancer (a bare IP means /32); [] = open to all; ["none"] = internal only, no floating IP. The management host is always added.',
+    description: 'CIDRs allowed to reach the kube-API load balancer (a bare IP means /32); [] = open to all; ["none"] = exclusive internal access (the LB keeps its floating IP, only the management host is allowed). The management host is always added, CAPO adds the cluster subnets and router IPs; a restricted API LB is pinned to amphora, whatever use_ovn_lb_provider says.',
   },
   node_cidr: {
     type: cidr, default: '10.8.0.0/20', group: 'network', legacy: ['NODE_CIDR'],
     description: 'Subnet of the cluster nodes (also the range nginx trusts for PROXY headers: the amphorae reach the nodes from their ports in it).',
+  },
+  ovn_nodeport_cidrs: {
+    type: { kind: 'cidrList', bareIpAsHost: true }, default: [], group: 'network',
+    description: 'With OVN load balancers: further sources allowed to reach the worker NodePorts (30000-32767); node_cidr is always allowed (OVN health checks), clients are let in by OCCM per Service (loadBalancerSourceRanges). ["0.0.0.0/0"] opens them to all.',
   },
   pod_cidr: { type: cidr, default: '192.168.0.0/16', group: 'network', legacy: ['POD_CIDR'], description: 'Pod network.' },
   service_cidr: { type: cidr, default: '10.96.0.0/12', group: 'network', legacy: ['SERVICE_CIDR'], description: 'Service network.' },
@@ -150,7 +162,7 @@ const TABLE: Table = {
   },
   instance_create_timeout: {
     type: { kind: 'integer', min: 1, max: 240 }, default: 5, group: 'cluster', legacy: ['CLUSTER_API_OPENSTACK_INSTANCE_CREATE_TIMEOUT'],
-    description: 'Minutes CAPO waits for a server to become ACTIVE.',
+    description: 'Minutes a server may take to become ACTIVE; kaas sizes its machine waits from it (+10 min per machine to boot and join). SCS set it on the shared CAPO controller; kaas leaves CAPO alone.',
   },
   etcd_unsafe_fs: {
     type: bool, default: false, group: 'cluster', legacy: ['ETCD_UNSAFE_FS'],
@@ -211,6 +223,10 @@ const TABLE: Table = {
   prefix: {
     type: str, default: 'capi', group: 'management',
     description: 'Prefix of OpenStack resources kaas creates outside Cluster API (server groups).',
+  },
+  namespace: {
+    type: str, default: '', group: 'management',
+    description: 'Namespace of the cluster\'s objects on the management cluster (created if missing); empty = where the Cluster already is, else the cluster name (as the SCS scripts). A namespace other than the cluster name also prefixes OCCM\'s cluster-name, so two environments can run the same cluster name in one project.',
   },
 };
 

@@ -18,9 +18,12 @@ export interface Settings {
   occm_loadbalancer: ScalarMap;
   deploy_harbor: boolean;
   harbor_domain_name: string;
+  deploy_gateway: BoolOrVersion;
+  gateway_class: string;
   // --- network
   restrict_kubeapi: string[];
   node_cidr: string;
+  ovn_nodeport_cidrs: string[];
   pod_cidr: string;
   service_cidr: string;
   dns_nameservers: string[];
@@ -60,6 +63,7 @@ export interface Settings {
   mgmt_server_name: string;
   workload_kubeconfig: string;
   prefix: string;
+  namespace: string;
 }
 
 export type SettingKey = keyof Settings;

@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { SETTINGS_AJV_OPTIONS, SETTINGS_FORMATS } from './formats.js';
 import { valueSchema } from './schema.js';
 import type { SettingType } from './table.js';
@@ -7,6 +8,9 @@ import type { SettingType } from './table.js';
  * The JSON Schema validator of each setting type, compiled by ajv when first needed. The bundled CLI
  * replaces this module by validators.bundle.ts: the same validators, compiled by the build.
  */
+
+// ajv-formats is CommonJS: under NodeNext its default export is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv, formats: string[]) => Ajv;
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -22,7 +26,7 @@ export function validatorFor(type: SettingType): ValidateFunction {
   if (!v) {
     if (!ajv) {
       ajv = new Ajv(SETTINGS_AJV_OPTIONS);
-      for (const [name, fn] of Object.entries(SETTINGS_FORMATS)) ajv.addFormat(name, fn);
+      addFormats(ajv, SETTINGS_FORMATS);
     }
     v = ajv.compile(valueSchema(type));
     compiled.set(id, v);

@@ -95,7 +95,7 @@ describe('kaas apply-ingress (built CLI, fake kubectl on PATH)', () => {
     expect(r.stderr).toMatch(/error: the workload kubeconfig .*\.kube\/kaas\/demo\.yaml does not exist\nhint: kaas create-cluster demo writes it/);
   });
 
-  it('applies and verifies; without a cloud, proxy-real-ip-cidr stays node_cidr', () => {
+  it('applies (--no-verify: no cloud to verify against); without a cloud, proxy-real-ip-cidr stays node_cidr', () => {
     const dir = tempDir();
     const kc = path.join(dir, 'kc.yaml');
     writeFileSync(kc, 'apiVersion: v1\nkind: Config\n');
@@ -103,12 +103,13 @@ describe('kaas apply-ingress (built CLI, fake kubectl on PATH)', () => {
     const get = ['--kubeconfig', kc, 'get', 'service', 'ingress-nginx-controller', ...NS, '-o', 'json'];
     fake = fakeTools([
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` } },
+      { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-daemonset-occm.json` } },
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'job', 'ingress-nginx-admission-create', 'ingress-nginx-admission-patch', ...NS, '--ignore-not-found'] },
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'], stdinContains: ['kind: ValidatingWebhookConfiguration'] },
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/ingress-nginx-controller', ...NS, '--timeout=300s'] },
       { tool: 'kubectl', argv: get, response: { stdoutFile: `${RECORDED}/get-service-lb-ip.json` } },
     ]);
-    const r = runKaas(['apply-ingress', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'cloud='], { env: fake.env });
+    const r = runKaas(['apply-ingress', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'cloud=', '--no-verify'], { env: fake.env });
     expect(r.stderr).toMatch(/could not ask Octavia for the LB VIP/);
     expect(r.stderr).not.toContain('s3cr3t-value');
     expect(r.code).toBe(0);

@@ -86,7 +86,7 @@ describe('kaas settings on the bundled example', () => {
     const r = runKaas(['settings', 'validate', '--settings-dir', dir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${path.join(dir, 'default.yaml')} does not exist: only the built-in defaults, KAAS_* variables and --set flags were checked (valid)\n`);
-    expect(JSON.parse(runKaas(['settings', 'validate', '--settings-dir', dir, '-o', 'json']).stdout)).toEqual({ valid: true, file: null, clusters: [] });
+    expect(JSON.parse(runKaas(['settings', 'validate', '--settings-dir', dir, '-o', 'json']).stdout)).toEqual({ valid: true, file: null, clusters: [], problems: [], warnings: [] });
     expect(runKaas(['settings', 'show', 'demo', '--settings-dir', dir]).stdout).toMatch(/^# environment default, cluster demo \(.*default\.yaml does not exist: built-in defaults\)$/m);
   });
 

@@ -14,6 +14,17 @@ function fail(msg) {
   process.exit(97);
 }
 
+if (process.env.KAAS_FAKE_STATE && logPath) {
+  // Management-cluster mode: a stateful cluster instead of a call list (mgmt-cluster.mjs).
+  const { prepare, run } = await import('./mgmt-cluster.mjs');
+  await prepare();
+  const stdin = argv.includes('-') ? readFileSync(0, 'utf8') : '';
+  const r = run(tool, argv, process.env.KAAS_FAKE_STATE, stdin);
+  appendFileSync(logPath, JSON.stringify({ index: -1, tool, argv, stdin, exitCode: r.exitCode }) + '\n');
+  process.stdout.write(r.stdout);
+  process.stderr.write(r.stderr);
+  process.exit(r.exitCode);
+}
 if (!scenarioPath || !logPath) fail('KAAS_FAKE_SCENARIO and KAAS_FAKE_LOG must be set (see test/fakes/README.md)');
 
 const readStdin = () => {

@@ -48,5 +48,11 @@ export function runKaas(args: string[], opts: { cwd?: string; env?: Record<strin
     input: opts.input,
     timeout: 120000, // generous: CI machines run several jest workers at once
   });
+  // A run that could not start or did not end (ENOENT, the timeout, a signal) is the test's failure,
+  // with its reason, not a `code: null` a later assertion reports without one.
+  if (r.error || r.signal) {
+    const why = r.error ? `${r.error.message}` : `killed by ${r.signal}`;
+    throw new Error(`kaas ${args.join(' ')}: ${why}\n--- stderr ---\n${r.stderr ?? ''}\n--- stdout ---\n${r.stdout ?? ''}`);
+  }
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -131,3 +131,31 @@ export async function stopPeerServices(...services: string[]): Promise<() => voi
     }
   };
 }
+
+/**
+ * Pauses one peer service (SIGSTOP to its process group, as recorded in DIR/pids) while holding
+ * the peer's lock exclusively, so that it accepts connections but never answers: a slow cloud.
+ * Returns the function that resumes it (SIGCONT) and releases the lock; call it in `finally`.
+ */
+export async function pausePeerService(service: string): Promise<() => void> {
+  const release = await holdLock('-x');
+  holdingLock = true;
+  const line = fs.readFileSync(path.join(peer().dir, 'pids'), 'utf8').split('\n').find((l) => l.startsWith(`${service} `));
+  const pgid = Number(line?.split(/\s+/)[1]);
+  const done = () => {
+    holdingLock = false;
+    release();
+  };
+  if (!Number.isInteger(pgid) || pgid <= 1) {
+    done();
+    throw new Error(`no process group recorded for peer service ${service}`);
+  }
+  process.kill(-pgid, 'SIGSTOP');
+  return () => {
+    try {
+      process.kill(-pgid, 'SIGCONT');
+    } finally {
+      done();
+    }
+  };
+}

@@ -7,6 +7,7 @@ import { memoryLogger } from '../../../lib/log.js';
 import { resolveCloudConfig } from '../../../lib/openstack/cloud-config.js';
 import { connect, type Connection } from '../../../lib/openstack/connection.js';
 import { tempDir } from '../../support/cli.js';
+import { sqliteRetry } from '../../support/doctor-project.js';
 import { peer } from '../../support/peer.js';
 import { recordPrinted } from '../../support/printed.js';
 
@@ -38,22 +39,6 @@ async function until(what: string, fn: () => Promise<boolean>, seconds = 60): Pr
     await new Promise((r) => setTimeout(r, 1000));
   }
   throw new Error(`${what}: not reached in ${seconds}s`);
-}
-
-/**
- * Fixture set-up only: the peer's Neutron runs on sqlite, where a write that races OVN's
- * after-commit bookkeeping fails at once with "database is locked" (HTTP 500). A production
- * Neutron on MySQL does not; kaas's own POSTs are deliberately not retried.
- */
-async function sqliteRetry<T>(fn: () => Promise<T>, tries = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (i >= tries || (e as { status?: number }).status !== 500) throw e;
-      await new Promise((r) => setTimeout(r, 500 * i));
-    }
-  }
 }
 
 describe('delete-cluster cloud cleanup against the test peer', () => {

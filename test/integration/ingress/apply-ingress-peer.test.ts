@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { createIngressCloud } from '../../../lib/ingress/cloud.js';
-import { occmLoadBalancerName } from '../../../lib/ingress/real-ip.js';
+import { occmLoadBalancerName } from '../../../lib/openstack/octavia.js';
 import { parseCloudConf } from '../../../lib/ingress/live-check.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { ROOT, tempDir } from '../../support/cli.js';
@@ -45,6 +45,6 @@ describe('kaas apply-ingress against the OpenStack peer', () => {
     const cloud = createIngressCloud({
       environ: { OS_CLIENT_CONFIG_FILE: p.cloudsFile }, cwd: tempDir(), home: tempDir(), cloudSetting: 'peer-demo', logger: memoryLogger(),
     });
-    await expect(cloud.loadBalancerVip(occmLoadBalancerName('demo'))).resolves.toBeUndefined();
+    await expect(cloud.loadBalancerVip(occmLoadBalancerName('demo', 'ingress-nginx', 'ingress-nginx-controller'))).resolves.toBeUndefined();
   });
 });

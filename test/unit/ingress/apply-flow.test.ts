@@ -49,13 +49,17 @@ const secretWith = (cloudConf: string) => ({
   stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-config', namespace: 'kube-system' }, data: { 'cloud.conf': Buffer.from(cloudConf).toString('base64') } }),
 });
 const APPLY = ['apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'];
+const occmCall = (kc: string, file = 'get-daemonset-occm.json'): FakeCall => ({
+  tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/${file}` },
+});
 
-const happy = (kc: string): FakeCall[] => [
+const happy = (kc: string, nodeCidr = '10.8.0.0/20'): FakeCall[] => [
   secretCall(kc, { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` }),
+  occmCall(kc),
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'job', 'ingress-nginx-admission-create', 'ingress-nginx-admission-patch', ...NS, '--ignore-not-found'] },
   {
     tool: 'kubectl', argv: ['--kubeconfig', kc, ...APPLY],
-    stdinContains: ['kind: Deployment', 'proxy-real-ip-cidr: 10.8.0.0/20', 'loadbalancer.openstack.org/proxy-protocol: "true"'],
+    stdinContains: ['kind: Deployment', `proxy-real-ip-cidr: ${nodeCidr}`, 'loadbalancer.openstack.org/proxy-protocol: "true"'],
     response: { stdout: 'namespace/ingress-nginx serverside-applied\n' },
   },
   { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/ingress-nginx-controller', ...NS, '--timeout=300s'] },
@@ -78,6 +82,15 @@ describe('apply-ingress against a (fake) workload cluster', () => {
     expect(kept).toContain('proxy-real-ip-cidr: 10.8.0.0/20');
   });
 
+  it('trusts the configured node_cidr (not the example default, not the VIP) in the manifest and the record', async () => {
+    const { opts, deps, home, logger } = setup((kc) => happy(kc, '10.20.0.0/16'), { loadBalancerVip: async () => '10.20.0.17' });
+    const r = await runApplyIngress({ ...opts, sets: ['node_cidr=10.20.0.0/16'] }, deps);
+    fake!.assertDone();
+    expect(r.data.applied).toMatchObject({ realIpCidr: '10.20.0.0/16' });
+    expect(logger.lines.join('\n')).toMatch(/trusting PROXY headers from node_cidr 10\.20\.0\.0\/16: .*the LB VIP 10\.20\.0\.17 is inside node_cidr/);
+    expect(readFileSync(path.join(appliedDir(home, 'demo'), 'ingress-nginx.yaml'), 'utf8')).toContain('proxy-real-ip-cidr: 10.20.0.0/16');
+  });
+
   it('keeps node_cidr when Octavia cannot be asked, and says why', async () => {
     const { opts, deps, logger } = setup(happy, { loadBalancerVip: () => Promise.reject(new Error('no cloud configured')) });
     const r = await runApplyIngress(opts, deps);
@@ -87,7 +100,7 @@ describe('apply-ingress against a (fake) workload cluster', () => {
   });
 
   it('refuses, applying nothing, when OCCM lacks enable-ingress-hostname for PROXY protocol', async () => {
-    const { opts, deps } = setup((kc) => [secretCall(kc, secretWith('[Global]\nauth-url=x\n[LoadBalancer]\nmanage-security-groups=true\n'))]);
+    const { opts, deps } = setup((kc) => [secretCall(kc, secretWith('[Global]\nauth-url=x\n[LoadBalancer]\nmanage-security-groups=true\n')), occmCall(kc, 'get-daemonset-occm-scs.json')]);
     const err = await runApplyIngress(opts, deps).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlanError);
     expect((err as PlanError).problems[0]).toMatch(/lacks enable-ingress-hostname=true/);
@@ -95,14 +108,32 @@ describe('apply-ingress against a (fake) workload cluster', () => {
   });
 
   it('applies anyway with --force, warning', async () => {
-    const { opts, deps, logger } = setup((kc) => [secretCall(kc, secretWith('[LoadBalancer]\n')), ...happy(kc).slice(1)]);
+    const { opts, deps, logger } = setup((kc) => [secretCall(kc, secretWith('[LoadBalancer]\n')), occmCall(kc, 'get-daemonset-occm-scs.json'), ...happy(kc).slice(2)]);
     await runApplyIngress({ ...opts, force: true }, deps);
     fake!.assertDone();
     expect(logger.lines.join('\n')).toMatch(/warning: --force: the plan uses PROXY protocol/);
   });
 
+  it('refuses, applying nothing, when OCCM runs an older cloud.conf than the Secret (changed without a rollout)', async () => {
+    const { opts, deps, logger } = setup((kc) => [secretCall(kc, { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` }), occmCall(kc, 'get-daemonset-occm-stale.json')]);
+    const err = await runApplyIngress(opts, deps).catch((e: unknown) => e);
+    fake!.assertDone();
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).problems).toEqual([
+      'OCCM runs an older cloud.conf than the Secret holds (pod template sha256:000000000000…, Secret sha256:8b7fd8d708f5…): kaas create-cluster rolls it, or kubectl -n kube-system rollout restart daemonset/openstack-cloud-controller-manager',
+    ]);
+    expect(logger.lines.join('\n')).not.toMatch(/s3cr3t/);
+  });
+
+  it('only warns when OCCM was not deployed by kaas (no hash to compare)', async () => {
+    const { opts, deps, logger } = setup((kc) => [happy(kc)[0], occmCall(kc, 'get-daemonset-occm-scs.json'), ...happy(kc).slice(2)]);
+    await runApplyIngress(opts, deps);
+    fake!.assertDone();
+    expect(logger.lines.join('\n')).toMatch(/OCCM was not deployed by kaas create-cluster .*rollout restart daemonset\/openstack-cloud-controller-manager/);
+  });
+
   it('fails with a hint when the LB address does not come in time', async () => {
-    const { opts, deps } = setup((kc) => happy(kc).slice(0, 5));
+    const { opts, deps } = setup((kc) => happy(kc).slice(0, 6));
     const err = await runApplyIngress({ ...opts, timeouts: { pollMs: 1, addressSec: 0 } }, deps).catch((e: Error) => e);
     expect((err as Error).message).toBe('the Service ingress-nginx/ingress-nginx-controller got no load-balancer address within 0s');
     fake!.assertDone();

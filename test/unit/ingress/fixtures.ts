@@ -1,7 +1,8 @@
-import type { IngressSettings } from '../../../lib/plan/ingress.js';
-import { OVN_CLOUD_CONF } from '../../../lib/plan/loadbalancer.js';
+import { orThrow } from '../../../lib/plan/decision.js';
+import { planIngress, type IngressPlan, type IngressSettings } from '../../../lib/plan/ingress.js';
+import { planLoadBalancerOffline } from '../../../lib/plan/loadbalancer.js';
+import { PROVIDERS } from '../../../lib/plan/providers.js';
 import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
-import { offlineLoadBalancerPlan } from '../../../lib/plan/loadbalancer.js';
 
 /** The ingress settings of the example environment (amphora + proxy, k8s 1.33). */
 export const BASE: IngressSettings = {
@@ -18,10 +19,13 @@ export const BASE: IngressSettings = {
 export const settings = (over: Partial<IngressSettings> = {}): IngressSettings => ({ ...BASE, ...over });
 
 /** The amphora plan (use_ovn_lb_provider false). */
-export const AMPHORA: LoadBalancerPlan = offlineLoadBalancerPlan({ use_ovn_lb_provider: false });
+export const AMPHORA: LoadBalancerPlan = orThrow(planLoadBalancerOffline({ use_ovn_lb_provider: false }));
 
-/** An OVN plan as resolveLoadBalancerPlan returns it. */
+/** An OVN plan as planLoadBalancer returns it. */
 export const OVN: LoadBalancerPlan = {
-  provider: 'ovn', ovn: true, cloudConf: { ...OVN_CLOUD_CONF }, proxyProtocolPossible: false, kubeApiAllowedCidrs: false,
+  provider: 'ovn', ovn: true, cloudConf: { ...PROVIDERS.ovn.cloudConf }, proxyProtocolPossible: false, kubeApiAllowedCidrs: true,
   reasons: ['OVN used: use_ovn_lb_provider is true'],
 };
+
+/** The ingress plan for settings and an LB plan (a refusal fails the test with its message). */
+export const ingressPlan = (s: IngressSettings, lb: LoadBalancerPlan): IngressPlan => orThrow(planIngress(s, lb));

@@ -1,7 +1,7 @@
 import { PlanError } from '../../../lib/errors.js';
 import { defaultIngressVersion, kubernetesMinor } from '../../../lib/plan/ingress-versions.js';
-import { planIngress, RETIREMENT_WARNING } from '../../../lib/plan/ingress.js';
-import { AMPHORA, OVN, settings } from './fixtures.js';
+import { RETIREMENT_WARNING } from '../../../lib/plan/ingress.js';
+import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
 
 describe('planIngress: whether to deploy', () => {
   it.each([
@@ -11,7 +11,7 @@ describe('planIngress: whether to deploy', () => {
     ['false, Harbor without domain', settings({ deploy_nginx_ingress: false, deploy_harbor: true }), false, /harbor_domain_name is empty/],
     ['false, but Harbor with a domain', settings({ deploy_nginx_ingress: false, deploy_harbor: true, harbor_domain_name: 'registry.example.org' }), true, /Harbor needs an ingress/],
   ])('%s → deploy %s', (_name, s, deploy, reason) => {
-    const p = planIngress(s, AMPHORA);
+    const p = ingressPlan(s, AMPHORA);
     expect(p.deploy).toBe(deploy);
     expect(p.reasons.join('\n')).toMatch(reason);
   });
@@ -28,21 +28,21 @@ describe('planIngress: the variant', () => {
     ['OVN (proxy setting ignored)', settings(), OVN, 'ovn', 'cloud.conf create-monitor', false, {}],
     ['OVN, no proxy', settings({ nginx_use_proxy: false }), OVN, 'ovn', 'cloud.conf create-monitor', false, {}],
   ] as const)('%s → %s', (_n, s, lb, variant, monitor, proxy, cloudConf) => {
-    const p = planIngress(s, lb);
+    const p = ingressPlan(s, lb);
     expect([p.variant, p.monitor, p.proxyProtocol, p.cloudConf]).toEqual([variant, monitor, proxy, cloudConf]);
     expect(p.realIpCidr).toBe(proxy ? '10.8.0.0/20' : undefined);
   });
 
   it('says why PROXY protocol is not used with OVN', () => {
-    expect(planIngress(settings(), OVN).reasons.join('\n')).toMatch(/OVN keeps client IPs/);
+    expect(ingressPlan(settings(), OVN).reasons.join('\n')).toMatch(/OVN keeps client IPs/);
   });
 
   it('refuses PROXY protocol without node_cidr instead of writing proxy-real-ip-cidr: "null"', () => {
-    expect(() => planIngress(settings({ node_cidr: '' }), AMPHORA)).toThrow(/node_cidr is empty/);
+    expect(() => ingressPlan(settings({ node_cidr: '' }), AMPHORA)).toThrow(/node_cidr is empty/);
   });
 
   it('needs no node_cidr without PROXY protocol', () => {
-    expect(planIngress(settings({ node_cidr: '', nginx_use_proxy: false }), AMPHORA).variant).toBe('amphora-monitor');
+    expect(ingressPlan(settings({ node_cidr: '', nginx_use_proxy: false }), AMPHORA).variant).toBe('amphora-monitor');
   });
 });
 
@@ -58,24 +58,24 @@ describe('planIngress: the version', () => {
     ['v1.36.x', 'v1.15.1', false],
   ])('kubernetes %s → the default is %s (in range: %s)', (k8s, version, inRange) => {
     expect(defaultIngressVersion(kubernetesMinor(k8s))).toEqual({ pick: expect.objectContaining({ version }), inRange });
-    const p = planIngress(settings({ kubernetes_version: k8s }), AMPHORA);
+    const p = ingressPlan(settings({ kubernetes_version: k8s }), AMPHORA);
     expect(p.version!.version).toBe(version);
     expect(p.warnings.some((w) => w.includes('is tested with Kubernetes'))).toBe(!inRange);
   });
 
   it('warns when a pinned version is outside the cluster\'s Kubernetes range', () => {
-    const p = planIngress(settings({ deploy_nginx_ingress: 'v1.9.6', kubernetes_version: 'v1.33.x' }), AMPHORA);
+    const p = ingressPlan(settings({ deploy_nginx_ingress: 'v1.9.6', kubernetes_version: 'v1.33.x' }), AMPHORA);
     expect(p.warnings).toContain('ingress-nginx v1.9.6 is tested with Kubernetes 1.25–1.29, not with kubernetes_version v1.33.x');
   });
 
   it('always warns that ingress-nginx is retired upstream', () => {
-    expect(planIngress(settings(), AMPHORA).warnings).toContain(RETIREMENT_WARNING);
+    expect(ingressPlan(settings(), AMPHORA).warnings).toContain(RETIREMENT_WARNING);
   });
 
   it('rejects a version that is not bundled, listing the bundled ones (exit 2)', () => {
     let err: unknown;
     try {
-      planIngress(settings({ deploy_nginx_ingress: 'v1.12.0' }), AMPHORA);
+      ingressPlan(settings({ deploy_nginx_ingress: 'v1.12.0' }), AMPHORA);
     } catch (e) {
       err = e;
     }

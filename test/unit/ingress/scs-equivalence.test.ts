@@ -3,9 +3,8 @@ import { rmSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import { renderIngress } from '../../../lib/ingress/render.js';
 import { findBundled } from '../../../lib/plan/ingress-versions.js';
-import { planIngress } from '../../../lib/plan/ingress.js';
 import { scsOverlayDir, scsSedArgs } from '../../support/scs-overlay.js';
-import { AMPHORA, settings } from './fixtures.js';
+import { AMPHORA, settings, ingressPlan } from './fixtures.js';
 
 /** What the old path produced: `kubectl kustomize <overlay>` piped through the SCS sed. */
 function scsBuild(overlay: string, version: string, nodeCidr: string): unknown[] {
@@ -25,12 +24,12 @@ const byKey = (objs: unknown[]) =>
 
 describe('kaas renders what the SCS overlays produced (kubectl kustomize + sed), where the SCS was right', () => {
   it.each(['v1.9.6', 'v1.14.5', 'v1.15.1'])('amphora + proxy equals nginx-proxy for %s', async (version) => {
-    const ours = await renderIngress({ ...planIngress(settings(), AMPHORA), version: findBundled(version)! });
+    const ours = await renderIngress({ ...ingressPlan(settings(), AMPHORA), version: findBundled(version)! });
     expect(byKey(ours.objects)).toEqual(byKey(scsBuild('nginx-proxy', version, '10.8.0.0/20')));
   });
 
   it.each(['v1.9.6', 'v1.15.1'])('amphora without proxy equals nginx-monitor for %s', async (version) => {
-    const ours = await renderIngress({ ...planIngress(settings({ nginx_use_proxy: false }), AMPHORA), version: findBundled(version)! });
+    const ours = await renderIngress({ ...ingressPlan(settings({ nginx_use_proxy: false }), AMPHORA), version: findBundled(version)! });
     expect(byKey(ours.objects)).toEqual(byKey(scsBuild('nginx-monitor', version, '10.8.0.0/20')));
   });
 });

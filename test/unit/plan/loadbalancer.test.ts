@@ -1,7 +1,7 @@
-import { PlanError } from '../../../lib/errors.js';
 import { octaviaFacts } from '../../../lib/openstack/detect.js';
 import type { Capabilities } from '../../../lib/openstack/types.js';
-import { offlineLoadBalancerPlan, resolveLoadBalancerPlan, type LoadBalancerSettings } from '../../../lib/plan/loadbalancer.js';
+import { planLoadBalancer, planLoadBalancerOffline, type LoadBalancerSettings } from '../../../lib/plan/loadbalancer.js';
+import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
 
 function caps(maxVersion: string | undefined, providers: string[]): Capabilities {
   return {
@@ -16,97 +16,119 @@ const noOctavia: Capabilities = {
   ...caps(undefined, []),
   octavia: { present: false, reason: 'the catalog has no "load-balancer" service', providers: [], wallabyOrLater: false, allowedCidrs: false },
 };
-const s = (use_ovn_lb_provider: LoadBalancerSettings['use_ovn_lb_provider'], restrict_kubeapi: string[] = []): LoadBalancerSettings => ({
-  use_ovn_lb_provider,
-  restrict_kubeapi,
-});
+const s = (use_ovn_lb_provider: LoadBalancerSettings['use_ovn_lb_provider']): LoadBalancerSettings => ({ use_ovn_lb_provider });
+const plan = (mode: LoadBalancerSettings['use_ovn_lb_provider'], c: Capabilities): LoadBalancerPlan => {
+  const d = planLoadBalancer(s(mode), c);
+  if (!d.ok) throw new Error(d.refusals[0].message);
+  expect(d.reasons).toEqual(d.value.reasons);
+  return d.value;
+};
 
 const OVN_CONF = { 'lb-provider': 'ovn', 'lb-method': 'SOURCE_IP_PORT', 'create-monitor': 'true' };
 
-describe('resolveLoadBalancerPlan: outcomes', () => {
+describe('planLoadBalancer: the use_ovn_lb_provider table', () => {
   it.each([
-    // setting, Octavia max, providers, restrict, → provider, reason that must appear
-    ['auto', '2.26', ['amphora', 'ovn'], [], 'ovn', 'OVN used: the cloud offers the ovn provider and Octavia v2.26 is Wallaby (v2.24) or later'],
-    ['auto', '2.24', ['amphora', 'ovn'], [], 'ovn', 'Octavia v2.24 is Wallaby'],
-    ['auto', '2.23', ['amphora', 'ovn'], [], 'amphora', 'Octavia v2.23 is older than Wallaby (v2.24): OVN health monitors unsupported'],
-    ['auto', '2.30', ['amphora', 'octavia'], [], 'amphora', 'OVN not offered: providers are amphora, octavia'],
-    ['auto', '2.26', ['amphora', 'ovn'], ['10.0.0.0/8'], 'amphora', 'OVN not used: restrict_kubeapi needs listener allowed_cidrs, which OVN rejects (HTTP 501)'],
-    ['auto', '2.26', ['ovn'], ['10.0.0.0/8'], 'amphora', 'the cloud does not offer the amphora provider; it offers: ovn'],
-    [true, '2.26', ['amphora', 'ovn'], [], 'ovn', 'OVN used: use_ovn_lb_provider is true'],
-    [true, '2.26', ['amphora', 'ovn'], ['none'], 'ovn', 'internal only'],
-    [false, '2.26', ['amphora', 'ovn'], [], 'amphora', 'OVN not used: use_ovn_lb_provider is false'],
-    [false, '2.26', ['vendor-x'], [], 'amphora', 'the cloud does not offer the amphora provider; it offers: vendor-x'],
-    [false, '2.12', ['amphora'], ['192.0.2.0/24'], 'amphora', 'kube-API load balancer allows only 192.0.2.0/24 (restrict_kubeapi)'],
-  ] as const)('%s on Octavia v%s with %j, restrict %j → %s', (mode, version, providers, restrict, provider, reason) => {
-    const plan = resolveLoadBalancerPlan(s(mode, [...restrict]), caps(version, [...providers]));
-    expect(plan.provider).toBe(provider);
-    expect(plan.ovn).toBe(provider === 'ovn');
-    expect(plan.reasons.join('\n')).toContain(reason);
+    // setting, Octavia max, providers → provider, first reason
+    ['auto', '2.26', ['amphora', 'ovn'], 'ovn', 'OVN used: the cloud offers the ovn provider and Octavia v2.26 is Wallaby (v2.24) or later'],
+    ['auto', '2.24', ['amphora', 'ovn'], 'ovn', 'OVN used: the cloud offers the ovn provider and Octavia v2.24 is Wallaby (v2.24) or later'],
+    ['auto', '2.23', ['amphora', 'ovn'], 'amphora', 'Octavia v2.23 is older than Wallaby (v2.24): OVN health monitors unsupported'],
+    ['auto', '2.30', ['amphora', 'octavia'], 'amphora', 'OVN not offered: providers are amphora, octavia'],
+    ['auto', '2.30', [], 'amphora', 'OVN not offered: providers are none'],
+    ['auto', '2.26', ['ovn'], 'ovn', 'OVN used: the cloud offers the ovn provider and Octavia v2.26 is Wallaby (v2.24) or later'],
+    [true, '2.26', ['amphora', 'ovn'], 'ovn', 'OVN used: use_ovn_lb_provider is true'],
+    [false, '2.26', ['amphora', 'ovn'], 'amphora', 'OVN not used: use_ovn_lb_provider is false'],
+    [false, '2.23', ['amphora', 'ovn'], 'amphora', 'OVN not used: use_ovn_lb_provider is false'],
+  ] as const)('%s on Octavia v%s with %j → %s', (mode, version, providers, provider, reason) => {
+    const p = plan(mode, caps(version, [...providers]));
+    expect(p.provider).toBe(provider);
+    expect(p.ovn).toBe(provider === 'ovn');
+    expect(p.reasons[0]).toBe(reason);
+  });
+
+  it.each([
+    [false, ['vendor-x'], ['OVN not used: use_ovn_lb_provider is false', 'the cloud does not offer the amphora provider; it offers: vendor-x']],
+    ['auto', ['vendor-x'], ['OVN not offered: providers are vendor-x', 'the cloud does not offer the amphora provider; it offers: vendor-x']],
+    [false, ['amphora'], ['OVN not used: use_ovn_lb_provider is false']],
+  ] as const)('%s with providers %j says whether amphora is offered', (mode, providers, reasons) => {
+    expect(plan(mode, caps('2.26', [...providers])).reasons).toEqual(reasons);
   });
 
   it('auto without Octavia uses the default provider and says why', () => {
-    const plan = resolveLoadBalancerPlan(s('auto'), noOctavia);
-    expect(plan).toMatchObject({ provider: 'amphora', ovn: false, kubeApiAllowedCidrs: false });
-    expect(plan.reasons).toEqual(['OVN not possible: the cloud has no Octavia (the catalog has no "load-balancer" service)']);
+    expect(plan('auto', noOctavia)).toEqual({
+      provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true, kubeApiAllowedCidrs: false,
+      reasons: ['OVN not possible: the cloud has no Octavia (the catalog has no "load-balancer" service)'],
+    });
+  });
+
+  it('without a reason for the missing Octavia, says so', () => {
+    const c = { ...noOctavia, octavia: { ...noOctavia.octavia, reason: undefined } };
+    expect(plan('auto', c).reasons).toEqual(['OVN not possible: the cloud has no Octavia (no load-balancer service)']);
   });
 });
 
-describe('resolveLoadBalancerPlan: what OVN implies', () => {
-  it('OVN sets the cloud.conf keys and rules out PROXY protocol and allowed CIDRs', () => {
-    const plan = resolveLoadBalancerPlan(s('auto'), caps('2.26', ['amphora', 'ovn']));
-    expect(plan.cloudConf).toEqual(OVN_CONF);
-    expect(plan.proxyProtocolPossible).toBe(false);
-    expect(plan.kubeApiAllowedCidrs).toBe(false);
-    expect(plan.reasons).toContain('PROXY protocol not used: OVN load balancers keep the client IP themselves');
+describe('planLoadBalancer: what each provider implies', () => {
+  it('OVN sets the cloud.conf keys from the provider table and rules out PROXY protocol', () => {
+    const p = plan('auto', caps('2.26', ['amphora', 'ovn']));
+    expect(p).toEqual({
+      provider: 'ovn', ovn: true, cloudConf: OVN_CONF, proxyProtocolPossible: false, kubeApiAllowedCidrs: true,
+      reasons: [
+        'OVN used: the cloud offers the ovn provider and Octavia v2.26 is Wallaby (v2.24) or later',
+        'OVN load balancers get lb-method=SOURCE_IP_PORT (the only algorithm OVN supports) and create-monitor=true (TCP health monitors, needed for externalTrafficPolicy: Local)',
+        'PROXY protocol not used: OVN load balancers keep the client IP themselves',
+      ],
+    });
   });
 
   it.each([
-    ['2.26', true],
-    ['2.11', false],
-  ])('amphora on Octavia v%s: no OVN keys, PROXY possible, allowed CIDRs %s', (version, cidrs) => {
-    const plan = resolveLoadBalancerPlan(s(false), caps(version, ['amphora']));
-    expect(plan).toMatchObject({ provider: 'amphora', cloudConf: {}, proxyProtocolPossible: true, kubeApiAllowedCidrs: cidrs });
+    // issue 9 (2): the kube-API LB is pinned to amphora on its own, whatever the Service LBs use
+    ['ovn Service LBs, amphora offered, v2.26', 'auto', '2.26', ['amphora', 'ovn'], true],
+    ['ovn Service LBs, only ovn offered', true, '2.26', ['ovn'], false],
+    ['amphora, v2.26', false, '2.26', ['amphora'], true],
+    ['amphora, v2.12', false, '2.12', ['amphora'], true],
+    ['amphora, v2.11 (before listener allowed_cidrs)', false, '2.11', ['amphora'], false],
+  ] as const)('kube-API allowed CIDRs possible: %s → %s', (_n, mode, version, providers, cidrs) => {
+    expect(plan(mode, caps(version, [...providers])).kubeApiAllowedCidrs).toBe(cidrs);
+  });
+
+  it('amphora: no OVN keys, PROXY possible', () => {
+    expect(plan(false, caps('2.26', ['amphora']))).toMatchObject({ provider: 'amphora', cloudConf: {}, proxyProtocolPossible: true });
   });
 });
 
-describe('resolveLoadBalancerPlan: errors (exit 2, nothing touched)', () => {
+describe('planLoadBalancer: refusals (exit 2 at the use case, nothing touched)', () => {
   it.each([
-    [true, '2.26', ['amphora'], [], /use_ovn_lb_provider is true, but the cloud does not offer the ovn provider/, ['providers offered: amphora']],
-    [true, '2.23', ['amphora', 'ovn'], [], /older than Wallaby/, [expect.stringContaining('externalTrafficPolicy: Local drop')]],
-    [true, undefined, [], [], /no Octavia/, ['providers offered: none']],
-    [true, '2.26', ['amphora', 'ovn'], ['10.0.0.0/8'], /restrict_kubeapi cannot be honoured: .*OVN, which rejects allowed_cidrs \(HTTP 501\)/, []],
-    [false, '2.11', ['amphora'], ['10.0.0.0/8'], /Octavia v2.11 is older than v2.12/, []],
-    ['auto', '2.10', ['amphora', 'ovn'], ['10.0.0.0/8'], /older than v2.12/, []],
-  ] as const)('%s on v%s with %j, restrict %j → PlanError', (mode, version, providers, restrict, message, problems) => {
-    const c = version === undefined ? noOctavia : caps(version, [...providers]);
-    let err: unknown;
-    try {
-      resolveLoadBalancerPlan(s(mode, [...restrict]), c);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(PlanError);
-    const pe = err as PlanError;
-    expect(pe.exitCode).toBe(2);
-    expect(pe.message).toMatch(message);
-    expect(pe.problems).toEqual(problems);
-    expect(pe.hint).toBeTruthy();
-  });
-
-  it('restrict_kubeapi without Octavia is an error', () => {
-    expect(() => resolveLoadBalancerPlan(s(false, ['10.0.0.0/8']), noOctavia)).toThrow(/no Octavia/);
+    ['2.26', ['amphora'], 'use_ovn_lb_provider is true, but the cloud does not offer the ovn provider', ['providers offered: amphora']],
+    ['2.26', [], 'use_ovn_lb_provider is true, but the cloud does not offer the ovn provider', ['providers offered: none']],
+    ['2.23', ['amphora', 'ovn'], 'use_ovn_lb_provider is true, but Octavia v2.23 is older than Wallaby (v2.24): OVN health monitors unsupported',
+      ['without TCP health monitors, Services with externalTrafficPolicy: Local drop traffic on nodes that run no pod of the Service']],
+    [undefined, [], 'use_ovn_lb_provider is true, but the cloud has no Octavia (the catalog has no "load-balancer" service)', ['providers offered: none']],
+  ] as const)('true on v%s with %j', (version, providers, message, problems) => {
+    const d = planLoadBalancer(s(true), version === undefined ? noOctavia : caps(version, [...providers]));
+    expect(d).toEqual({ ok: false, reasons: [], refusals: [{ message, problems, hint: 'set use_ovn_lb_provider to auto or false for this cloud' }] });
   });
 });
 
-describe('offlineLoadBalancerPlan', () => {
+describe('planLoadBalancerOffline', () => {
   it('plans the default provider without the cloud when use_ovn_lb_provider is false', () => {
-    const plan = offlineLoadBalancerPlan({ use_ovn_lb_provider: false });
-    expect(plan).toMatchObject({ provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true });
-    expect(plan.reasons.join(' ')).toMatch(/use_ovn_lb_provider is false/);
+    const d = planLoadBalancerOffline({ use_ovn_lb_provider: false });
+    expect(d).toMatchObject({ ok: true, value: { provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true, kubeApiAllowedCidrs: true } });
+    expect(d.reasons).toEqual(['OVN not used: use_ovn_lb_provider is false (planned without asking the cloud)']);
   });
 
   it.each([[true], ['auto' as const]])('refuses to guess for use_ovn_lb_provider %p: the answer depends on the cloud', (value) => {
-    expect(() => offlineLoadBalancerPlan({ use_ovn_lb_provider: value })).toThrow(PlanError);
-    expect(() => offlineLoadBalancerPlan({ use_ovn_lb_provider: value })).toThrow(/needs the cloud's Octavia providers/);
+    const d = planLoadBalancerOffline({ use_ovn_lb_provider: value });
+    expect(d).toMatchObject({ ok: false, refusals: [{ message: `use_ovn_lb_provider: ${value} needs the cloud's Octavia providers and version`, hint: expect.stringMatching(/--capabilities FILE/) }] });
+  });
+});
+
+describe('planLoadBalancer: a cloud that offers only ovn', () => {
+  it('refuses use_ovn_lb_provider false (Octavia would refuse amphora on every Service) and names the fix', () => {
+    const d = planLoadBalancer({ use_ovn_lb_provider: false }, caps('2.26', ['ovn']));
+    expect(d.ok).toBe(false);
+    if (!d.ok) {
+      expect(d.refusals[0].message).toMatch(/offers only the ovn provider, but the plan needs amphora \(OVN not used: use_ovn_lb_provider is false\)/);
+      expect(d.refusals[0].problems).toEqual(['providers offered: ovn']);
+      expect(d.refusals[0].hint).toMatch(/true or auto/);
+    }
   });
 });

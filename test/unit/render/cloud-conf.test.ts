@@ -1,6 +1,6 @@
 import { PlanError } from '../../../lib/errors.js';
 import type { CloudConfig } from '../../../lib/openstack/cloud-config.js';
-import { iniValue, loadBalancerSection, renderCloudConf } from '../../../lib/render/cloud-conf.js';
+import { CA_FILE_IN_POD, iniValue, loadBalancerSection, renderCloudConf } from '../../../lib/render/cloud-conf.js';
 import { parseCloudConf } from '../../../lib/ingress/live-check.js';
 import { AMPHORA, OVN } from '../ingress/fixtures.js';
 
@@ -11,7 +11,7 @@ const APPCRED: CloudConfig = {
 
 describe('cloud.conf', () => {
   it('writes [Global] from an application credential, quoting region and secret', () => {
-    const c = renderCloudConf({ cloud: { ...APPCRED, cacert: '/etc/ssl/my-ca.pem' }, lb: AMPHORA, occm: {}, required: { 'enable-ingress-hostname': 'true' } });
+    const c = renderCloudConf({ cloud: { ...APPCRED, cacert: '/etc/ssl/my-ca.pem' }, lb: AMPHORA, occm: {}, required: { 'enable-ingress-hostname': 'true' }, caFileInPod: CA_FILE_IN_POD });
     expect(parseCloudConf(c.text)).toEqual({
       Global: {
         'auth-url': 'https://keystone.example:5000/v3', region: 'RegionOne', 'application-credential-id': 'abc123',
@@ -21,6 +21,18 @@ describe('cloud.conf', () => {
     });
     expect(c.text).toContain('application-credential-secret="s3cr3t \\"x\\""');
     expect(c.warnings).toEqual([]);
+  });
+
+  it('writes no ca-file when the CA is not mounted from the Secret, and says so', () => {
+    const c = renderCloudConf({ cloud: { ...APPCRED, cacert: '/etc/ssl/my-ca.pem' }, lb: AMPHORA, occm: {} });
+    expect(parseCloudConf(c.text).Global['ca-file']).toBeUndefined();
+    expect(c.warnings).toEqual([expect.stringMatching(/names cacert \/etc\/ssl\/my-ca\.pem, but the CA is not in the cloud-config Secret: cloud\.conf gets no ca-file/)]);
+  });
+
+  it('verify: false is tls-insecure=true without ca-file, even with a cacert and a mounted CA path', () => {
+    const c = renderCloudConf({ cloud: { ...APPCRED, cacert: '/etc/ssl/my-ca.pem', verify: false }, lb: AMPHORA, occm: {}, caFileInPod: CA_FILE_IN_POD });
+    expect(parseCloudConf(c.text).Global).toMatchObject({ 'tls-insecure': 'true' });
+    expect(parseCloudConf(c.text).Global['ca-file']).toBeUndefined();
   });
 
   it('accepts password auth with a warning', () => {

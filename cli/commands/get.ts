@@ -1,0 +1,44 @@
+import { kubeconfigOptions } from '../checks.js';
+import { handle, type Command } from '../context.js';
+
+interface Args {
+  cluster: string;
+  outputFile?: string;
+  kubeconfig?: string;
+  context?: string;
+}
+
+/** kaas get kubeconfig <cluster> [--output-file F] [--kubeconfig F] [--context C] */
+const getKubeconfig: Command = {
+  command: 'kubeconfig <cluster>',
+  describe: "print the workload cluster's kubeconfig (or write it, mode 0600)",
+  builder: (y) =>
+    y
+      .positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name' })
+      .option('output-file', { type: 'string', describe: 'write the kubeconfig here (mode 0600) instead of printing it' })
+      .options(kubeconfigOptions('management', 'asked when no file is recorded'))
+      .example('kaas get kubeconfig demo --env example > demo.yaml', 'print it')
+      .example('kaas get kubeconfig demo --output-file ~/.kube/demo.yaml', 'write it (mode 0600)'),
+  handler: handle<Args>(async (ctx, argv) => {
+    const { getKubeconfig: run } = await import('../../lib/cluster/get-kubeconfig.js');
+    const r = await run(
+      { cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, kubeconfig: argv.kubeconfig, context: argv.context, outputFile: argv.outputFile, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home },
+      { runner: ctx.runner, logger: ctx.logger },
+    );
+    // Without --output-file stdout is the kubeconfig itself (like clusterctl get kubeconfig), whatever -o says.
+    if (!argv.outputFile) return { raw: r.kubeconfig };
+    return { data: r.result, text: `wrote ${r.result.file} (mode 0600, from ${r.result.from ?? 'the management cluster'})` };
+  }),
+};
+
+/** kaas get <kubeconfig> */
+export const get: Command = {
+  command: 'get <what>',
+  describe: 'get something of a cluster: kubeconfig',
+  builder: (y) =>
+    y
+      .command(getKubeconfig as never)
+      .example('kaas get kubeconfig demo > demo.yaml', "cluster demo's kubeconfig")
+      .demandCommand(1, 'name what to get: kubeconfig'),
+  handler: () => undefined,
+};

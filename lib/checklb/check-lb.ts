@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { ProcessRunner } from '../exec/runner.js';
+import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
+import { createIngressCloud, type IngressCloud } from '../ingress/cloud.js';
+import { ingressKubeTarget } from '../ingress/kubeconfig.js';
+import { decideIngress } from '../ingress/decide.js';
+import { hasLbAddress, serviceLbStatus } from '../ingress/real-ip.js';
+import { occmLoadBalancerName } from '../openstack/octavia.js';
+import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import type { Logger } from '../log.js';
+import { providerFacts } from '../plan/providers.js';
+import { stringifyDocuments } from '../render/documents.js';
+import { loadSettings } from '../settings/load.js';
+import { nodesOf } from '../doctor/fetch-cluster.js';
+import { evaluate, type LbCheck, type Probe, type ServiceRun } from './evaluate.js';
+import { checkLbManifests, pickNodes, SERVICES } from './manifests.js';
+import { httpProbe } from './probe.js';
+
+/**
+ * `kaas check-lb <cluster>`: the SCS KaaS load-balancer conformance test as a command. Deploys the
+ * echo workload on a subset of the nodes with one ETP Cluster and one ETP Local Service, waits for
+ * their LBs, sends requests from this host, judges (evaluate.ts), and always removes the namespace
+ * again — also when interrupted (SIGINT/SIGTERM), before exiting 130/143.
+ */
+
+/** The namespace check-lb works in (fixed: a re-run after a crash converges and cleans it up). */
+export const CHECK_NAMESPACE = 'kaas-check-lb';
+
+/** Flags of check-lb; settings, kubeconfig and capabilities are found as apply-ingress finds them. */
+export interface CheckLbOptions extends Pick<ApplyIngressOptions, 'cluster' | 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'capabilitiesFile' | 'kubeconfig' | 'context'> {
+  /** Service port (default 80). */
+  port?: number;
+  /** Requests per Service that must all answer (default 50, as the SCS script). */
+  tries?: number;
+  /** Warm-up tries until the first answer (default 30). */
+  warmup?: number;
+  addressSec?: number;
+  rolloutSec?: number;
+  requestMs?: number;
+  pollMs?: number;
+}
+
+export interface CheckLbDeps {
+  logger: Logger;
+  runner: ProcessRunner;
+  kubectlFor?: (t: KubeTarget) => Kubectl;
+  cloud?: IngressCloud;
+  probe?: (url: string, timeoutMs: number) => Promise<Probe>;
+  sleep?: (ms: number) => Promise<void>;
+  /** Where SIGINT/SIGTERM arrive, and how the process ends after cleaning up on one. */
+  signals?: Pick<NodeJS.Process, 'once' | 'removeListener'>;
+  exit?: (code: number) => void;
+}
+
+async function waitAddress(k: Kubectl, name: string, o: Required<Pick<CheckLbOptions, 'addressSec' | 'pollMs'>>, logger: Logger, sleep: (ms: number) => Promise<void>): Promise<string> {
+  const step = logger.step(`waiting for the load balancer of Service ${name}`);
+  const deadline = Date.now() + o.addressSec * 1000;
+  for (;;) {
+    const st = serviceLbStatus(await k.getJson('service', name, { namespace: CHECK_NAMESPACE }));
+    if (hasLbAddress(st)) {
+      const address = st.ip ?? st.hostname!;
+      step.succeed(`${name}: ${address}`);
+      return address;
+    }
+    if (Date.now() >= deadline) {
+      step.fail();
+      throw new UsageError(`Service ${CHECK_NAMESPACE}/${name} got no load-balancer address within ${o.addressSec}s`, { hint: `kubectl describe service -n ${CHECK_NAMESPACE} ${name}; kaas doctor` });
+    }
+    await sleep(o.pollMs);
+  }
+}
+
+async function exercise(address: string, port: number, o: { warmup: number; tries: number; requestMs: number }, probe: NonNullable<CheckLbDeps['probe']>, sleep: (ms: number) => Promise<void>): Promise<ServiceRun> {
+  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}/`;
+  const warmup: Probe[] = [];
+  for (let i = 0; i < o.warmup; i++) {
+    const p = await probe(url, o.requestMs * 2);
+    warmup.push(p);
+    if (p.ok) break;
+    await sleep(1000);
+  }
+  const tries: Probe[] = [];
+  if (warmup.some((p) => p.ok)) for (let i = 0; i < o.tries; i++) tries.push(await probe(url, o.requestMs));
+  return { address, warmup, tries };
+}
+
+/** Runs check-lb; exit code 1 when a check failed. */
+export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<{ data: Record<string, unknown>; text: string; exitCode: 0 | 1 }> {
+  const { logger } = deps;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const probe = deps.probe ?? httpProbe;
+  const port = o.port ?? 80;
+  const t = { addressSec: o.addressSec ?? 600, rolloutSec: o.rolloutSec ?? 300, pollMs: o.pollMs ?? 5000, warmup: o.warmup ?? 30, tries: o.tries ?? 50, requestMs: o.requestMs ?? 2000 };
+  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
+  const s = settings.values;
+  const cloud = deps.cloud ?? createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, logger });
+  const { lb } = await decideIngress(s, { capabilitiesFile: o.capabilitiesFile, cloud: () => cloud });
+  const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+  if (target.kubeconfig && !existsSync(target.kubeconfig)) {
+    throw new UsageError(`the workload kubeconfig ${target.kubeconfig} does not exist`, { hint: `kaas create-cluster ${o.cluster} writes it; or pass --kubeconfig FILE` });
+  }
+  const k = (deps.kubectlFor ?? ((x: KubeTarget) => createKubectl(deps.runner, x)))(target);
+
+  type NodeList = { items?: { metadata: { name: string; labels?: Record<string, string> }; status?: { addresses?: { type: string; address: string }[] } }[] };
+  const list = (await k.getJson<NodeList>('nodes')) ?? {};
+  const ips = new Map(nodesOf(list).map((n) => [n.name, n.internalIp]));
+  const facts = (list.items ?? []).map((n) => {
+    const l = n.metadata.labels ?? {};
+    return { name: n.metadata.name, internalIp: ips.get(n.metadata.name), excluded: 'node-role.kubernetes.io/control-plane' in l || 'node.kubernetes.io/exclude-from-external-load-balancers' in l };
+  });
+  const chosen = pickNodes(facts);
+  if (!chosen.length) throw new UsageError(`cluster ${o.cluster} has no node that load balancers send to (all are control-plane or excluded)`, { hint: 'kubectl get nodes --show-labels' });
+  logger.info(`echo pods on ${chosen.join(', ')} (of ${facts.filter((f) => !f.excluded).length} LB nodes)`);
+
+  const signals = deps.signals ?? process;
+  const exit = deps.exit ?? ((code: number) => process.exit(code));
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () => (cleaning ??= (async () => {
+    const step = logger.step(`removing namespace ${CHECK_NAMESPACE}`);
+    try {
+      await k.delete(['namespace', CHECK_NAMESPACE], { wait: false });
+      step.succeed();
+    } catch (e) {
+      step.fail();
+      logger.warn(`could not remove namespace ${CHECK_NAMESPACE}: ${(e as Error).message.split('\n')[0]} (kubectl delete namespace ${CHECK_NAMESPACE})`);
+    }
+  })());
+  const onSignal = (sig: NodeJS.Signals) => {
+    logger.warn(`${sig}: cleaning up before exiting`);
+    void cleanup().finally(() => exit(sig === 'SIGINT' ? 130 : 143));
+  };
+  signals.once('SIGINT', onSignal);
+  signals.once('SIGTERM', onSignal);
+  try {
+    await k.apply(stringifyDocuments(checkLbManifests(CHECK_NAMESPACE, chosen, port)), { forceConflicts: true });
+    await k.rolloutStatus('deployment/echo', { namespace: CHECK_NAMESPACE }, t.rolloutSec);
+    const addr = { cluster: await waitAddress(k, SERVICES.cluster, t, logger, sleep), local: await waitAddress(k, SERVICES.local, t, logger, sleep) };
+    const step = logger.step(`requests from this host: ${t.tries} per Service`);
+    const cluster = await exercise(addr.cluster, port, t, probe, sleep);
+    const local = await exercise(addr.local, port, t, probe, sleep);
+    const host = addr.local.includes(':') ? `[${addr.local}]` : addr.local;
+    const localClientIp = local.tries.length ? await probe(`http://${host}:${port}/clientip`, t.requestMs) : undefined;
+    step.succeed();
+    let localMembers;
+    let membersProblem: string | undefined;
+    try {
+      if (!cloud.loadBalancerSnapshot) throw new Error('this cloud adapter cannot read Octavia');
+      const snap = await cloud.loadBalancerSnapshot(occmLoadBalancerName(o.cluster, CHECK_NAMESPACE, SERVICES.local));
+      if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${occmLoadBalancerName(o.cluster, CHECK_NAMESPACE, SERVICES.local)}`);
+      localMembers = Object.values(snap.members ?? {}).flat();
+    } catch (e) {
+      membersProblem = (e as Error).message.split('\n')[0];
+    }
+    const byName = new Map(facts.map((f) => [f.name, f.internalIp]));
+    const checks: LbCheck[] = evaluate({
+      cluster, local, localClientIp, clientIpKept: providerFacts(lb.provider).keepsClientIp, nodeCidr: s.node_cidr,
+      nodeIps: facts.map((f) => f.internalIp).filter((x): x is string => Boolean(x)),
+      podNodeIps: chosen.map((n) => byName.get(n)).filter((x): x is string => Boolean(x)),
+      localMembers, membersProblem,
+    });
+    const failed = checks.filter((c) => c.result === 'fail');
+    const text = [
+      `kaas check-lb ${o.cluster}: provider ${lb.provider}, echo pods on ${chosen.join(', ')}`,
+      ...checks.map((c) => `  ${c.result === 'pass' ? 'PASS' : c.result === 'fail' ? 'FAIL' : 'SKIP'} ${c.check.padEnd(20)} ${c.detail}`),
+      failed.length ? `${failed.length} check(s) failed` : 'all checks passed',
+    ].join('\n');
+    return { data: { cluster: o.cluster, provider: lb.provider, nodes: chosen, addresses: addr, checks }, text, exitCode: failed.length ? 1 : 0 };
+  } finally {
+    signals.removeListener('SIGINT', onSignal);
+    signals.removeListener('SIGTERM', onSignal);
+    await cleanup();
+  }
+}

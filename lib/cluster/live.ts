@@ -1,0 +1,101 @@
+import type { Kubectl } from '../kube/kubectl.js';
+import type { KubeObject } from '../render/documents.js';
+
+/**
+ * The live Cluster API objects of one cluster on the management cluster, read in the v1beta1
+ * view kaas renders (the bare kinds answer in CAPI's preferred v1beta2). Names come from the
+ * live references where they exist, so clusters created by the SCS scripts (other template
+ * names) are found as they are.
+ */
+
+type Obj = Record<string, unknown> & { metadata?: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: Record<string, unknown> };
+
+/** The versioned resource names kaas reads. */
+export const RESOURCES = {
+  Cluster: 'clusters.v1beta1.cluster.x-k8s.io',
+  OpenStackCluster: 'openstackclusters.v1beta1.infrastructure.cluster.x-k8s.io',
+  KubeadmControlPlane: 'kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io',
+  MachineDeployment: 'machinedeployments.v1beta1.cluster.x-k8s.io',
+  OpenStackMachineTemplate: 'openstackmachinetemplates.v1beta1.infrastructure.cluster.x-k8s.io',
+  KubeadmConfigTemplate: 'kubeadmconfigtemplates.v1beta1.bootstrap.cluster.x-k8s.io',
+  Secret: 'secret',
+  Machine: 'machines.v1beta1.cluster.x-k8s.io',
+} as const;
+
+/** What exists of the cluster: each object by kind and name. */
+export interface LiveCluster {
+  namespace: string;
+  /** `Kind/name` → object. */
+  objects: Map<string, Obj>;
+}
+
+/** Key of an object in LiveCluster.objects. */
+export const liveKey = (kind: string, name: string) => `${kind}/${name}`;
+
+/** The live object of a kind and name, if any. */
+export function liveObject(l: LiveCluster, kind: string, name: string): Obj | undefined {
+  return l.objects.get(liveKey(kind, name));
+}
+
+const refName = (o: unknown, path: string[]): string | undefined => {
+  const v = path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), o);
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** The template and object names a live Cluster / KCP / MachineDeployment refers to. */
+export function liveRefs(l: LiveCluster, cluster: string, kcpName: string, mdName: string) {
+  const c = liveObject(l, 'Cluster', cluster);
+  const kcp = refName(c, ['spec', 'controlPlaneRef', 'name']) ?? kcpName;
+  const k = liveObject(l, 'KubeadmControlPlane', kcp);
+  const md = liveObject(l, 'MachineDeployment', mdName);
+  return {
+    openStackCluster: refName(c, ['spec', 'infrastructureRef', 'name']) ?? cluster,
+    controlPlane: kcp,
+    controlPlaneTemplate: refName(k, ['spec', 'machineTemplate', 'infrastructureRef', 'name']),
+    workerTemplate: refName(md, ['spec', 'template', 'spec', 'infrastructureRef', 'name']),
+    workerConfig: refName(md, ['spec', 'template', 'spec', 'bootstrap', 'configRef', 'name']),
+    topology: c?.spec?.topology !== undefined,
+  };
+}
+
+/**
+ * Reads the cluster's objects: the Cluster first (its references name the OpenStackCluster and
+ * the control plane), then the objects by the names kaas renders or the live references give,
+ * then the templates those reference.
+ */
+export async function readLive(k: Kubectl, namespace: string, rendered: KubeObject[], cluster: string, kcpName: string, mdName: string): Promise<LiveCluster> {
+  const l: LiveCluster = { namespace, objects: new Map() };
+  const read = async (kind: keyof typeof RESOURCES, name: string | undefined) => {
+    if (!name || l.objects.has(liveKey(kind, name))) return;
+    const o = await k.getJson<Obj>(RESOURCES[kind], name, { namespace });
+    if (o) l.objects.set(liveKey(kind, name), o);
+  };
+  await read('Cluster', cluster);
+  const first = liveRefs(l, cluster, kcpName, mdName);
+  if (first.topology) return l;
+  await read('OpenStackCluster', first.openStackCluster);
+  await read('KubeadmControlPlane', first.controlPlane);
+  await read('MachineDeployment', mdName);
+  const refs = liveRefs(l, cluster, kcpName, mdName);
+  await read('OpenStackMachineTemplate', refs.controlPlaneTemplate);
+  await read('OpenStackMachineTemplate', refs.workerTemplate);
+  await read('KubeadmConfigTemplate', refs.workerConfig);
+  for (const o of rendered) {
+    if (o.kind === 'Secret' || o.kind === 'OpenStackMachineTemplate' || o.kind === 'KubeadmConfigTemplate') await read(o.kind, o.metadata.name);
+  }
+  return l;
+}
+
+/**
+ * Names still referenced on the management cluster: by the control plane, the MachineDeployment,
+ * or any Machine of the cluster (an old template stays until its last machine is gone).
+ */
+export async function referencedTemplates(k: Kubectl, namespace: string, cluster: string): Promise<Set<string>> {
+  const used = new Set<string>();
+  const list = await k.getJson<{ items?: Obj[] }>(RESOURCES.Machine, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${cluster}` });
+  for (const m of list?.items ?? []) {
+    const n = refName(m, ['spec', 'infrastructureRef', 'name']);
+    if (n) used.add(n);
+  }
+  return used;
+}

@@ -1,0 +1,175 @@
+import { OperationError } from '../errors.js';
+import { ExecError } from '../exec/runner.js';
+import { servedApiVersions } from '../kube/cluster-api.js';
+import type { Kubectl } from '../kube/kubectl.js';
+import type { CheckList } from './checks.js';
+
+/**
+ * Is the management cluster ready for what kaas renders, as CAPO v0.14 needs it: Cluster API core
+ * and the kubeadm providers, CAPO serving OpenStackCluster v1beta1, ORC (openstack-resource-controller,
+ * a separate install since CAPO v0.12: CAPO resolves images through its Image CRD and stops without
+ * it), and each controller Deployment available. Every missing piece is reported at once, sorted,
+ * each with the command that fixes it.
+ */
+
+/**
+ * ORC release whose install.yaml the fix names. CAPO v0.12 was built against ORC v1, v0.13/v0.14
+ * against ORC v2 (CAPO PR #2506), and ORC keeps semver within a major version; v2.6.0 is the
+ * newest v2 release CAPO's own tests install (CAPO issue #3241).
+ */
+export const ORC_VERSION = 'v2.6.0';
+
+/** What kaas found on the management cluster (gathered by `gatherManagementFacts`). */
+export interface ManagementFacts {
+  /** `kubectl api-versions`. */
+  served: string[];
+  /** Served versions of the CRD openstackclusters.infrastructure.cluster.x-k8s.io; undefined = no CRD. */
+  capoCrd?: string[];
+  /** Served versions of the CRD images.openstack.k-orc.cloud; undefined = no CRD. */
+  orcCrd?: string[];
+  /** Deployments by name (any namespace); undefined with `deploymentsProblem` when they cannot be listed. */
+  deployments?: { namespace: string; name: string; available: boolean }[];
+  deploymentsProblem?: string;
+}
+
+/** The verdict: checks passed, problems (sorted, each with its fix), checks that could not run. */
+export interface ManagementVerdict {
+  ok: { name: string; detail: string }[];
+  problems: string[];
+  skipped: { name: string; detail: string }[];
+  /** OpenStackCluster versions CAPO serves. */
+  capoVersions: string[];
+}
+
+const API_GROUPS = [
+  { gv: 'cluster.x-k8s.io/v1beta1', what: 'Cluster API core' },
+  { gv: 'bootstrap.cluster.x-k8s.io/v1beta1', what: 'Cluster API kubeadm bootstrap provider' },
+  { gv: 'controlplane.cluster.x-k8s.io/v1beta1', what: 'Cluster API kubeadm control-plane provider' },
+] as const;
+
+/** The controllers that must run, with the component that brings them. */
+const CONTROLLERS = [
+  { name: 'capi-controller-manager', what: 'Cluster API core', orc: false },
+  { name: 'capi-kubeadm-bootstrap-controller-manager', what: 'Cluster API kubeadm bootstrap provider', orc: false },
+  { name: 'capi-kubeadm-control-plane-controller-manager', what: 'Cluster API kubeadm control-plane provider', orc: false },
+  { name: 'capo-controller-manager', what: 'CAPO (cluster-api-provider-openstack)', orc: false },
+  { name: 'orc-controller-manager', what: 'ORC (openstack-resource-controller)', orc: true },
+] as const;
+
+/** The commands that fix a missing piece, for this kubeconfig/context. */
+export function fixCommands(target: { kubeconfig?: string; context?: string }) {
+  const kc = [target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : '', target.context ? ` --context ${target.context}` : ''].join('');
+  return {
+    init: `clusterctl init --infrastructure openstack${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''}${target.context ? ` --kubeconfig-context ${target.context}` : ''}`,
+    orc: `kubectl${kc} apply --server-side -f https://github.com/k-orc/openstack-resource-controller/releases/download/${ORC_VERSION}/install.yaml`,
+    upgrade: `clusterctl upgrade plan${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''} (then clusterctl upgrade apply as it says)`,
+    look: (ns: string, name: string) => `kubectl${kc} -n ${ns} describe deployment ${name}; kubectl${kc} -n ${ns} logs deployment/${name}`,
+  };
+}
+
+/** Judges the facts (pure): what is there, what is missing and how to fix each piece. */
+export function assessManagementCluster(f: ManagementFacts, target: { kubeconfig?: string; context?: string } = {}): ManagementVerdict {
+  const fix = fixCommands(target);
+  const v: ManagementVerdict = { ok: [], problems: [], skipped: [], capoVersions: f.capoCrd ?? [] };
+  const missingApis = API_GROUPS.filter((a) => !f.served.includes(a.gv));
+  for (const a of missingApis) v.problems.push(`${a.what}: ${a.gv} is not served — ${fix.init}`);
+  if (!missingApis.length) v.ok.push({ name: 'Cluster API', detail: `serves ${API_GROUPS.map((a) => a.gv).join(', ')}` });
+
+  if (!f.capoCrd) v.problems.push(`CAPO (cluster-api-provider-openstack) is not installed (no OpenStackCluster CRD) — ${fix.init}`);
+  else if (!f.capoCrd.includes('v1beta1')) {
+    v.problems.push(`CAPO serves OpenStackCluster ${f.capoCrd.join(', ') || 'in no version'}; kaas renders v1beta1 (CAPO ≥ v0.10, v0.14 recommended) — ${fix.upgrade}`);
+  } else v.ok.push({ name: 'CAPO', detail: `OpenStackCluster served as ${f.capoCrd.join(', ')}` });
+
+  if (!f.orcCrd) v.problems.push(`ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${fix.orc}`);
+  else if (!f.orcCrd.includes('v1alpha1')) v.problems.push(`ORC serves Image ${f.orcCrd.join(', ') || 'in no version'}; CAPO v0.14 reads v1alpha1 — ${fix.orc}`);
+  else v.ok.push({ name: 'ORC', detail: `Image served as ${f.orcCrd.join(', ')}` });
+
+  if (!f.deployments) {
+    v.skipped.push({ name: 'controllers', detail: f.deploymentsProblem ?? 'the Deployments could not be listed' });
+  } else {
+    const up: string[] = [];
+    for (const c of CONTROLLERS) {
+      const d = f.deployments.find((x) => x.name === c.name);
+      if (!d) v.problems.push(`${c.what}: no Deployment ${c.name} — ${c.orc ? fix.orc : fix.init}`);
+      else if (!d.available) v.problems.push(`${c.what}: Deployment ${d.namespace}/${c.name} is not available — ${fix.look(d.namespace, c.name)}`);
+      else up.push(`${d.namespace}/${c.name}`);
+    }
+    if (up.length === CONTROLLERS.length) v.ok.push({ name: 'controllers', detail: `available: ${up.join(', ')}` });
+  }
+  v.problems.sort();
+  return v;
+}
+
+interface CrdJson {
+  spec?: { versions?: { name: string; served: boolean }[] };
+}
+interface DeploymentList {
+  items?: { metadata: { namespace: string; name: string }; status?: { conditions?: { type: string; status: string }[] } }[];
+}
+
+const servedVersions = (crd: CrdJson | undefined) => (crd ? (crd.spec?.versions ?? []).filter((x) => x.served).map((x) => x.name) : undefined);
+
+/** Asks the management cluster (read-only). Throws when it cannot be reached at all. */
+export async function gatherManagementFacts(k: Kubectl): Promise<ManagementFacts> {
+  const served = await servedApiVersions(k);
+  const capoCrd = servedVersions(await k.getJson<CrdJson>('customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io'));
+  const orcCrd = servedVersions(await k.getJson<CrdJson>('customresourcedefinition', 'images.openstack.k-orc.cloud'));
+  const r = await k.run(['get', 'deployments', '--all-namespaces', '-o', 'json'], { reject: false, timeoutMs: 60_000 });
+  if (r.exitCode !== 0) return { served, capoCrd, orcCrd, deploymentsProblem: `cannot list Deployments: ${r.stderr.trim().split('\n')[0]}` };
+  const deployments = ((JSON.parse(r.stdout) as DeploymentList).items ?? []).map((d) => ({
+    namespace: d.metadata.namespace,
+    name: d.metadata.name,
+    available: (d.status?.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True'),
+  }));
+  return { served, capoCrd, orcCrd, deployments };
+}
+
+function record(checks: CheckList, v: ManagementVerdict): void {
+  for (const c of v.ok) checks.ok(c.name, c.detail);
+  for (const c of v.skipped) checks.skipped(c.name, c.detail);
+  for (const p of v.problems) checks.failed('management cluster', p);
+}
+
+/**
+ * The preflight of create-cluster: records the checks and throws one OperationError listing every
+ * missing piece (sorted) before anything is applied. Returns the OpenStackCluster versions served.
+ */
+export async function checkManagementCluster(k: Kubectl, checks: CheckList): Promise<string[]> {
+  const v = assessManagementCluster(await gatherManagementFacts(k), k.target);
+  record(checks, v);
+  if (v.problems.length) {
+    throw new OperationError(`the management cluster is not ready for kaas (${v.problems.length} missing piece${v.problems.length === 1 ? '' : 's'})`, {
+      problems: v.problems,
+      hint: 'run the commands named above (ORC before clusterctl init on a new management cluster), then run kaas create-cluster again',
+    });
+  }
+  return v.capoVersions;
+}
+
+/**
+ * The same checks during --dry-run: reported, never thrown; skipped with the reason when kubectl
+ * is missing or the management cluster cannot be reached. Returns the verdict, undefined when not checked.
+ */
+export async function reportManagementCluster(k: Kubectl | undefined, why: string, checks: CheckList): Promise<ManagementVerdict | undefined> {
+  if (!k) {
+    checks.skipped('management cluster', why);
+    return undefined;
+  }
+  let facts: ManagementFacts;
+  try {
+    facts = await gatherManagementFacts(k);
+  } catch (e) {
+    if (!(e instanceof ExecError)) throw e;
+    const said = e.stderrTail.split('\n').filter(Boolean).pop() ?? e.message.split('\n')[0];
+    checks.skipped('management cluster', `not reachable, not checked: ${said}`);
+    return undefined;
+  }
+  const v = assessManagementCluster(facts, k.target);
+  record(checks, v);
+  return v;
+}
+
+/** Can the Cluster API and CAPO objects be read (their APIs served)? What a per-object diff needs. */
+export function servesClusterObjects(v: ManagementVerdict): boolean {
+  return ['Cluster API', 'CAPO'].every((n) => v.ok.some((c) => c.name === n));
+}

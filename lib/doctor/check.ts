@@ -1,0 +1,66 @@
+import type { IngressPlan } from '../plan/ingress.js';
+import type { LoadBalancerPlan } from '../plan/types.js';
+import type { DoctorReport, Finding, Severity, Skipped } from './findings.js';
+import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
+import type { QuotaNeeds } from './quota-needs.js';
+
+/**
+ * One doctor check: a stable id, its severity, what it looks at and the generic fix (the README
+ * catalogue is generated from these), and a pure function from the snapshots to findings.
+ */
+
+/** What the checks are given. */
+export interface CheckInput {
+  /** The cluster looked at; undefined = every kaas/OCCM/CAPO load balancer of the project. */
+  cluster?: string;
+  /** Milliseconds since the epoch (injected: tests pin it). */
+  now: number;
+  /** PENDING_* longer than this many seconds counts as stuck. */
+  stuckAfterSec: number;
+  lb: LoadBalancerPlan;
+  ingress: IngressPlan;
+  /** cloud.conf as kaas would render it now (undefined: no credentials to render [Global]). */
+  expectedCloudConf?: string;
+  /** What the cluster's plan still needs from the quotas. */
+  needs: QuotaNeeds;
+  cloud?: CloudSnapshot;
+  kube?: ClusterSnapshot;
+}
+
+/** One entry of the check catalogue. */
+export interface Check {
+  id: string;
+  severity: Severity;
+  /** What the check needs: the cloud snapshot, the cluster snapshot, or both. */
+  needs: ('cloud' | 'cluster')[];
+  /** One line for the catalogue: what it finds. */
+  what: string;
+  /** One line for the catalogue: how such a finding is fixed. */
+  fix: string;
+  run(input: CheckInput): Finding[];
+}
+
+/** A finding of `check` with the check's own id and severity. */
+export function finding(check: Pick<Check, 'id' | 'severity'>, resource: Finding['resource'], message: string, fix: string, severity: Severity = check.severity): Finding {
+  return { check: check.id, severity, resource, message, fix };
+}
+
+/**
+ * Runs every check whose inputs are there; the others are listed as skipped with `unavailable`'s
+ * reason for the missing side. Never throws for a missing side.
+ */
+export function runChecks(checks: readonly Check[], input: CheckInput, unavailable: { cloud?: string; cluster?: string }): DoctorReport {
+  const findings: Finding[] = [];
+  const checked: string[] = [];
+  const skipped: Skipped[] = [];
+  for (const c of checks) {
+    const missing = c.needs.find((n) => (n === 'cloud' ? !input.cloud : !input.kube));
+    if (missing) {
+      skipped.push({ check: c.id, reason: unavailable[missing] ?? `no ${missing} data` });
+      continue;
+    }
+    findings.push(...c.run(input));
+    checked.push(c.id);
+  }
+  return { findings, checked, skipped };
+}

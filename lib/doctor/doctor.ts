@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import type { ProcessRunner } from '../exec/runner.js';
+import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
+import { ingressKubeTarget } from '../ingress/kubeconfig.js';
+import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import type { Logger } from '../log.js';
+import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
+import type { Connection } from '../openstack/connection.js';
+import { planIngress } from '../plan/ingress.js';
+import { planLoadBalancer, planLoadBalancerOffline } from '../plan/loadbalancer.js';
+import { orThrow } from '../plan/decision.js';
+import { renderCloudConf } from '../render/cloud-conf.js';
+import { gcfgTrue } from '../render/gcfg.js';
+import { loadSettings } from '../settings/load.js';
+import type { Settings } from '../settings/types.js';
+import { runChecks, type Check, type CheckInput } from './check.js';
+import { CLOUD_CHECKS } from './cloud-checks.js';
+import { CLUSTER_CHECKS } from './cluster-checks.js';
+import { fetchCloudSnapshot } from './fetch-cloud.js';
+import { fetchClusterSnapshot } from './fetch-cluster.js';
+import { formatReport, hasErrors, sortFindings, type DoctorReport } from './findings.js';
+import { ownedBy } from './names.js';
+import { quotaNeeds } from './quota-needs.js';
+import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
+
+/** Every doctor check, cloud side first (the README catalogue lists them in this order). */
+export const DOCTOR_CHECKS: readonly Check[] = [...CLOUD_CHECKS, ...CLUSTER_CHECKS];
+
+/** Inputs of `kaas doctor [<cluster>]`. */
+export interface DoctorOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {
+  /** Undefined: every OCCM/CAPO load balancer of the project, cloud side only. */
+  cluster?: string;
+  /** --cloud: a clouds.yaml entry (beats the `cloud` setting and OS_CLOUD). */
+  cloud?: string;
+  cloudOnly?: boolean;
+  /** PENDING_* longer than this counts as stuck (default 600 s). */
+  stuckAfterSec?: number;
+}
+
+/** Adapters (injectable for tests). */
+export interface DoctorDeps {
+  logger: Logger;
+  runner: ProcessRunner;
+  kubectlFor?: (t: KubeTarget) => Kubectl;
+  connect?: (cfg: CloudConfig, logger: Logger) => Promise<Connection>;
+  now?: () => number;
+}
+
+/** Default --stuck-after: amphorae boot in a few minutes; ten is clearly stuck. */
+export const DEFAULT_STUCK_AFTER_SEC = 600;
+
+async function cloudSide(o: DoctorOptions, deps: DoctorDeps, s: Settings, cfg: CloudConfig) {
+  const open = deps.connect ?? (async (c: CloudConfig, logger: Logger) => (await import('../openstack/connection.js')).connect(c, { logger }));
+  const conn = await open(cfg, deps.logger);
+  let lb = s.use_ovn_lb_provider === false ? orThrow(planLoadBalancerOffline(s)) : undefined;
+  let octaviaVersion: string | undefined;
+  if (!lb) {
+    const { detectCapabilities } = await import('../openstack/detect.js');
+    const caps = await detectCapabilities(conn);
+    octaviaVersion = caps.octavia.maxVersion;
+    lb = orThrow(planLoadBalancer(s, caps));
+  }
+  const fetched = await fetchCloudSnapshot(conn, octaviaVersion);
+  deps.logger.debug(`openstack: ${conn.http.stats.requests} HTTP requests`);
+  return { lb, ...fetched };
+}
+
+/**
+ * `kaas doctor`: reads the cloud (Octavia, Neutron, quotas) with the cluster's credentials and,
+ * unless --cloud-only, the workload cluster through kubectl; runs every check whose data is there
+ * and lists the others as skipped with the reason (an unreachable cluster is a skip, never a
+ * crash). Exit code 1 when there is an error finding.
+ */
+export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ data: DoctorReport; text: string; exitCode: 0 | 1 }> {
+  if (o.cluster !== undefined && (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40)) {
+    throw new UsageError(`cluster name "${o.cluster}" is not valid`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name>" });
+  }
+  const stuckAfterSec = o.stuckAfterSec ?? DEFAULT_STUCK_AFTER_SEC;
+  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd, flags: o.cloud ? { cloud: o.cloud } : undefined });
+  settings.warnings.forEach((w) => deps.logger.warn(w));
+  const s = settings.values;
+  const cfg = resolveCloudConfig({ cloudFlag: o.cloud, cloudSetting: s.cloud || undefined, environ: o.environ, cwd: o.cwd, home: o.home });
+
+  const unavailable: { cloud?: string; cluster?: string } = {};
+  let cloud: CloudSnapshot | undefined;
+  let lb = s.use_ovn_lb_provider === false ? orThrow(planLoadBalancerOffline(s)) : undefined;
+  const skippedByFetch: DoctorReport['skipped'] = [];
+  try {
+    const r = await cloudSide(o, deps, s, cfg);
+    cloud = r.snapshot;
+    lb = r.lb;
+    skippedByFetch.push(...r.skipped);
+  } catch (e) {
+    unavailable.cloud = `cloud ${cfg.name} not readable: ${(e as Error).message.split('\n')[0]}`;
+  }
+  // Without the cloud's capabilities the plan assumes the default provider (amphora).
+  lb ??= { ...orThrow(planLoadBalancerOffline({ use_ovn_lb_provider: false })), reasons: ['provider unknown: the cloud could not be read'] };
+  const ingress = orThrow(planIngress(s, lb));
+
+  let kube: ClusterSnapshot | undefined;
+  if (o.cloudOnly) unavailable.cluster = '--cloud-only';
+  else if (!o.cluster) unavailable.cluster = 'no cluster named (kaas doctor <cluster>)';
+  else {
+    const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+    if (target.kubeconfig && !existsSync(target.kubeconfig)) {
+      unavailable.cluster = `the workload kubeconfig ${target.kubeconfig} does not exist (kaas create-cluster writes it; or pass --kubeconfig)`;
+    } else {
+      const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
+      try {
+        kube = await fetchClusterSnapshot(kubectl);
+      } catch (e) {
+        const lines = (e as Error).message.split('\n').filter((l) => l.trim() && !/^E\d{4} /.test(l));
+        unavailable.cluster = `cluster ${o.cluster} not reachable: ${lines.at(-1) ?? lines[0] ?? 'kubectl failed'}`;
+      }
+    }
+  }
+
+  const exists = (cloud?.loadBalancers ?? []).some((l) => ownedBy(l, o.cluster));
+  const occm = { ...lb.cloudConf, ...Object.fromEntries(Object.entries(s.occm_loadbalancer).map(([k, v]) => [k, String(v)])) };
+  const input: CheckInput = {
+    cluster: o.cluster, now: (deps.now ?? Date.now)(), stuckAfterSec, lb, ingress, cloud, kube,
+    expectedCloudConf: renderCloudConf({ cloud: cfg, lb, occm: s.occm_loadbalancer, required: ingress.cloudConf, caFileInPod: '/etc/config/ca.crt' }).text,
+    needs: quotaNeeds({
+      exists: exists || o.cluster === undefined, controllers: s.controller_count, workers: s.worker_count, ingress: ingress.deploy,
+      ingressMonitor: ingress.monitor !== 'none', apiFloatingIp: !(s.restrict_kubeapi ?? []).includes('none'),
+      occmSecurityGroups: occm['manage-security-groups'] === undefined ? true : gcfgTrue(occm['manage-security-groups']),
+    }),
+  };
+  const fetchSkipped = new Set(skippedByFetch.map((x) => x.check));
+  const report = runChecks(DOCTOR_CHECKS.filter((c) => !fetchSkipped.has(c.id)), input, unavailable);
+  const data: DoctorReport = { findings: sortFindings(report.findings), checked: report.checked, skipped: [...skippedByFetch, ...report.skipped] };
+  const title = `kaas doctor ${o.cluster ?? '(all clusters of the project)'}: provider ${lb.provider}, project ${cloud?.projectId ?? '?'}`;
+  return { data, text: formatReport(data, title), exitCode: hasErrors(data.findings) ? 1 : 0 };
+}

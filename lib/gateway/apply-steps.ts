@@ -1,0 +1,112 @@
+import { OperationError } from '../errors.js';
+import type { Kubectl } from '../kube/kubectl.js';
+import type { Logger } from '../log.js';
+import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../plan/gateway.js';
+import { stringifyDocuments } from '../render/documents.js';
+import { recordApplied } from '../ingress/applied.js';
+import { GATEWAY_RECORD } from './applied.js';
+import { checkLiveOccm, DEFAULT_APPLY_TIMEOUTS, requireKubeconfig, stepped, waitForAddress, type ApplyTimeouts } from '../ingress/apply-steps.js';
+import { type ServiceLbStatus } from '../ingress/real-ip.js';
+import { occmLoadBalancerName } from '../openstack/octavia.js';
+import type { GatewayDecision } from './plan.js';
+import { CERTGEN_JOB, CONTROL_PLANE_DEPLOYMENT, crdNames, type RenderedGateway } from './render.js';
+
+/** What was applied and verified. */
+export interface AppliedGateway {
+  /** The address the Gateway publishes (status.addresses[0].value). */
+  address: string;
+  /** The envoy Service Envoy Gateway created for the default Gateway (OCCM names the LB after it). */
+  service: string;
+  loadBalancer: string;
+  lb: ServiceLbStatus;
+  recordedAt: string;
+}
+
+
+/** Labels Envoy Gateway puts on the envoy Service of a Gateway. */
+export const OWNER_LABELS = `gateway.envoyproxy.io/owning-gateway-name=${DEFAULT_GATEWAY},gateway.envoyproxy.io/owning-gateway-namespace=${GATEWAY_NAMESPACE}`;
+
+interface Condition { type: string; status: string; reason?: string; message?: string }
+interface GatewayJson { status?: { addresses?: { value?: string }[]; conditions?: Condition[] } }
+
+/** Whether a Gateway is Programmed, its first address, and what to say while waiting. */
+export function gatewayProgress(gw: unknown): { programmed: boolean; address?: string; progress: string } {
+  const st = (gw as GatewayJson | undefined)?.status ?? {};
+  const c = (st.conditions ?? []).find((x) => x.type === 'Programmed');
+  const address = st.addresses?.find((a) => a.value)?.value;
+  const programmed = c?.status === 'True' && address !== undefined;
+  const progress = programmed ? `Programmed, address ${address}` : c ? `Programmed ${c.status}: ${c.reason ?? ''}${c.message ? ` (${c.message})` : ''}` : 'no status yet';
+  return { programmed, address, progress };
+}
+
+async function waitProgrammed(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>): Promise<string> {
+  const step = logger.step(`waiting for Gateway ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY} to be Programmed with an address`);
+  const deadline = Date.now() + t.addressSec * 1000;
+  for (;;) {
+    const p = gatewayProgress(await kubectl.getJson('gateway', DEFAULT_GATEWAY, { namespace: GATEWAY_NAMESPACE }));
+    if (p.programmed) {
+      step.succeed(p.progress);
+      return p.address!;
+    }
+    if (Date.now() >= deadline) {
+      step.fail();
+      throw new OperationError(`Gateway ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY} was not Programmed with an address within ${t.addressSec}s (${p.progress})`, {
+        hint: `kubectl describe gateway -n ${GATEWAY_NAMESPACE} ${DEFAULT_GATEWAY}; kubectl describe service -n ${GATEWAY_NAMESPACE} -l ${OWNER_LABELS} (OCCM events)`,
+      });
+    }
+    step.update(`${p.progress} (${Math.ceil((deadline - Date.now()) / 1000)}s left)`);
+    await sleep(t.pollMs);
+  }
+}
+
+/**
+ * Applies a rendered gateway and verifies it, in phases: kubeconfig present, live OCCM config
+ * consistent with the plan (unless force), CRDs server-side (the EnvoyProxy CRD is too large for
+ * client-side apply) and Established, control plane (certgen Job re-created) and its rollout, the
+ * edge objects, the Gateway Programmed with an address, and the envoy Service's load balancer.
+ */
+export async function applyGatewayToCluster(
+  o: { cluster: string; home: string; force: boolean; timeouts?: Partial<ApplyTimeouts> },
+  deps: { kubectl: Kubectl; logger: Logger; sleep?: (ms: number) => Promise<void> },
+  d: GatewayDecision,
+  rendered: RenderedGateway,
+): Promise<AppliedGateway> {
+  const { kubectl, logger } = deps;
+  const t = { ...DEFAULT_APPLY_TIMEOUTS, ...o.timeouts };
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const v = d.gateway.version!;
+  requireKubeconfig(kubectl, o.cluster);
+  await checkLiveOccm(kubectl, logger, { lb: d.lb, edge: d.gateway.edge! }, o.force);
+
+  await stepped(logger, `applying the Gateway API ${v.gatewayApi} and Envoy Gateway ${v.version} CRDs (server-side)`, async () => {
+    await kubectl.apply(rendered.crdsYaml, { forceConflicts: true, timeoutMs: 300_000 });
+    await kubectl.wait(crdNames(v).map((n) => `crd/${n}`), 'condition=Established', {}, 60);
+  });
+  const controlPlaneYaml = stringifyDocuments(rendered.controlPlane);
+  const edgeYaml = stringifyDocuments(rendered.edge);
+  await stepped(logger, `applying the Envoy Gateway ${v.version} control plane`, async () => {
+    await kubectl.delete(['job', CERTGEN_JOB], { namespace: GATEWAY_NAMESPACE });
+    await kubectl.apply(controlPlaneYaml, { forceConflicts: true });
+  });
+  // The record holds what delete-cluster removes: not the CRDs (deleting them deletes every route).
+  recordApplied(o.home, o.cluster, GATEWAY_RECORD, controlPlaneYaml + edgeYaml);
+  await stepped(logger, 'waiting for the Envoy Gateway rollout', () =>
+    kubectl.rolloutStatus(`deployment/${CONTROL_PLANE_DEPLOYMENT}`, { namespace: GATEWAY_NAMESPACE }, t.rolloutSec));
+  await stepped(logger, `applying GatewayClass ${d.gateway.gatewayClass}, its EnvoyProxy and Gateway ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY}`, () =>
+    kubectl.apply(edgeYaml, { forceConflicts: true }));
+
+  const address = await waitProgrammed(kubectl, logger, t, sleep);
+  const list = await kubectl.getJson<{ items?: { metadata: { name: string } }[] }>('service', undefined, { namespace: GATEWAY_NAMESPACE, selector: OWNER_LABELS });
+  const service = list?.items?.[0]?.metadata.name;
+  if (!service) {
+    throw new OperationError(`Gateway ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY} is Programmed, but no envoy Service carries its labels`, {
+      hint: `kubectl get service -n ${GATEWAY_NAMESPACE} --show-labels`,
+    });
+  }
+  const { st } = await waitForAddress(kubectl, logger, t, sleep, { namespace: GATEWAY_NAMESPACE, name: service });
+  const e = d.gateway.edge!;
+  if (e.proxyProtocol) {
+    logger.info(`PROXY protocol: Envoy reads the client address from the header on every listener of ${DEFAULT_GATEWAY}; the amphorae send it from their ports in node_cidr ${e.trustedProxyCidr}`);
+  }
+  return { address, service, loadBalancer: occmLoadBalancerName(o.cluster, GATEWAY_NAMESPACE, service), lb: st, recordedAt: new Date().toISOString() };
+}

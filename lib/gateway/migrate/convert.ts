@@ -1,0 +1,373 @@
+import type { KubeObject } from '../../render/documents.js';
+import { NGINX, notConvertedReason } from './annotations.js';
+import { corsPolicy, durationOf, quantityOf, rewriteFor, type RouteRule } from './features.js';
+
+/**
+ * Ingress (ingress-nginx) → Gateway API conversion, pure: Ingress objects in, HTTPRoutes (and
+ * GRPCRoutes) attached to the kaas Gateway out, with the Gateway listeners and ReferenceGrants
+ * their TLS secrets need, Envoy Gateway policies for CORS, body size and connect timeouts, and
+ * every annotation that could not be converted with the reason.
+ */
+
+/** The Gateway routes attach to. */
+export interface GatewayRef {
+  name: string;
+  namespace: string;
+  /** Its plain-HTTP listener (apply-gateway creates `http`). */
+  httpListener: string;
+  /** Its GatewayClass (gateway_class), repeated in the listener patch. */
+  className: string;
+}
+
+/** One annotation (or Ingress feature) not converted. */
+export interface NotConverted {
+  /** namespace/name of the Ingress. */
+  ingress: string;
+  annotation: string;
+  reason: string;
+}
+
+/** The result: objects for review (and --apply), what was not converted, and Ingresses skipped whole. */
+export interface Conversion {
+  objects: KubeObject[];
+  notConverted: NotConverted[];
+  skipped: { ingress: string; reason: string }[];
+}
+
+interface IngressBackend { service?: { name: string; port?: { number?: number; name?: string } }; resource?: unknown }
+interface IngressPath { path?: string; pathType?: string; backend: IngressBackend }
+interface IngressSpec {
+  ingressClassName?: string;
+  defaultBackend?: IngressBackend;
+  tls?: { hosts?: string[]; secretName?: string }[];
+  rules?: { host?: string; http?: { paths: IngressPath[] } }[];
+}
+type Ingress = KubeObject & { spec?: IngressSpec };
+type Obj = Record<string, unknown>;
+
+const ROUTE_API = 'gateway.networking.k8s.io/v1';
+const EG_API = 'gateway.envoyproxy.io/v1alpha1';
+
+/** `host` → a DNS-label-safe slug for object and listener names. */
+export function slug(host: string): string {
+  return host.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9]+/gi, '-').toLowerCase().replace(/^-|-$/g, '').slice(0, 60) || 'any';
+}
+
+/** The ingress class an Ingress asks for (spec, else the deprecated annotation). */
+export function ingressClass(i: Ingress): string | undefined {
+  return i.spec?.ingressClassName ?? i.metadata.annotations?.['kubernetes.io/ingress.class'];
+}
+
+const id = (i: Ingress) => `${i.metadata.namespace ?? 'default'}/${i.metadata.name}`;
+const ann = (i: Ingress, key: string) => i.metadata.annotations?.[NGINX + key]?.trim();
+const isTrue = (v: string | undefined) => v !== undefined && /^true$/i.test(v);
+
+/** Whether a TLS host (possibly `*.example.org`) covers a rule host. */
+function covers(tlsHost: string, host: string): boolean {
+  if (tlsHost === host) return true;
+  return tlsHost.startsWith('*.') && host.endsWith(tlsHost.slice(1)) && !host.slice(0, -tlsHost.length + 1).includes('.');
+}
+
+interface Ctx {
+  gw: GatewayRef;
+  listeners: Map<string, Obj>;
+  grants: Map<string, Set<string>>;
+  out: Conversion;
+}
+
+function note(ctx: Ctx, i: Ingress, annotation: string, reason: string) {
+  ctx.out.notConverted.push({ ingress: id(i), annotation, reason });
+}
+
+/** Adds an HTTPS listener for a TLS host (or reuses it); undefined on a conflicting secret. */
+function httpsListener(ctx: Ctx, i: Ingress, host: string | undefined, secret: string): string | undefined {
+  const ns = i.metadata.namespace ?? 'default';
+  const name = `https-${host ? slug(host) : `${slug(ns)}-${slug(secret)}`}`;
+  const ref = { group: '', kind: 'Secret', name: secret, namespace: ns };
+  const existing = ctx.listeners.get(name);
+  if (existing) {
+    const have = ((existing.tls as Obj).certificateRefs as Obj[])[0];
+    if (have.name !== secret || have.namespace !== ns) {
+      note(ctx, i, `spec.tls (${host ?? secret})`, `host ${host} already has a listener with secret ${have.namespace}/${have.name}; one certificate per listener`);
+      return undefined;
+    }
+    return name;
+  }
+  ctx.listeners.set(name, {
+    name, protocol: 'HTTPS', port: 443, ...(host ? { hostname: host } : {}),
+    tls: { mode: 'Terminate', certificateRefs: [ref] },
+    allowedRoutes: { namespaces: { from: 'All' } },
+  });
+  if (ns !== ctx.gw.namespace) {
+    if (!ctx.grants.has(ns)) ctx.grants.set(ns, new Set());
+    ctx.grants.get(ns)!.add(secret);
+  }
+  return name;
+}
+
+function backendRef(ctx: Ctx, i: Ingress, b: IngressBackend): Obj | undefined {
+  if (!b.service) {
+    note(ctx, i, 'resource backend', 'an Ingress resource backend has no HTTPRoute equivalent (backendRefs name Services)');
+    return undefined;
+  }
+  const port = b.service.port?.number;
+  if (port === undefined) {
+    note(ctx, i, `backend ${b.service.name} port "${b.service.port?.name ?? ''}"`, 'HTTPRoute backendRefs need the Service port number; the Ingress names the port: fill in its number');
+    return { name: b.service.name };
+  }
+  return { name: b.service.name, port };
+}
+
+/** The path match of an Ingress path, as ingress-nginx reads it. */
+function pathMatch(p: IngressPath, regex: boolean): Obj {
+  const value = p.path || '/';
+  if (regex) return { type: 'RegularExpression', value: `${value}.*` };
+  if (p.pathType === 'Exact') return { type: 'Exact', value };
+  return { type: 'PathPrefix', value };
+}
+
+/** A route being built; `paths[n]` is the Ingress path of `rules[n]` as written (before features add rules). */
+interface Built { route: Obj; rules: RouteRule[]; paths: string[]; host?: string }
+
+function convertOne(ctx: Ctx, i: Ingress): Built[] {
+  const ns = i.metadata.namespace ?? 'default';
+  const spec = i.spec ?? {};
+  const tls = (spec.tls ?? []).filter((t) => t.secretName);
+  for (const t of spec.tls ?? []) if (!t.secretName) note(ctx, i, 'spec.tls', `TLS for ${(t.hosts ?? []).join(', ') || 'all hosts'} without secretName (ingress-nginx's default certificate): a Gateway listener needs its own certificate`);
+  const sslRedirect = ann(i, 'ssl-redirect') === undefined ? true : isTrue(ann(i, 'ssl-redirect'));
+  const forceRedirect = isTrue(ann(i, 'force-ssl-redirect'));
+  const protocol = (ann(i, 'backend-protocol') ?? 'HTTP').toUpperCase();
+  const grpc = protocol === 'GRPC' || protocol === 'GRPCS';
+  if (protocol === 'HTTPS' || protocol === 'GRPCS') {
+    note(ctx, i, `${NGINX}backend-protocol`, `${protocol} to the backend needs a BackendTLSPolicy with a CA and hostname; ingress-nginx did not verify backend certificates (proxy-ssl-verify off): write the BackendTLSPolicy${grpc ? ' (the route itself is a GRPCRoute)' : ''}`);
+  } else if (protocol === 'FCGI' || protocol === 'AUTO_HTTP') {
+    note(ctx, i, `${NGINX}backend-protocol`, `${protocol}: no Gateway API equivalent`);
+  }
+  const rewrite = rewriteFor(i.metadata.annotations ?? {});
+  const regex = isTrue(ann(i, 'use-regex')) || rewrite.regexPaths;
+  const aliases = (ann(i, 'server-alias') ?? '').split(/[\s,]+/).filter(Boolean);
+
+  const hosts = new Map<string, IngressPath[]>();
+  for (const r of spec.rules ?? []) {
+    const h = r.host ?? '';
+    hosts.set(h, [...(hosts.get(h) ?? []), ...(r.http?.paths ?? [])]);
+  }
+  if (spec.defaultBackend) hosts.set('\0default', [{ path: '/', pathType: 'Prefix', backend: spec.defaultBackend }]);
+  const built: Built[] = [];
+  for (const [hostKey, paths] of hosts) {
+    const host = hostKey === '\0default' || hostKey === '' ? undefined : hostKey;
+    const name = hosts.size === 1 ? i.metadata.name : hostKey === '\0default' ? `${i.metadata.name}-default-backend` : `${i.metadata.name}-${host ? slug(host) : 'any-host'}`;
+    const t = host ? tls.find((x) => (x.hosts ?? []).some((th) => covers(th, host))) : tls.find((x) => !(x.hosts ?? []).length);
+    const tlsHost = t && host ? (t.hosts ?? []).find((th) => covers(th, host)) : undefined;
+    const listener = t ? httpsListener(ctx, i, tlsHost, t.secretName!) : undefined;
+    const parents: Obj[] = [];
+    const parent = (section: string) => ({ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: ctx.gw.name, namespace: ctx.gw.namespace, sectionName: section });
+    if (listener) parents.push(parent(listener));
+    if (!listener || !(sslRedirect || forceRedirect)) parents.push(parent(ctx.gw.httpListener));
+    if (listener && (sslRedirect || forceRedirect)) {
+      ctx.out.objects.push({
+        apiVersion: ROUTE_API, kind: 'HTTPRoute',
+        metadata: { name: `${name}-https-redirect`, namespace: ns, labels: { 'kaas.io/migrated-from': i.metadata.name } },
+        spec: {
+          parentRefs: [parent(ctx.gw.httpListener)], ...(host ? { hostnames: [host, ...aliases] } : {}),
+          rules: [{ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 308 } }] }],
+        },
+      } as KubeObject);
+    } else if (!listener && forceRedirect) {
+      note(ctx, i, `${NGINX}force-ssl-redirect`, `no TLS secret for ${host ?? 'this Ingress'} here: the Gateway gets no HTTPS listener to redirect to; add one, then a RequestRedirect route`);
+    }
+    const rules: RouteRule[] = [];
+    const written: string[] = [];
+    for (const p of paths) {
+      const ref = backendRef(ctx, i, p.backend);
+      if (!ref) continue;
+      rules.push({ matches: [{ path: pathMatch(p, regex) }], backendRefs: [ref] });
+      written.push(p.path || '/');
+    }
+    const route: Obj = {
+      apiVersion: ROUTE_API, kind: grpc ? 'GRPCRoute' : 'HTTPRoute',
+      metadata: { name, namespace: ns, labels: { 'kaas.io/migrated-from': i.metadata.name } },
+      spec: { parentRefs: parents, ...(host ? { hostnames: [host, ...aliases] } : {}), rules },
+    };
+    built.push({ route, rules, paths: written, host });
+  }
+  return built;
+}
+
+/** Applies the per-Ingress annotations to its routes' rules; adds the policies they need. */
+function applyFeatures(ctx: Ctx, i: Ingress, built: Built[]) {
+  const a = i.metadata.annotations ?? {};
+  const ns = i.metadata.namespace ?? 'default';
+  const rewrite = rewriteFor(a);
+  for (const b of built) {
+    const grpc = b.route.kind === 'GRPCRoute';
+    for (const [n, r] of b.rules.entries()) {
+      const filters: Obj[] = [];
+      const path = b.paths[n];
+      if (rewrite.filter && !grpc) {
+        const f = rewrite.filter(path ?? '/', `${(b.route.metadata as Obj).name}${b.rules.length > 1 ? `-${n}` : ''}`);
+        if (f.filter) filters.push(f.filter);
+        if (f.object) ctx.out.objects.push({ ...f.object, metadata: { ...(f.object.metadata as Obj), namespace: ns } } as KubeObject);
+        if (f.path) r.matches![0].path = f.path;
+      }
+      const vhost = a[`${NGINX}upstream-vhost`];
+      if (vhost) {
+        const existing = filters.find((f) => f.type === 'URLRewrite');
+        if (existing) (existing.urlRewrite as Obj).hostname = vhost;
+        else filters.push({ type: 'URLRewrite', urlRewrite: { hostname: vhost } });
+      }
+      const prefix = a[`${NGINX}x-forwarded-prefix`];
+      if (prefix) filters.push({ type: 'RequestHeaderModifier', requestHeaderModifier: { set: [{ name: 'X-Forwarded-Prefix', value: prefix }] } });
+      const perm = a[`${NGINX}permanent-redirect`] ?? a[`${NGINX}temporal-redirect`];
+      if (perm) {
+        const code = Number(a[`${NGINX}permanent-redirect`] ? a[`${NGINX}permanent-redirect-code`] ?? 301 : a[`${NGINX}temporal-redirect-code`] ?? 302);
+        const redirect = redirectTo(perm, code);
+        if (redirect) {
+          filters.splice(0, filters.length, { type: 'RequestRedirect', requestRedirect: redirect });
+          delete r.backendRefs;
+        } else note(ctx, i, a[`${NGINX}permanent-redirect`] ? `${NGINX}permanent-redirect` : `${NGINX}temporal-redirect`, `"${perm}" is not an absolute http(s) URL, or the code is not one of 301, 302, 303, 307, 308`);
+      }
+      if (filters.length && !grpc) r.filters = filters;
+      const read = durationOf(a[`${NGINX}proxy-read-timeout`]);
+      const send = durationOf(a[`${NGINX}proxy-send-timeout`]);
+      if ((read !== undefined || send !== undefined) && !grpc) r.timeouts = { backendRequest: `${Math.max(read ?? 0, send ?? 0)}s` };
+      if (grpc) {
+        const m = /^\/([A-Za-z_][\w.]*)\/?(?:\.\*)?$/.exec(path ?? '/');
+        if (path && path !== '/' && path !== '/.*' && !m) note(ctx, i, `path ${path}`, 'a GRPCRoute matches gRPC service and method, not paths; only "/" and "/<package.Service>/" convert');
+        r.matches = m ? [{ method: { service: m[1] } }] : undefined;
+        if (!r.matches) delete r.matches;
+      }
+    }
+    const appRoot = a[`${NGINX}app-root`];
+    if (appRoot && !grpc) b.rules.unshift({ matches: [{ path: { type: 'Exact', value: '/' } }], filters: [{ type: 'RequestRedirect', requestRedirect: { path: { type: 'ReplaceFullPath', replaceFullPath: appRoot }, statusCode: 302 } }] });
+    const md = b.route.metadata as Obj;
+    const target = { group: 'gateway.networking.k8s.io', kind: b.route.kind, name: md.name };
+    if (isTrue(a[`${NGINX}enable-cors`])) {
+      ctx.out.objects.push({ apiVersion: EG_API, kind: 'SecurityPolicy', metadata: { name: `${md.name}-cors`, namespace: ns }, spec: { targetRefs: [target], cors: corsPolicy(a) } } as KubeObject);
+    }
+    const btp: Obj = {};
+    const size = a[`${NGINX}proxy-body-size`];
+    if (size !== undefined) {
+      const q = quantityOf(size);
+      if (q === undefined) note(ctx, i, `${NGINX}proxy-body-size`, `"${size}" is not an nginx size (e.g. 8m, 512k)`);
+      else if (q !== '0') btp.requestBuffer = { limit: q };
+    }
+    const connect = durationOf(a[`${NGINX}proxy-connect-timeout`]);
+    if (connect !== undefined) btp.timeout = { tcp: { connectTimeout: `${connect}s` } };
+    if (Object.keys(btp).length) {
+      ctx.out.objects.push({ apiVersion: EG_API, kind: 'BackendTrafficPolicy', metadata: { name: md.name as string, namespace: ns }, spec: { targetRefs: [target], ...btp } } as KubeObject);
+    }
+  }
+}
+
+/** A RequestRedirect filter body for an absolute URL; undefined when it does not parse or the code is not allowed. */
+function redirectTo(url: string, code: number): Obj | undefined {
+  if (![301, 302, 303, 307, 308].includes(code)) return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  return {
+    scheme: u.protocol.slice(0, -1), hostname: u.hostname, ...(u.port ? { port: Number(u.port) } : {}),
+    path: { type: 'ReplaceFullPath', replaceFullPath: u.pathname || '/' }, statusCode: code,
+  };
+}
+
+/** Merges a canary Ingress into the primary routes with the same host and path (weight, header, cookie). */
+function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
+  const ns = i.metadata.namespace ?? 'default';
+  let merged = false;
+  for (const r of i.spec?.rules ?? []) {
+    for (const p of r.http?.paths ?? []) {
+      const ref = backendRef(ctx, i, p.backend);
+      if (!ref) continue;
+      for (const b of primaries.get(ns) ?? []) {
+        if ((b.host ?? '') !== (r.host ?? '')) continue;
+        const idx = b.rules.findIndex((x) => ((x.matches?.[0]?.path as Obj | undefined)?.value as string | undefined)?.startsWith(p.path || '/') && x.backendRefs);
+        if (idx < 0) continue;
+        const rule = b.rules[idx];
+        merged = true;
+        const header = ann(i, 'canary-by-header');
+        const cookie = ann(i, 'canary-by-cookie');
+        const extra: RouteRule[] = [];
+        if (header) {
+          const value = ann(i, 'canary-by-header-value');
+          const pattern = ann(i, 'canary-by-header-pattern');
+          const match = value ? { name: header, value } : pattern ? { type: 'RegularExpression', name: header, value: pattern } : { name: header, value: 'always' };
+          extra.push({ ...structuredClone(rule), matches: [{ ...structuredClone(rule.matches![0]), headers: [match] }], backendRefs: [ref] });
+        }
+        if (cookie) {
+          const rx = { type: 'RegularExpression', name: 'Cookie', value: `(^|.*;\\s*)${cookie.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=always(;.*|$)` };
+          extra.push({ ...structuredClone(rule), matches: [{ ...structuredClone(rule.matches![0]), headers: [rx] }], backendRefs: [ref] });
+        }
+        const weight = ann(i, 'canary-weight');
+        if (weight !== undefined && Number(weight) > 0) {
+          const total = Number(ann(i, 'canary-weight-total') ?? 100);
+          const w = Math.min(Number(weight), total);
+          rule.backendRefs = [...rule.backendRefs!.map((x) => ({ ...x, weight: total - w })), { ...ref, weight: w }];
+        }
+        b.rules.splice(idx, 0, ...extra);
+      }
+    }
+  }
+  if (!merged) note(ctx, i, `${NGINX}canary`, 'no primary Ingress (without the canary annotation) with the same host and path in this namespace: nothing to split traffic with');
+  for (const k of Object.keys(i.metadata.annotations ?? {})) {
+    if (k.startsWith(`${NGINX}canary`) || !k.startsWith(NGINX)) continue;
+    note(ctx, i, k, 'on a canary Ingress ingress-nginx applies the primary Ingress\'s annotations, not this one');
+  }
+}
+
+/** Converts Ingresses of class `className` (others are skipped with the reason). */
+export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, className = 'nginx'): Conversion {
+  const out: Conversion = { objects: [], notConverted: [], skipped: [] };
+  const ctx: Ctx = { gw, listeners: new Map(), grants: new Map(), out };
+  const mine: Ingress[] = [];
+  for (const o of ingresses as Ingress[]) {
+    if (o.apiVersion !== 'networking.k8s.io/v1') {
+      out.skipped.push({ ingress: id(o), reason: `${o.apiVersion} Ingress: convert it to networking.k8s.io/v1 first (the old APIs were removed in Kubernetes 1.22)` });
+      continue;
+    }
+    const cls = ingressClass(o);
+    if (cls !== className) {
+      out.skipped.push({ ingress: id(o), reason: cls ? `ingress class ${cls}, not ${className}` : `no ingress class: ingress-nginx serves it only with --watch-ingress-without-class; set spec.ingressClassName: ${className} to convert it` });
+      continue;
+    }
+    mine.push(o);
+  }
+  const primaries = new Map<string, Built[]>();
+  const canaries = mine.filter((i) => isTrue(ann(i, 'canary')));
+  for (const i of mine.filter((x) => !canaries.includes(x))) {
+    const built = convertOne(ctx, i);
+    applyFeatures(ctx, i, built);
+    const ns = i.metadata.namespace ?? 'default';
+    primaries.set(ns, [...(primaries.get(ns) ?? []), ...built]);
+    for (const k of Object.keys(i.metadata.annotations ?? {}).sort()) {
+      const reason = notConvertedReason(k);
+      if (reason) note(ctx, i, k, reason);
+    }
+  }
+  for (const i of canaries) mergeCanary(ctx, i, primaries);
+  const routes = [...primaries.values()].flat().map((b) => b.route as KubeObject);
+  const extra: KubeObject[] = [];
+  if (ctx.listeners.size) {
+    extra.push({
+      apiVersion: ROUTE_API, kind: 'Gateway', metadata: { name: gw.name, namespace: gw.namespace },
+      spec: { gatewayClassName: gw.className, listeners: [...ctx.listeners.values()] },
+    } as KubeObject);
+  }
+  for (const [ns, secrets] of [...ctx.grants].sort(([a], [b]) => a.localeCompare(b))) {
+    extra.push({
+      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'ReferenceGrant',
+      metadata: { name: `${gw.name}-gateway-tls`, namespace: ns },
+      spec: {
+        from: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: gw.namespace }],
+        to: [...secrets].sort().map((name) => ({ group: '', kind: 'Secret', name })),
+      },
+    } as KubeObject);
+  }
+  out.objects = [...extra, ...routes, ...out.objects];
+  return out;
+}

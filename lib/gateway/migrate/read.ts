@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../errors.js';
+import { parseAllDocuments } from 'yaml';
+import type { KubeObject } from '../../render/documents.js';
+
+/**
+ * Where migrate-ingress reads Ingress objects from without a cluster: a manifest file or a
+ * directory (recursively, *.yaml/*.yml/*.json, as in a GitOps repository). `kind: List` items are
+ * unpacked; other kinds are ignored; a file that is not valid YAML is an error naming it.
+ */
+export function readIngressFiles(target: string): KubeObject[] {
+  let st;
+  try {
+    st = statSync(target);
+  } catch {
+    throw new UsageError(`--file ${target} does not exist`, { hint: 'name a manifest file or a directory of manifests' });
+  }
+  const files = st.isDirectory() ? walk(target) : [target];
+  return files.flatMap((f) => unpack(parseManifests(readFileSync(f, 'utf8'), f)));
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith('.')) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else if (/\.(ya?ml|json)$/i.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+/** Every mapping document of a manifest (other kinds of YAML in a repository, such as kustomization.yaml, come along and are filtered later). */
+export function parseManifests(text: string, source: string): KubeObject[] {
+  const problems: string[] = [];
+  const out: KubeObject[] = [];
+  parseAllDocuments(text).forEach((doc, n) => {
+    if (doc.errors.length) problems.push(`${source} document ${n + 1}: ${doc.errors[0].message.split('\n')[0]}`);
+    else {
+      const o = doc.toJS() as unknown;
+      if (o && typeof o === 'object' && !Array.isArray(o)) out.push(o as KubeObject);
+    }
+  });
+  if (problems.length) throw new UsageError(`${source} is not valid YAML`, { problems, hint: 'fix the file, or point --file at the manifests only' });
+  return out;
+}
+
+/** The Ingress objects among parsed documents (List items unpacked). */
+export function unpack(objects: KubeObject[]): KubeObject[] {
+  return objects.flatMap((o) => (o.kind === 'List' || o.kind === 'IngressList' ? ((o.items as KubeObject[]) ?? []) : [o])).filter((o) => o.kind === 'Ingress' && typeof o.metadata?.name === 'string');
+}

@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { UsageError } from '../../errors.js';
+import { writeOutputDir } from '../../fs/output-dir.js';
+import type { ProcessRunner } from '../../exec/runner.js';
+import { createKubectl, type KubeTarget, type Kubectl } from '../../kube/kubectl.js';
+import type { Logger } from '../../log.js';
+import { BUNDLED_GATEWAY_VERSIONS, findBundledGateway } from '../../plan/gateway-versions.js';
+import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../../plan/gateway.js';
+import { stringifyDocuments, type KubeObject } from '../../render/documents.js';
+import { loadSettings } from '../../settings/load.js';
+import type { ApplyIngressOptions } from '../../ingress/apply-ingress.js';
+import { ingressKubeTarget } from '../../ingress/kubeconfig.js';
+import { validateGatewayObjects } from '../schema.js';
+import { convertIngresses, type Conversion } from './convert.js';
+import { readIngressFiles, unpack } from './read.js';
+
+/** Inputs of `kaas migrate-ingress [<cluster>]`. */
+export interface MigrateOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {
+  cluster?: string;
+  namespace?: string;
+  file?: string;
+  outputDir?: string;
+  apply?: boolean;
+  /** -o json: the objects and the notConverted list as data, not YAML on stdout. */
+  json?: boolean;
+}
+
+/** Adapters. */
+export interface MigrateDeps {
+  logger: Logger;
+  runner: ProcessRunner;
+  kubectlFor?: (t: KubeTarget) => Kubectl;
+}
+
+/** The field manager of migrated objects: never `kaas`, whose apply-gateway owns the Gateway's http listener. */
+export const MIGRATE_FIELD_MANAGER = 'kaas-migrate-ingress';
+
+/** The not-converted list as stderr lines, grouped per Ingress. */
+export function formatNotConverted(c: Conversion): string[] {
+  const lines: string[] = [];
+  for (const s of c.skipped) lines.push(`skipped ${s.ingress}: ${s.reason}`);
+  const by = new Map<string, { annotation: string; reason: string }[]>();
+  for (const n of c.notConverted) by.set(n.ingress, [...(by.get(n.ingress) ?? []), n]);
+  for (const [ingress, list] of by) {
+    lines.push(`not converted in ${ingress}:`);
+    for (const n of list) lines.push(`  - ${n.annotation}: ${n.reason}`);
+  }
+  return lines;
+}
+
+function fileName(o: KubeObject): string {
+  return `${o.metadata.namespace ?? 'cluster'}/${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
+}
+
+/**
+ * `kaas migrate-ingress`: Ingresses of class nginx from the cluster (or offline from --file) →
+ * Gateway API objects attached to the kaas Gateway, checked against the bundled CRD schemas, to
+ * stdout or --output-dir for review; --apply applies them server-side to the cluster.
+ */
+export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
+  if (!o.cluster && !o.file) throw new UsageError('name a cluster to read its Ingresses, or --file FILE|DIR', { hint: 'kaas migrate-ingress demo, or kaas migrate-ingress --file k8s/' });
+  if (o.apply && !o.cluster) throw new UsageError('--apply needs the cluster to apply to', { hint: 'kaas migrate-ingress <cluster> [--file F] --apply' });
+  if (o.apply && o.outputDir) throw new UsageError('--apply and --output-dir exclude each other', { hint: 'write the files, review them, then kubectl apply --server-side -f DIR (or re-run with --apply)' });
+  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
+  settings.warnings.forEach((w) => deps.logger.warn(w));
+  const s = settings.values;
+  let kubectl: Kubectl | undefined;
+  if (o.cluster) {
+    const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+    kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
+  }
+
+  let ingresses: KubeObject[];
+  if (o.file) {
+    ingresses = readIngressFiles(path.resolve(o.cwd, o.file)).map((i) => ({ ...i, metadata: { ...i.metadata, namespace: i.metadata.namespace ?? o.namespace ?? 'default' } }));
+    if (o.namespace) ingresses = ingresses.filter((i) => i.metadata.namespace === o.namespace);
+  } else {
+    const args = ['get', 'ingresses.networking.k8s.io', ...(o.namespace ? ['--namespace', o.namespace] : ['--all-namespaces']), '-o', 'json'];
+    const r = await kubectl!.run(args);
+    ingresses = unpack([JSON.parse(r.stdout) as KubeObject]);
+  }
+  const version = (typeof s.deploy_gateway === 'string' && findBundledGateway(s.deploy_gateway)) || BUNDLED_GATEWAY_VERSIONS[0];
+  const c = convertIngresses(ingresses, { name: DEFAULT_GATEWAY, namespace: GATEWAY_NAMESPACE, httpListener: 'http', className: s.gateway_class });
+  validateGatewayObjects(version, c.objects, 'migrated Gateway API objects');
+  deps.logger.info(`${ingresses.length} Ingress object(s) read; ${c.objects.length} Gateway API object(s) written; ${c.notConverted.length} annotation(s) not converted; ${c.skipped.length} Ingress(es) skipped`);
+  if (!o.json) formatNotConverted(c).forEach((l) => deps.logger.warn(l));
+  const data = { objects: c.objects, notConverted: c.notConverted, skipped: c.skipped };
+  const yaml = stringifyDocuments(c.objects);
+
+  if (o.outputDir) {
+    const dir = path.resolve(o.cwd, o.outputDir);
+    // One folder per namespace, each written as --output-dir is everywhere (atomic, /proc refused).
+    const byDir = new Map<string, { name: string; text: string; secret: boolean }[]>();
+    for (const x of c.objects) {
+      const rel = fileName(x);
+      const sub = path.join(dir, path.dirname(rel));
+      byDir.set(sub, [...(byDir.get(sub) ?? []), { name: path.basename(rel), text: stringifyDocuments([x]), secret: false }]);
+    }
+    const files = [...byDir].flatMap(([sub, fs]) => writeOutputDir(sub, fs));
+    deps.logger.info(`wrote ${files.length} file(s) under ${dir}`);
+    return { data: { ...data, files }, text: '' };
+  }
+  if (o.apply) {
+    if (!c.objects.length) return { data, text: 'nothing to apply' };
+    const step = deps.logger.step(`applying ${c.objects.length} Gateway API object(s) (server-side, field manager ${MIGRATE_FIELD_MANAGER})`);
+    try {
+      await kubectl!.apply(yaml, { fieldManager: MIGRATE_FIELD_MANAGER });
+      step.succeed();
+    } catch (e) {
+      step.fail();
+      throw e;
+    }
+    return { data, text: `${c.objects.length} Gateway API object(s) applied to cluster ${o.cluster}; the Ingresses stay until you delete them (switch DNS per host first)` };
+  }
+  return o.json ? { data } : { raw: yaml, data };
+}

@@ -1,0 +1,399 @@
+// A stateful stand-in for kubectl / clusterctl against a Cluster API management cluster (and the
+// workload clusters it creates). State lives in a JSON file (KAAS_FAKE_STATE), so one state spans
+// every process of a flow. It answers the argv forms kaas uses, validates objects against the
+// bundled CRD schemas (the same ajv validator kaas uses, from dist/), enforces CAPO v0.14's
+// update webhooks with their error texts, and plays the controllers' progress the waits need.
+// See README.md ("Management-cluster mode"). Plain JavaScript, run as-is.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const RECORDED = path.join(here, 'recorded', 'capi-v1.12');
+
+/** Resources kaas names, by every spelling it uses: [kind, group, plural, namespaced]. */
+const KINDS = [
+  ['Cluster', 'cluster.x-k8s.io', 'clusters', true],
+  ['MachineDeployment', 'cluster.x-k8s.io', 'machinedeployments', true],
+  ['Machine', 'cluster.x-k8s.io', 'machines', true],
+  ['OpenStackCluster', 'infrastructure.cluster.x-k8s.io', 'openstackclusters', true],
+  ['OpenStackMachineTemplate', 'infrastructure.cluster.x-k8s.io', 'openstackmachinetemplates', true],
+  ['KubeadmControlPlane', 'controlplane.cluster.x-k8s.io', 'kubeadmcontrolplanes', true],
+  ['KubeadmConfigTemplate', 'bootstrap.cluster.x-k8s.io', 'kubeadmconfigtemplates', true],
+  ['CustomResourceDefinition', 'apiextensions.k8s.io', 'customresourcedefinitions', false],
+  ['Namespace', '', 'namespaces', false],
+  ['Secret', '', 'secrets', true],
+  ['ConfigMap', '', 'configmaps', true],
+  ['Service', '', 'services', true],
+  ['PersistentVolumeClaim', '', 'persistentvolumeclaims', true],
+  ['PersistentVolume', '', 'persistentvolumes', false],
+  ['DaemonSet', 'apps', 'daemonsets', true],
+  ['Deployment', 'apps', 'deployments', true],
+];
+const SHORT = { pvc: 'persistentvolumeclaims', svc: 'services', ns: 'namespaces', crd: 'customresourcedefinitions', pv: 'persistentvolumes' };
+
+/** `plural[.version].group`, singular, kind or short name → the resource. */
+function resource(spec) {
+  const [first, ...rest] = spec.toLowerCase().split('.');
+  const name = SHORT[first] ?? first;
+  const group = rest.length && /^v\d/.test(rest[0]) ? rest.slice(1).join('.') : rest.join('.');
+  const version = rest.length && /^v\d/.test(rest[0]) ? rest[0] : undefined;
+  const k = KINDS.find(([kind, g, plural]) => (name === plural || name === kind.toLowerCase()) && (!rest.length || g === group));
+  if (!k) return undefined;
+  return { kind: k[0], group: k[1], plural: k[2], namespaced: k[3], version };
+}
+const resourceOfKind = (kind) => resource(kind);
+const qualified = (r) => (r.group ? `${r.plural}.${r.group}` : r.plural);
+/** Groups the API server serves without a CRD. */
+const BUILT_IN = new Set(['', 'apps', 'apiextensions.k8s.io']);
+const printed = (r, name) => `${r.kind.toLowerCase()}${r.group ? `.${r.group}` : ''}/${name}`;
+
+const clone = (v) => structuredClone(v);
+const isMap = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const same = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (isMap(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+  return v;
+}
+
+/** Server-side apply for one field manager: drop what it owned and no longer sets, then merge (maps merge, lists replace). */
+function dropOwned(live, prev, next) {
+  for (const k of Object.keys(prev ?? {})) {
+    if (!isMap(live)) return;
+    if (!(k in (next ?? {}))) delete live[k];
+    else if (isMap(prev[k]) && isMap(next[k])) dropOwned(live[k], prev[k], next[k]);
+  }
+}
+function merge(live, next) {
+  const out = isMap(live) ? { ...live } : {};
+  for (const [k, v] of Object.entries(next)) out[k] = isMap(v) && isMap(out[k]) ? merge(out[k], v) : clone(v);
+  return out;
+}
+const get = (o, p) => p.split('.').reduce((x, k) => (x && typeof x === 'object' ? x[k] : undefined), o);
+
+// ---- CAPO v0.14 update webhooks (shared/reference/capo/capo-webhook-facts.md) ----
+
+/** OpenStackCluster ValidateUpdate: the allow-list, then "cannot be modified". */
+function openStackClusterUpdate(oldO, newO) {
+  const o = clone(oldO.spec ?? {});
+  const n = clone(newO.spec ?? {});
+  const errs = [];
+  delete o.identityRef; delete n.identityRef;
+  delete o.bastion; delete n.bastion;
+  if (!get(o, 'controlPlaneEndpoint.host')) { delete o.controlPlaneEndpoint; delete n.controlPlaneEndpoint; }
+  for (const s of [o, n]) {
+    for (const f of ['allNodesSecurityGroupRules', 'controlPlaneNodesSecurityGroupRules', 'workerNodesSecurityGroupRules', 'allowAllInClusterTraffic']) if (s.managedSecurityGroups) delete s.managedSecurityGroups[f];
+    delete s.controlPlaneAvailabilityZones; delete s.controlPlaneOmitAvailabilityZone;
+  }
+  if (o.apiServerLoadBalancer && n.apiServerLoadBalancer && o.apiServerLoadBalancer.enabled && n.apiServerLoadBalancer.enabled) {
+    for (const f of ['allowedCIDRs', 'monitor']) { delete o.apiServerLoadBalancer[f]; delete n.apiServerLoadBalancer[f]; }
+  }
+  const os = o.managedSubnets ?? [];
+  const ns = n.managedSubnets ?? [];
+  if (os.length !== ns.length) errs.push(['spec.managedSubnets', 'Forbidden: cannot add or remove subnets']);
+  else {
+    ns.forEach((s, i) => {
+      if (s.cidr !== os[i].cidr) errs.push([`spec.managedSubnets[${i}].cidr`, `Forbidden: cannot change subnet CIDR from existing value to ${s.cidr}`]);
+    });
+  }
+  if (!errs.length) {
+    for (const s of [...os, ...ns]) delete s.dnsNameservers;
+    if (!same(o, n)) errs.push(['spec', 'Forbidden: cannot be modified']);
+  }
+  return errs.length ? { webhook: 'validation.openstackcluster.infrastructure.cluster.x-k8s.io', errs } : undefined;
+}
+
+function openStackMachineTemplateUpdate(oldO, newO) {
+  if (same(get(oldO, 'spec.template.spec'), get(newO, 'spec.template.spec'))) return undefined;
+  return {
+    webhook: 'validation.openstackmachinetemplate.infrastructure.cluster.x-k8s.io',
+    errs: [['OpenStackMachineTemplate.spec.template.spec', 'Forbidden: OpenStackMachineTemplate spec.template.spec field is immutable. Please create a new resource instead.']],
+  };
+}
+
+const WEBHOOKS = { OpenStackCluster: openStackClusterUpdate, OpenStackMachineTemplate: openStackMachineTemplateUpdate };
+
+/** An API error as kubectl prints it: `reason`, the apiserver message, and kubectl's detail form for one Invalid error. */
+function invalid(r, name, hook) {
+  const causes = hook.errs.map(([field, msg]) => `${field}: ${msg}`);
+  const message = `${r.kind}.${r.group} "${name}" is invalid: ${causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`}`;
+  return { reason: 'Invalid', message: hook.webhook ? `admission webhook "${hook.webhook}" denied the request: ${message}` : message, detail: `The ${r.kind} "${name}" is invalid: ${causes.join('\n* ')}` };
+}
+
+// ---- state ----
+
+export function run(tool, argv, statePath, stdin) {
+  const state = JSON.parse(readFileSync(statePath, 'utf8'));
+  const save = () => writeFileSync(statePath, JSON.stringify(state, null, 1));
+  const out = { stdout: '', stderr: '', exitCode: 0 };
+  const flag = (name) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const kubeconfig = flag('--kubeconfig') ?? '';
+  const args = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (['--kubeconfig', '--context', '--namespace', '-n', '--selector', '-l', '-o', '--kubeconfig-context', '--field-manager', '-f'].includes(argv[i])) { i++; continue; }
+    if (argv[i].startsWith('-')) continue;
+    args.push(argv[i]);
+  }
+  const isMgmt = tool === 'clusterctl' || kubeconfig === state.mgmt;
+  const cluster = (state.clusters[isMgmt ? 'mgmt' : kubeconfig] ??= { objects: {}, applied: {} });
+  const key = (r, ns, name) => `${r.kind}/${r.namespaced ? ns : ''}/${name}`;
+  const namespace = flag('--namespace') ?? flag('-n') ?? 'default';
+  const notFound = (r, name) => `Error from server (NotFound): ${qualified(r)} "${name}" not found\n`;
+  /** A management cluster serves a custom resource (in that version) only with its CRD installed. */
+  const serves = (r, version = r.version) => {
+    if (!isMgmt || BUILT_IN.has(r.group)) return true;
+    const crd = cluster.objects[`CustomResourceDefinition//${r.plural}.${r.group}`];
+    return !!crd && crd.spec.versions.some((v) => v.served && (!version || v.name === version));
+  };
+
+  if (!isMgmt && !state.workloadReachable) {
+    out.stderr = `E0101 00:00:00.000000 1 memcache.go:265] couldn't get current server API group list: Get "https://203.0.113.10:6443/api?timeout=32s": dial tcp 203.0.113.10:6443: connect: connection refused\nThe connection to the server 203.0.113.10:6443 was refused - did you specify the right host or port?\n`;
+    out.exitCode = 1;
+    return out;
+  }
+
+  // ---- controllers: each read of a control plane / MachineDeployment moves a pending rollout to done ----
+  function reconcile(o) {
+    const st = o.status ?? {};
+    if (!st.pending || state.controllers === false) return;
+    const replicas = Number(o.spec.replicas ?? 0);
+    const infra = o.kind === 'KubeadmControlPlane' ? get(o, 'spec.machineTemplate.infrastructureRef.name') : get(o, 'spec.template.spec.infrastructureRef.name');
+    const cname = o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? get(o, 'spec.clusterName');
+    for (const k of Object.keys(cluster.objects)) if (cluster.objects[k].kind === 'Machine' && cluster.objects[k].metadata.labels?.owner === o.metadata.name) delete cluster.objects[k];
+    for (let i = 0; i < replicas; i++) {
+      const m = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: `${o.metadata.name}-${o.metadata.generation}-${i}`, namespace: o.metadata.namespace, labels: { 'cluster.x-k8s.io/cluster-name': cname, owner: o.metadata.name } }, spec: { clusterName: cname, infrastructureRef: { kind: 'OpenStackMachineTemplate', name: infra } } };
+      cluster.objects[key(resourceOfKind('Machine'), o.metadata.namespace, m.metadata.name)] = m;
+    }
+    o.status = { observedGeneration: o.metadata.generation, replicas, readyReplicas: replicas, updatedReplicas: replicas, ...(o.kind === 'KubeadmControlPlane' ? { initialized: true, ready: true } : {}), conditions: [{ type: 'Ready', status: 'True' }] };
+    if (o.kind === 'KubeadmControlPlane') {
+      const s = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${cname}-kubeconfig`, namespace: o.metadata.namespace, labels: { 'cluster.x-k8s.io/cluster-name': cname } }, type: 'cluster.x-k8s.io/secret', data: { value: Buffer.from(readFileSync(path.join(RECORDED, 'clusterctl-get-kubeconfig.yaml'))).toString('base64') } };
+      cluster.objects[key(resourceOfKind('Secret'), o.metadata.namespace, s.metadata.name)] = s;
+    }
+  }
+  const startRollout = (o, old) => {
+    const prev = old?.status ?? {};
+    o.status = { ...prev, observedGeneration: (o.metadata.generation ?? 1) - 1, pending: true, updatedReplicas: 0, ...(o.kind === 'KubeadmControlPlane' ? { initialized: prev.initialized ?? false } : {}), conditions: [{ type: 'Ready', status: 'False', reason: 'WaitingForKubeadmInit', message: 'Waiting for the first control plane machine' }] };
+  };
+
+  /**
+   * `kubectl rollout status deployment|daemonset/NAME` with kubectl's texts (rollout_status.go): done
+   * once the controller observed the current generation and every replica/pod is updated and available.
+   * Workloads have no controllers of their own here: with them on, a call watches the rollout to its end;
+   * off, it prints where it waits and times out as kubectl does.
+   */
+  function rolloutStatus(spec) {
+    const [res, name] = spec.split('/');
+    const r = resource(res);
+    if (!r) return { stdout: '', stderr: `error: the server doesn't have a resource type "${res}"\n`, exitCode: 1 };
+    if (r.kind !== 'Deployment' && r.kind !== 'DaemonSet') return { stdout: '', stderr: `error: no status viewer has been implemented for ${r.kind}${r.group ? `.${r.group}` : ''}\n`, exitCode: 1 };
+    const o = cluster.objects[key(r, namespace, name)];
+    if (!o) return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
+    const ds = r.kind === 'DaemonSet';
+    if (ds && (o.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return { stdout: '', stderr: 'error: rollout status is only available for RollingUpdate strategy type\n', exitCode: 1 };
+    const generation = o.metadata.generation ?? 1;
+    const want = ds ? Number(state.workloadNodes ?? 3) : Number(o.spec?.replicas ?? 1);
+    const st = o.status ?? {};
+    const rolled = (st.observedGeneration ?? 0) >= generation && (ds ? st.updatedNumberScheduled >= st.desiredNumberScheduled && st.numberAvailable >= st.desiredNumberScheduled : st.updatedReplicas >= want && st.availableReplicas >= st.updatedReplicas);
+    const label = ds ? 'daemon set' : 'deployment';
+    const done = { stdout: `${label} "${name}" successfully rolled out\n`, stderr: '', exitCode: 0 };
+    if (rolled) return done;
+    const waiting = (st.observedGeneration ?? 0) < generation
+      ? `Waiting for ${label} spec update to be observed...\n`
+      : `Waiting for ${label} "${name}" rollout to finish: 0 of ${want} updated ${ds ? 'pods' : 'replicas'} are available...\n`;
+    if ((isMgmt ? state.controllers : state.workloadControllers) === false) return { stdout: waiting, stderr: 'error: timed out waiting for the condition\n', exitCode: 1 };
+    o.status = ds
+      ? { observedGeneration: generation, desiredNumberScheduled: want, currentNumberScheduled: want, updatedNumberScheduled: want, numberReady: want, numberAvailable: want }
+      : { observedGeneration: generation, replicas: want, updatedReplicas: want, readyReplicas: want, availableReplicas: want, conditions: [{ type: 'Available', status: 'True' }] };
+    save();
+    return { ...done, stdout: waiting + done.stdout };
+  }
+
+  const verb = args[0];
+  if (tool === 'clusterctl') {
+    if (args[0] === 'get' && args[1] === 'kubeconfig') {
+      const s = cluster.objects[`Secret/${namespace}/${args[2]}-kubeconfig`];
+      if (!s) return { stdout: '', stderr: `Error: "${args[2]}-kubeconfig" not found in namespace "${namespace}": secrets "${args[2]}-kubeconfig" not found\n`, exitCode: 1 };
+      return { stdout: Buffer.from(s.data.value, 'base64').toString('utf8'), stderr: '', exitCode: 0 };
+    }
+    return { stdout: '', stderr: `fake clusterctl: ${argv.join(' ')} is not modelled\n`, exitCode: 97 };
+  }
+  if (tool === 'cilium' || tool === 'helm') {
+    if (tool === 'cilium') cluster.objects['DaemonSet/kube-system/cilium'] = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'cilium', namespace: 'kube-system' } };
+    save();
+    return { stdout: `🔮 Auto-detected Kubernetes kind: kubeadm\n`, stderr: '', exitCode: 0 };
+  }
+
+  if (verb === 'api-versions') {
+    if (!isMgmt) out.stdout = 'v1\napps/v1\n';
+    else if (state.apiVersionsFile) out.stdout = readFileSync(path.join(RECORDED, state.apiVersionsFile), 'utf8');
+    else {
+      // The built-in groups of a bare cluster plus every version a CRD serves, sorted as kubectl prints them.
+      const gvs = new Set(readFileSync(path.join(RECORDED, 'api-versions-no-capi.txt'), 'utf8').split('\n').filter(Boolean));
+      for (const o of Object.values(cluster.objects)) if (o.kind === 'CustomResourceDefinition') for (const v of o.spec.versions) if (v.served) gvs.add(`${o.spec.group}/${v.name}`);
+      out.stdout = [...gvs].sort().map((l) => `${l}\n`).join('');
+    }
+    return out;
+  }
+
+  if (verb === 'get') {
+    const names = args[1].split(',').map((s) => [s, resource(s)]);
+    const unknown = names.find(([, r]) => !r || !serves(r));
+    if (unknown) return { stdout: '', stderr: `error: the server doesn't have a resource type "${unknown[0]}"\n`, exitCode: 1 };
+    const name = args[2];
+    if (name) {
+      const r = names[0][1];
+      const o = cluster.objects[key(r, namespace, name)];
+      if (!o) return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
+      if (o.kind === 'KubeadmControlPlane' || o.kind === 'MachineDeployment') {
+        const shown = clone(o);
+        reconcile(o);
+        save();
+        delete shown.status.pending;
+        out.stdout = JSON.stringify(shown, null, 4);
+      } else out.stdout = JSON.stringify(o, null, 4);
+      return out;
+    }
+    const all = argv.includes('--all-namespaces') || argv.includes('-A');
+    const sel = (flag('--selector') ?? flag('-l') ?? '').split(',').filter(Boolean).map((s) => s.split('='));
+    const items = Object.values(cluster.objects).filter((o) => {
+      const r = resourceOfKind(o.kind) ?? { namespaced: o.metadata.namespace !== undefined };
+      if (!names.some(([, x]) => x.kind === o.kind)) return false;
+      if (r.namespaced && !all && o.metadata.namespace !== namespace) return false;
+      return sel.every(([k, v]) => o.metadata.labels?.[k] === v);
+    });
+    out.stdout = JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
+    return out;
+  }
+
+  if (verb === 'create' && args[1] === 'namespace') {
+    const r = resource('namespaces');
+    if (cluster.objects[key(r, '', args[2])]) return { stdout: '', stderr: `Error from server (AlreadyExists): namespaces "${args[2]}" already exists\n`, exitCode: 1 };
+    cluster.objects[key(r, '', args[2])] = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: args[2] } };
+    save();
+    return { stdout: `namespace/${args[2]} created\n`, stderr: '', exitCode: 0 };
+  }
+
+  if (verb === 'delete') {
+    const lines = [];
+    for (const spec of args.slice(1)) {
+      const [res, name] = spec.split('/');
+      const r = resource(res);
+      const k = key(r, namespace, name);
+      const o = cluster.objects[k];
+      if (!o) {
+        if (!argv.includes('--ignore-not-found')) return { stdout: lines.join(''), stderr: notFound(r, name), exitCode: 1 };
+        continue;
+      }
+      delete cluster.objects[k];
+      delete cluster.applied[k];
+      if (o.kind === 'Cluster') {
+        // Cluster API deletes what the Cluster owns: infrastructure, control plane, workers, machines, kubeconfig.
+        for (const [ok, x] of Object.entries(cluster.objects)) {
+          if (x.metadata.namespace === namespace && x.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === name && x.kind !== 'Secret' && !x.kind.endsWith('Template')) delete cluster.objects[ok];
+        }
+        delete cluster.objects[`Secret/${namespace}/${name}-kubeconfig`];
+      }
+      lines.push(`${r.kind.toLowerCase()}${r.group ? `.${r.group}` : ''} "${name}" deleted\n`);
+    }
+    save();
+    return { stdout: lines.join(''), stderr: '', exitCode: 0 };
+  }
+
+  if (verb === 'apply' || verb === 'diff') {
+    const input = stdin;
+    const docs = YAML.parseAllDocuments(input).map((d) => d.toJS()).filter(Boolean);
+    const dryRun = verb === 'diff' || argv.some((a) => a.startsWith('--dry-run'));
+    const errors = [];
+    const lines = [];
+    const diffs = [];
+    const staged = { ...cluster.objects };
+    const stagedApplied = { ...cluster.applied };
+    for (const doc of docs) {
+      // A workload cluster takes any kind the add-ons bring (RBAC, CSI driver, …).
+      const r = resourceOfKind(doc.kind) ?? (isMgmt ? undefined : { kind: doc.kind, group: String(doc.apiVersion).split('/').slice(0, -1).join(''), plural: `${doc.kind.toLowerCase()}s`, namespaced: doc.metadata.namespace !== undefined });
+      if (!r) { errors.push({ reason: 'NotFound', message: `the server could not find the requested resource (kind ${doc.kind})` }); continue; }
+      const version = String(doc.apiVersion).split('/').pop();
+      if (!serves(r, version)) {
+        // kubectl's REST mapping fails before anything reaches the server.
+        errors.push({ detail: `error: resource mapping not found for name: "${doc.metadata.name}" namespace: "${doc.metadata.namespace ?? ''}" from "STDIN": no matches for kind "${doc.kind}" in version "${doc.apiVersion}"\nensure CRDs are installed first` });
+        continue;
+      }
+      const ns = r.namespaced ? doc.metadata.namespace ?? namespace : '';
+      if (r.namespaced && isMgmt && !staged[`Namespace//${ns}`] && ns !== 'default') {
+        errors.push({ reason: 'NotFound', message: `namespaces "${ns}" not found` });
+        continue;
+      }
+      if (isMgmt && state.validate !== false) {
+        const problems = validate(doc);
+        if (problems.length) { errors.push(invalid(r, doc.metadata.name, { errs: problems.map((p) => p.split(': ').length > 1 ? [p.split(': ')[0], p.split(': ').slice(1).join(': ')] : [p, 'Invalid value']) })); continue; }
+      }
+      const k = key(r, ns, doc.metadata.name);
+      const old = staged[k];
+      const applied = clone(doc);
+      if (applied.kind === 'Secret' && applied.stringData) {
+        applied.data = Object.fromEntries(Object.entries(applied.stringData).map(([x, v]) => [x, Buffer.from(String(v)).toString('base64')]));
+        delete applied.stringData;
+      }
+      let next;
+      if (old) {
+        const base = clone(old);
+        dropOwned(base, stagedApplied[k], applied);
+        next = merge(base, applied);
+        const hook = isMgmt && WEBHOOKS[doc.kind]?.(old, next);
+        if (hook) { errors.push(invalid(r, doc.metadata.name, hook)); continue; }
+      } else next = { ...applied, metadata: { ...applied.metadata, namespace: r.namespaced ? ns : undefined, generation: 1 } };
+      const changed = !old || !same({ ...old, status: undefined, metadata: { ...old.metadata, generation: undefined } }, { ...next, status: undefined, metadata: { ...next.metadata, generation: undefined } });
+      if (changed && old && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
+      if (changed && (doc.kind === 'KubeadmControlPlane' || doc.kind === 'MachineDeployment') && (!old || !same(old.spec, next.spec))) startRollout(next, old);
+      if (changed) diffs.push([r, ns, doc.metadata.name, old, next]);
+      staged[k] = next;
+      stagedApplied[k] = applied;
+      lines.push(`${printed(r, doc.metadata.name)} serverside-applied\n`);
+    }
+    if (verb === 'diff') {
+      if (errors.length) return { stdout: '', stderr: errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join(''), exitCode: 1 + 1 };
+      const text = diffs.map(([r, ns, name, old, next]) => {
+        const file = `${r.group ? `${r.group}.` : ''}v1.${r.kind}.${ns}.${name}`;
+        const a = old ? YAML.stringify({ ...old, status: undefined }).split('\n') : [];
+        const b = YAML.stringify({ ...next, status: undefined }).split('\n');
+        return [`diff -u -N /tmp/LIVE-1/${file} /tmp/MERGED-1/${file}`, ...a.filter((l) => !b.includes(l)).map((l) => `-${l}`), ...b.filter((l) => !a.includes(l)).map((l) => `+${l}`)].join('\n');
+      }).join('\n');
+      return { stdout: text ? `${text}\n` : '', stderr: '', exitCode: diffs.length ? 1 : 0 };
+    }
+    if (!dryRun) {
+      cluster.objects = staged;
+      cluster.applied = stagedApplied;
+      save();
+    }
+    // kubectl applies object after object: the ones before and after a refused one are applied.
+    out.stdout = lines.join('');
+    if (errors.length === 1 && errors[0].detail) out.stderr = `${errors[0].detail}\n`;
+    else out.stderr = errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join('');
+    out.exitCode = errors.length ? 1 : 0;
+    return out;
+  }
+  if (verb === 'rollout' && args[1] === 'status') return rolloutStatus(args[2]);
+  return { stdout: '', stderr: `fake kubectl: ${argv.join(' ')} is not modelled\n`, exitCode: 97 };
+}
+
+let validateFn;
+/** CRD schema problems of one object, as `path: message` (kaas's own validator, compiled in dist/). */
+function validate(doc) {
+  try {
+    validateFn(doc);
+    return [];
+  } catch (e) {
+    return (e.problems ?? [String(e.message)]).map((p) => p.replace(/^[^:]+: /, '').replace(/^\//, '').replace(/\//g, '.'));
+  }
+}
+
+/** Loads the validator (async import) before run(). */
+export async function prepare() {
+  const m = await import(new URL('../../dist/lib/cluster/crd-validate.js', import.meta.url).href);
+  validateFn = (doc) => m.validateAgainstCrds([doc]);
+}

@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { KAAS, ROOT } from '../support/cli.js';
+
+/**
+ * The bad-input corpus (test/fixtures/malformed): every file is run through the built CLI the way
+ * a user would feed it, and must give a clear error — the expected exit code, every expected
+ * message fragment, no stack trace, and none of the test secrets that the inputs and the
+ * environment carry. Each directory says how its files are fed to kaas.
+ */
+
+/** Every test secret contains this; seeing it in any output is a leak. */
+export const TEST_SECRET = 'kaas-robustness-secret';
+
+const DIR = path.join(ROOT, 'test', 'fixtures', 'malformed');
+const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
+
+/** One bad input and what kaas must say about it. */
+export interface Case {
+  suite: string;
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  exit: number;
+  fragments: string[];
+}
+
+type Expected = Record<string, string[]>;
+
+function expected(dir: string): Expected {
+  return JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected;
+}
+
+/** Files of a suite directory with the given extension, each required to have expectations. */
+function files(dir: string, ext: string): string[] {
+  const names = readdirSync(dir).filter((f) => f.endsWith(ext) && f !== 'expected.json').map((f) => f.slice(0, -ext.length)).sort();
+  const exp = Object.keys(expected(dir)).sort();
+  const missing = names.filter((n) => !exp.includes(n));
+  const stale = exp.filter((n) => !names.includes(n));
+  if (missing.length || stale.length) throw new Error(`${dir}: expected.json out of step (no expectation: ${missing.join(', ') || '-'}; no file: ${stale.join(', ') || '-'})`);
+  return names;
+}
+
+/** All cases of the corpus. `home` is an empty HOME; `scratch` a directory imports may write to. */
+export function loadCorpus(home: string, scratch: string): Case[] {
+  const env = { HOME: home, OS_PASSWORD: `${TEST_SECRET}-env`, OS_APPLICATION_CREDENTIAL_SECRET: `${TEST_SECRET}-env-ac` };
+  const out: Case[] = [];
+  const settings = (sub: string) => {
+    const dir = path.join(DIR, sub);
+    const exp = expected(dir);
+    for (const name of files(dir, '.yaml')) {
+      out.push({ suite: sub || 'settings', name, args: ['settings', 'validate', '--env', name, '--settings-dir', path.relative(ROOT, dir) || '.'], env, exit: 2, fragments: exp[name] });
+    }
+  };
+  settings('');
+  settings('settings');
+  const clouds = path.join(DIR, 'clouds');
+  for (const name of files(clouds, '.yaml')) {
+    const file = path.join(clouds, `${name}.yaml`);
+    out.push({ suite: 'clouds', name, args: ['detect', '--cloud', 'c', '--timeout', '5s'], env: { ...env, OS_CLIENT_CONFIG_FILE: file }, exit: 2, fragments: expected(clouds)[name] });
+  }
+  const caps = path.join(DIR, 'capabilities');
+  for (const name of files(caps, '.json')) {
+    out.push({ suite: 'capabilities', name, args: ['detect', '--capabilities', path.relative(ROOT, path.join(caps, `${name}.json`))], env, exit: 2, fragments: expected(caps)[name] });
+  }
+  const scs = path.join(DIR, 'scs');
+  for (const name of files(scs, '.yaml')) {
+    out.push({ suite: 'scs', name, args: ['settings', 'import', path.join(scs, `${name}.yaml`), '--cluster', 'demo', '--env', 'imported', '--settings-dir', scratch], env, exit: 2, fragments: expected(scs)[name] });
+  }
+  const argv = path.join(DIR, 'args');
+  for (const name of files(argv, '.json')) {
+    const c = JSON.parse(readFileSync(path.join(argv, `${name}.json`), 'utf8')) as { args: string[]; exit?: number };
+    out.push({ suite: 'args', name, args: c.args, env, exit: c.exit ?? 2, fragments: expected(argv)[name] });
+  }
+  return out;
+}
+
+/** What one run showed. */
+export interface Verdict {
+  case: Case;
+  clear: boolean;
+  stackTrace: boolean;
+  secret: boolean;
+  problems: string[];
+}
+
+function runCli(c: Case): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', ...c.env };
+    const child = spawn(process.execPath, [KAAS, ...c.args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs one case and judges its output. */
+export async function judge(c: Case): Promise<Verdict> {
+  const r = await runCli(c);
+  const all = r.stdout + r.stderr;
+  const problems: string[] = [];
+  if (r.code !== c.exit) problems.push(`exit ${r.code}, expected ${c.exit}`);
+  if (!/^error: /m.test(r.stderr)) problems.push('no "error:" line on stderr');
+  for (const f of c.fragments) if (!r.stderr.includes(f)) problems.push(`missing ${JSON.stringify(f)}`);
+  const stackTrace = STACK_FRAME.test(all) || /internal error/.test(all);
+  const secret = all.includes(TEST_SECRET);
+  if (stackTrace) problems.push('stack trace in the output');
+  if (secret) problems.push('a test secret in the output');
+  if (problems.length) problems.push(`stderr was:\n${r.stderr.split('\n').slice(0, 12).map((l) => `      ${l}`).join('\n')}`);
+  return { case: c, clear: problems.length === 0, stackTrace, secret, problems };
+}
+
+/** Runs every case, a few at a time; returns the verdicts and the summary line. */
+export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availableParallelism()))): Promise<{ verdicts: Verdict[]; summary: string }> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-home-'));
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-settings-'));
+  const cases = loadCorpus(home, scratch);
+  const verdicts: Verdict[] = new Array(cases.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < cases.length) {
+        const i = next++;
+        verdicts[i] = await judge(cases[i]);
+      }
+    }),
+  );
+  const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
+  const summary = `${cases.length} bad inputs, ${count((v) => v.clear)} clear errors, ${count((v) => v.stackTrace)} stack traces, ${count((v) => v.secret)} secrets`;
+  return { verdicts, summary };
+}

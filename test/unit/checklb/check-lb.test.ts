@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { CHECK_NAMESPACE, runCheckLb, type CheckLbOptions } from '../../../lib/checklb/check-lb.js';
+import { evaluate, type Observed } from '../../../lib/checklb/evaluate.js';
+import { pickNodes } from '../../../lib/checklb/manifests.js';
+import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
+import type { IngressCloud } from '../../../lib/ingress/cloud.js';
+import { createKubectl } from '../../../lib/kube/kubectl.js';
+import { memoryLogger } from '../../../lib/log.js';
+import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
+import { KAAS, cleanEnv, ROOT, tempDir } from '../../support/cli.js';
+
+const ok = (detail = 'NOW: x') => ({ ok: true, detail });
+const run = (n: number, fail = 0) => ({ address: '203.0.113.7', warmup: [ok()], tries: [...Array(n - fail).fill(ok()), ...Array(fail).fill({ ok: false, detail: 'no answer within 2000 ms' })] });
+const base: Observed = {
+  cluster: run(50), local: run(50), localClientIp: ok('198.51.100.4:51234'), clientIpKept: true, nodeCidr: '10.8.0.0/20',
+  nodeIps: ['10.8.0.21', '10.8.0.22'], podNodeIps: ['10.8.0.21'],
+  localMembers: [{ id: 'a', address: '10.8.0.21', protocol_port: 31000, operating_status: 'ONLINE' }, { id: 'b', address: '10.8.0.22', protocol_port: 31000, operating_status: 'ERROR' }],
+};
+
+describe('check-lb verdicts', () => {
+  it.each([
+    ['everything right', {}, ['pass', 'pass', 'pass', 'pass']],
+    ['3 of 50 Local requests lost', { local: run(50, 3) }, ['pass', 'fail', 'pass', 'pass']],
+    ['Cluster never answered', { cluster: { address: 'x', warmup: [{ ok: false, detail: 'ECONNREFUSED' }], tries: [] } }, ['fail', 'pass', 'pass', 'pass']],
+    ['Local saw a node address (SNAT)', { localClientIp: ok('10.8.0.22:40000') }, ['pass', 'pass', 'fail', 'pass']],
+    ['amphora plan: client IP not judged', { clientIpKept: false }, ['pass', 'pass', 'skipped', 'pass']],
+    ['podless node ONLINE (no monitor)', { localMembers: [...base.localMembers!.slice(0, 1), { id: 'b', address: '10.8.0.22', protocol_port: 31000, operating_status: 'ONLINE' }] }, ['pass', 'pass', 'pass', 'fail']],
+    ['members unreadable', { localMembers: undefined, membersProblem: 'no cloud configured' }, ['pass', 'pass', 'pass', 'skipped']],
+  ])('%s', (_, over, want) => {
+    expect(evaluate({ ...base, ...over } as Observed).map((c) => c.result)).toEqual(want);
+  });
+
+  it.each([
+    ['one worker', [['w1', false]], ['w1']],
+    ['three workers and a control plane', [['cp', true], ['w3', false], ['w1', false], ['w2', false]], ['w1']],
+    ['four workers', [['w1', false], ['w2', false], ['w3', false], ['w4', false]], ['w1', 'w2']],
+    ['only control planes', [['cp', true]], []],
+  ])('pickNodes: %s', (_, nodes, want) => {
+    expect(pickNodes((nodes as [string, boolean][]).map(([name, excluded]) => ({ name, excluded })))).toEqual(want);
+  });
+});
+
+/** A tiny echo server on a loopback address, answering like agnhost netexec: `/` and `/clientip`. */
+async function echoServer(host: string, port: number, behave: (n: number, req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<http.Server> {
+  let n = 0;
+  const s = http.createServer((req, res) => behave(n++, req, res));
+  await new Promise<void>((resolve, reject) => s.once('error', reject).listen(port, host, () => resolve()));
+  return s;
+}
+const agnhost = (_: number, req: http.IncomingMessage, res: http.ServerResponse) =>
+  res.end(req.url === '/clientip' ? `${req.socket.remoteAddress}:${req.socket.remotePort}` : 'NOW: 2026-05-01 12:00:00');
+
+describe('kaas check-lb against the kubectl fake, with loopback servers standing in for the LBs', () => {
+  let fake: FakeTools | undefined;
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    fake?.cleanup();
+    await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+  });
+
+  async function start(local: Parameters<typeof echoServer>[2] = agnhost) {
+    const a = await echoServer('127.0.0.1', 0, agnhost);
+    const port = (a.address() as AddressInfo).port;
+    servers.push(a, await echoServer('127.0.0.2', port, local));
+    return port;
+  }
+  const svcWith = (name: string, ip?: string) => {
+    const s = JSON.parse(readFileSync(`${RECORDED}/get-service-lb-ip.json`, 'utf8'));
+    s.metadata = { name, namespace: CHECK_NAMESPACE };
+    s.status = ip ? { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } } : { loadBalancer: {} };
+    return { stdout: JSON.stringify(s) };
+  };
+  const calls = (kc: string, tail: FakeCall[]): FakeCall[] => [
+    { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'nodes', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-nodes.json` } },
+    { tool: 'kubectl', argv: ['--kubeconfig', kc, 'apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'],
+      stdinContains: ['name: kaas-check-lb', 'externalTrafficPolicy: Cluster', 'externalTrafficPolicy: Local', '- demo-md-0-a1b2c', 'agnhost'], response: { stdout: 'namespace/kaas-check-lb serverside-applied\n' } },
+    { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/echo', '--namespace', CHECK_NAMESPACE, '--timeout=300s'] },
+    ...tail,
+  ];
+  const getSvc = (kc: string, name: string, ip?: string): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'service', name, '--namespace', CHECK_NAMESPACE, '-o', 'json'], response: svcWith(name, ip) });
+  const del = (kc: string): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'namespace', CHECK_NAMESPACE, '--ignore-not-found', '--wait=false'] });
+  const members = (online: string[]): CloudSnapshot => ({
+    projectId: 'p', loadBalancers: [{ id: 'lb', name: 'kube_service_demo_kaas-check-lb_echo-local' }], listeners: [], pools: [], healthMonitors: [], floatingIps: [],
+    members: { pool: ['10.8.0.21', '10.8.0.22', '10.8.0.23'].map((address) => ({ id: address, address, protocol_port: 31000, operating_status: online.includes(address) ? 'ONLINE' : 'ERROR' })) },
+  });
+
+  function setup(scenario: (kc: string) => FakeCall[], snapshot: CloudSnapshot, ovn: boolean) {
+    const home = tempDir('kaas-home-');
+    const kc = path.join(home, 'kc.yaml');
+    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+    fake = fakeTools(scenario(kc));
+    const cloud = { credentials: () => ({}), loadBalancerVip: async () => undefined, loadBalancerSnapshot: async () => snapshot,
+      capabilities: async () => ({ cloud: 't', detectedAt: '', octavia: { present: true, maxVersion: '2.26', providers: ovn ? ['amphora', 'ovn'] : ['amphora'], wallabyOrLater: true, allowedCidrs: true }, neutron: { present: true }, nova: { present: false } }) } as IngressCloud;
+    const o: CheckLbOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, sets: ['use_ovn_lb_provider=auto'], tries: 20, pollMs: 1 };
+    const deps = { logger: memoryLogger(), runner: fakeRunner(fake), cloud, sleep: async () => {}, kubectlFor: (t: { kubeconfig?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')) };
+    return { o, deps };
+  }
+
+  it('OVN: every try answers, Local sees the client address, only pod nodes are ONLINE; the namespace is removed', async () => {
+    const port = await start();
+    const { o, deps } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster'), getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)]), members(['10.8.0.21']), true);
+    // Cluster prod plans auto → OVN on this cloud (demo's restrict_kubeapi would steer away from it).
+    const r = await runCheckLb({ ...o, cluster: 'prod', port, sets: [] }, deps);
+    fake!.assertDone();
+    expect(r.exitCode).toBe(0);
+    expect((r.data.checks as { check: string; result: string }[]).map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers pass', 'local-client-ip pass', 'local-podless-nodes pass']);
+    expect(r.text).toMatch(/PASS local-client-ip +the pods saw the client address 127\.0\.0\.1/);
+  });
+
+  it('amphora without monitor: lost Local requests and a podless node ONLINE fail (exit 1); cleanup still runs', async () => {
+    const port = await start((n, req, res) => (n % 4 === 3 ? req.socket.destroy() : agnhost(n, req, res)));
+    const { o, deps } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)]), members(['10.8.0.21', '10.8.0.22', '10.8.0.23']), false);
+    const r = await runCheckLb({ ...o, port, sets: ['use_ovn_lb_provider=false'] }, deps);
+    fake!.assertDone();
+    expect(r.exitCode).toBe(1);
+    expect((r.data.checks as { check: string; result: string }[]).map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers fail', 'local-client-ip skipped', 'local-podless-nodes fail']);
+    expect(r.text).toMatch(/FAIL local-answers +externalTrafficPolicy: Local: 5 of 20 requests to 127\.0\.0\.2 failed/);
+  });
+
+  it('SIGTERM while waiting for the LB: the namespace is removed, exit 143', async () => {
+    const home = tempDir('kaas-home-');
+    const kc = path.join(home, 'kc.yaml');
+    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+    fake = fakeTools(calls(kc, [getSvc(kc, 'echo-cluster'), del(kc)]));
+    const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    for (let i = 0; i < 200 && fake.calls().length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(fake.calls()).toHaveLength(4);
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(stderr).toMatch(/SIGTERM: cleaning up before exiting/);
+    expect(code).toBe(143);
+    fake.assertDone();
+    expect(fake.calls().at(-1)!.argv).toContain('namespace');
+  }, 60_000);
+});

@@ -1,0 +1,65 @@
+import { assessManagementCluster, ORC_VERSION, type ManagementFacts } from '../../../lib/cluster/preflight.js';
+import { machineWaits } from '../../../lib/cluster/timeouts.js';
+
+const READY: ManagementFacts = {
+  served: ['bootstrap.cluster.x-k8s.io/v1beta1', 'cluster.x-k8s.io/v1beta1', 'controlplane.cluster.x-k8s.io/v1beta1', 'infrastructure.cluster.x-k8s.io/v1beta1', 'openstack.k-orc.cloud/v1alpha1'],
+  capoCrd: ['v1beta1'],
+  orcCrd: ['v1alpha1'],
+  deployments: [
+    ['capi-system', 'capi-controller-manager'], ['capi-kubeadm-bootstrap-system', 'capi-kubeadm-bootstrap-controller-manager'],
+    ['capi-kubeadm-control-plane-system', 'capi-kubeadm-control-plane-controller-manager'], ['capo-system', 'capo-controller-manager'], ['orc-system', 'orc-controller-manager'],
+  ].map(([namespace, name]) => ({ namespace, name, available: true })),
+};
+
+const without = (name: string) => ({ ...READY, deployments: READY.deployments!.filter((d) => d.name !== name) });
+const ORC_FIX = `kubectl apply --server-side -f https://github.com/k-orc/openstack-resource-controller/releases/download/${ORC_VERSION}/install.yaml`;
+
+describe('assessManagementCluster: what CAPO v0.14 needs on the management cluster', () => {
+  it('a ready cluster passes every check', () => {
+    const v = assessManagementCluster(READY);
+    expect(v.problems).toEqual([]);
+    expect(v.ok.map((c) => c.name)).toEqual(['Cluster API', 'CAPO', 'ORC', 'controllers']);
+    expect(v.capoVersions).toEqual(['v1beta1']);
+  });
+
+  it.each<[string, ManagementFacts, string[]]>([
+    ['no ORC CRD (CAPO ≥ v0.12 needs ORC)', { ...READY, orcCrd: undefined }, [`ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${ORC_FIX}`]],
+    ['ORC controller missing', without('orc-controller-manager'), [`ORC (openstack-resource-controller): no Deployment orc-controller-manager — ${ORC_FIX}`]],
+    ['CAPO too old (v1alpha7 only)', { ...READY, capoCrd: ['v1alpha6', 'v1alpha7'] }, ['CAPO serves OpenStackCluster v1alpha6, v1alpha7; kaas renders v1beta1 (CAPO ≥ v0.10, v0.14 recommended) — clusterctl upgrade plan (then clusterctl upgrade apply as it says)']],
+    ['CAPO controller not available', { ...READY, deployments: READY.deployments!.map((d) => ({ ...d, available: d.name !== 'capo-controller-manager' })) },
+      ['CAPO (cluster-api-provider-openstack): Deployment capo-system/capo-controller-manager is not available — kubectl -n capo-system describe deployment capo-controller-manager; kubectl -n capo-system logs deployment/capo-controller-manager']],
+    ['kubeadm bootstrap provider missing', { ...without('capi-kubeadm-bootstrap-controller-manager'), served: READY.served.filter((g) => !g.startsWith('bootstrap.')) },
+      ['Cluster API kubeadm bootstrap provider: bootstrap.cluster.x-k8s.io/v1beta1 is not served — clusterctl init --infrastructure openstack',
+        'Cluster API kubeadm bootstrap provider: no Deployment capi-kubeadm-bootstrap-controller-manager — clusterctl init --infrastructure openstack']],
+  ])('%s', (_n, facts, problems) => {
+    expect(assessManagementCluster(facts).problems).toEqual(problems);
+  });
+
+  it('names the management kubeconfig and context in every fix', () => {
+    const v = assessManagementCluster({ ...READY, orcCrd: undefined, capoCrd: undefined }, { kubeconfig: '/m/kc', context: 'mgmt' });
+    expect(v.problems).toEqual([
+      'CAPO (cluster-api-provider-openstack) is not installed (no OpenStackCluster CRD) — clusterctl init --infrastructure openstack --kubeconfig /m/kc --kubeconfig-context mgmt',
+      `ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — kubectl --kubeconfig /m/kc --context mgmt apply --server-side -f https://github.com/k-orc/openstack-resource-controller/releases/download/${ORC_VERSION}/install.yaml`,
+    ]);
+  });
+
+  it('Deployments that cannot be listed are a skipped check, not a failure', () => {
+    const v = assessManagementCluster({ ...READY, deployments: undefined, deploymentsProblem: 'cannot list Deployments: forbidden' });
+    expect(v.problems).toEqual([]);
+    expect(v.skipped).toEqual([{ name: 'controllers', detail: 'cannot list Deployments: forbidden' }]);
+  });
+});
+
+describe('machineWaits: instance_create_timeout drives kaas\'s machine waits', () => {
+  it.each([
+    [5, 1, 25, 15],
+    [5, 3, 25, 45],
+    [30, 1, 50, 40],
+    [30, 3, 50, 120],
+  ])('instance_create_timeout %i min, %i control-plane nodes → control plane %i min, machines %i min', (t, cp, controlPlaneMin, machinesMin) => {
+    const w = machineWaits(t, cp);
+    expect(w.controlPlaneSec).toBe(controlPlaneMin * 60);
+    expect(w.machinesSec).toBe(machinesMin * 60);
+    expect(w.reason).toContain(`instance_create_timeout ${t} min`);
+  });
+});

@@ -1,0 +1,106 @@
+import {
+  etpLocalNoMonitor, ingressNginxK8sUnsupported, ingressNginxRetired, lbOrphaned, occmConfigContradictsPlan, occmConfigDrift, occmConfigMissing,
+  occmNotRestarted, proxyHostnameMissing, proxyProtocolMismatch,
+} from '../../../lib/doctor/cluster-checks.js';
+import { runChecks } from '../../../lib/doctor/check.js';
+import { DOCTOR_CHECKS } from '../../../lib/doctor/doctor.js';
+import { AMPHORA, cloud, input, kube, lb, OVN, svc } from './inputs.js';
+
+const MON = 'loadbalancer.openstack.org/enable-health-monitor';
+const PROXY = 'loadbalancer.openstack.org/proxy-protocol';
+const conf = (lbSection: string) => ({ text: `[Global]\nauth-url=https://k.example/v3\n[LoadBalancer]\n${lbSection}` });
+
+describe('cluster-side checks', () => {
+  it.each([
+    ['amphora, ETP Local, no annotation, no create-monitor', 'manage-security-groups=true\n', {}, 'Local', /annotate service -n app web --overwrite loadbalancer.openstack.org\/enable-health-monitor=true/],
+    ['amphora, ETP Local, annotation "false" beats create-monitor', 'create-monitor=true\n', { [MON]: 'false' }, 'Local', /annotate/],
+    ['ovn, ETP Local, no create-monitor', 'lb-provider=ovn\nlb-method=SOURCE_IP_PORT\n', {}, 'Local', /create-monitor: "true"/],
+    ['amphora, ETP Local, annotation true', '', { [MON]: 'true' }, 'Local', undefined],
+    ['amphora, ETP Local, create-monitor=yes (gcfg bool)', 'create-monitor=yes\n', {}, 'Local', undefined],
+    ['amphora, ETP Cluster, no monitor', '', {}, 'Cluster', undefined],
+  ])('etp-local-no-monitor: %s', (_, lbConf, annotations, etp, fix) => {
+    const f = etpLocalNoMonitor.run(input({ kube: kube({ cloudConf: conf(lbConf), services: [svc('app', 'web', { annotations, etp })] }) }));
+    if (!fix) expect(f).toEqual([]);
+    else {
+      expect(f).toHaveLength(1);
+      expect(f[0]).toMatchObject({ check: 'etp-local-no-monitor', severity: 'error', resource: { type: 'service', id: 'app/web', name: 'web' } });
+      expect(f[0].fix).toMatch(fix);
+    }
+  });
+
+  const ing = (annotations: Record<string, string>, ingress: { ip?: string; hostname?: string; ipMode?: string }[] = [{ hostname: '203.0.113.45.nip.io' }]) =>
+    svc('ingress-nginx', 'ingress-nginx-controller', { annotations, etp: 'Local', ingress });
+  it.each([
+    ['LB sends PROXY, nginx does not expect it', { [PROXY]: 'true' }, { 'use-proxy-protocol': 'false' }, 'enable-ingress-hostname=true\n', /does not expect them/],
+    ['nginx expects PROXY, LB sends none', {}, { 'use-proxy-protocol': 'true' }, '', /sends none/],
+    ['PROXY asked of ovn', { [PROXY]: 'true' }, { 'use-proxy-protocol': 'true' }, 'lb-provider=ovn\n', /ovn provider does not have/],
+    ['both on (v2 counts as on)', { [PROXY]: 'v2' }, { 'use-proxy-protocol': 'true' }, '', undefined],
+    ['both off', {}, {}, '', undefined],
+  ])('proxy-protocol-mismatch: %s', (_, annotations, cm, lbConf, msg) => {
+    const f = proxyProtocolMismatch.run(input({ kube: kube({ cloudConf: conf(lbConf), ingressConfig: cm, services: [ing(annotations)] }) }));
+    if (!msg) expect(f).toEqual([]);
+    else expect(f.map((x) => x.message)).toEqual([expect.stringMatching(msg)]);
+  });
+
+  it.each([
+    ['PROXY, plain IP, no workaround', '', {}, [{ ip: '203.0.113.45' }], 1],
+    ['PROXY, IP with ipMode Proxy (OCCM ≥ v1.30)', '', {}, [{ ip: '203.0.113.45', ipMode: 'Proxy' }], 0],
+    ['PROXY, enable-ingress-hostname=true', 'enable-ingress-hostname=true\n', {}, [{ ip: '203.0.113.45' }], 0],
+    ['PROXY, hostname annotation', '', { 'loadbalancer.openstack.org/hostname': 'ingress.example.com' }, [{ ip: '203.0.113.45' }], 0],
+  ])('proxy-hostname-missing: %s', (_, lbConf, extra, ingress, n) => {
+    const f = proxyHostnameMissing.run(input({ kube: kube({ cloudConf: conf(lbConf), services: [ing({ [PROXY]: 'true', ...extra }, ingress)] }) }));
+    expect(f).toHaveLength(n);
+  });
+
+  it('occm-config-missing and -contradicts-plan: no Secret is one error; a contradicting one names each problem', () => {
+    expect(occmConfigMissing.run(input({ kube: kube() })).map((f) => f.check)).toEqual(['occm-config-missing']);
+    const f = occmConfigContradictsPlan.run(input({ lb: OVN, kube: kube({ cloudConf: conf('lb-provider=ovn\n') }) }));
+    expect(f.map((x) => x.message)).toEqual([
+      expect.stringMatching(/^The plan uses OVN, but OCCM's cloud.conf has lb-method=\(unset: ROUND_ROBIN\)/),
+      expect.stringMatching(/relies on cloud.conf create-monitor=true/),
+    ]);
+  });
+
+  it('occm-config-drift: lists the differing keys, masks secrets, and is silent when equal', () => {
+    const expected = '[Global]\nauth-url=https://k.example/v3\napplication-credential-secret="new"\n[LoadBalancer]\nmanage-security-groups=true\n';
+    const live = '[Global]\nauth-url=https://k.example/v3\napplication-credential-secret="old"\n[LoadBalancer]\nmanage-security-groups=false\nuse-octavia=true\n';
+    const f = occmConfigDrift.run(input({ expectedCloudConf: expected, kube: kube({ cloudConf: { text: live } }) }));
+    expect(f[0].message).toBe("OCCM's live cloud.conf differs from what kaas renders now: global.application-credential-secret: (a different secret) → (a different secret); loadbalancer.manage-security-groups: false → true; loadbalancer.use-octavia: true → (unset).");
+    expect(f[0].message).not.toMatch(/old|new/);
+    expect(occmConfigDrift.run(input({ expectedCloudConf: expected, kube: kube({ cloudConf: { text: expected } }) }))).toEqual([]);
+  });
+
+  it.each([
+    ['a pod started before the Secret changed', '2026-05-01T10:00:00Z', ['2026-05-01T09:00:00Z', '2026-05-01T11:00:00Z'], 1],
+    ['every pod started after', '2026-05-01T10:00:00Z', ['2026-05-01T10:00:01Z'], 0],
+    ['change time unknown', undefined, ['2026-05-01T09:00:00Z'], 0],
+  ])('occm-not-restarted: %s', (_, changedAt, occmStartedAt, n) => {
+    expect(occmNotRestarted.run(input({ kube: kube({ cloudConf: { text: '', changedAt }, occmStartedAt }) }))).toHaveLength(n);
+  });
+
+  it.each([
+    ['v1.15.1 on Kubernetes 1.33', 'registry.k8s.io/ingress-nginx/controller:v1.15.1@sha256:abc', 'v1.33.4', 1, 0],
+    ['v1.9.6 on Kubernetes 1.33', 'registry.k8s.io/ingress-nginx/controller:v1.9.6', 'v1.33.4', 1, 1],
+    ['no ingress-nginx', undefined, 'v1.33.4', 0, 0],
+  ])('ingress-nginx-retired / -k8s-unsupported: %s', (_, ingressImage, serverVersion, retired, unsupported) => {
+    const i = input({ kube: kube({ ingressImage, serverVersion }) });
+    expect(ingressNginxRetired.run(i)).toHaveLength(retired);
+    expect(ingressNginxK8sUnsupported.run(i)).toHaveLength(unsupported);
+  });
+
+  it('lb-orphaned: an OCCM LB whose Service is gone or no longer type LoadBalancer', () => {
+    const i = input({
+      cloud: cloud({ loadBalancers: [lb('kube_service_demo_app_web'), lb('kube_service_demo_app_gone'), lb('kube_service_demo_app_nodeport'), lb('kube_service_other_app_x')] }),
+      kube: kube({ services: [svc('app', 'web'), svc('app', 'nodeport', { type: 'NodePort' })] }),
+    });
+    expect(lbOrphaned.run(i).map((f) => f.resource.name)).toEqual(['kube_service_demo_app_gone', 'kube_service_demo_app_nodeport']);
+  });
+
+  it('runChecks lists every check needing a missing side as skipped with the reason, and runs the rest', () => {
+    const r = runChecks(DOCTOR_CHECKS, input({ lb: AMPHORA, cloud: cloud() }), { cluster: 'cluster demo not reachable: connection refused' });
+    expect(r.checked).toContain('lb-error');
+    expect(r.skipped).toContainEqual({ check: 'lb-orphaned', reason: 'cluster demo not reachable: connection refused' });
+    expect(r.skipped.map((s) => s.check).sort()).toEqual(DOCTOR_CHECKS.filter((c) => c.needs.includes('cluster')).map((c) => c.id).sort());
+    expect(new Set([...r.checked, ...r.skipped.map((s) => s.check)]).size).toBe(DOCTOR_CHECKS.length);
+  });
+});

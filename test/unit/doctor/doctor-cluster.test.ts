@@ -1,0 +1,73 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runDoctor, type DoctorOptions } from '../../../lib/doctor/doctor.js';
+import { createKubectl } from '../../../lib/kube/kubectl.js';
+import { memoryLogger } from '../../../lib/log.js';
+import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
+import { tempDir } from '../../support/cli.js';
+import { snapshotCalls } from './kube-scenario.js';
+
+/**
+ * doctor's cluster side through the process-level kubectl fake (recorded object shapes). The cloud
+ * is unreachable here on purpose: its checks are listed as skipped, the cluster checks still run.
+ */
+let fake: FakeTools | undefined;
+afterEach(() => fake?.cleanup());
+
+function setup(calls: (kc: string) => FakeCall[]) {
+  const home = tempDir('kaas-home-');
+  const kubeconfig = path.join(home, 'workload.yaml');
+  writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+  fake = fakeTools(calls(kubeconfig));
+  const o: DoctorOptions = {
+    cluster: 'demo', settingsDir: 'settings', env: 'example', environ: { OS_CLIENT_CONFIG_FILE: path.resolve('test/fixtures/cluster/clouds.yaml') }, cwd: process.cwd(), home,
+    cloud: 'example-cloud', kubeconfig, sets: ['use_ovn_lb_provider=false'],
+  };
+  const deps = {
+    logger: memoryLogger(), runner: fakeRunner(fake), now: () => Date.parse('2026-05-01T12:00:00Z'),
+    kubectlFor: (t: { kubeconfig?: string; context?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')),
+    connect: () => Promise.reject(new Error('connect ECONNREFUSED keystone.example:5000')),
+  };
+  return { o, deps };
+}
+
+describe('kaas doctor, cluster side (kubectl fake)', () => {
+  it('reads the cluster once and reports ETP Local without monitor, the stale OCCM, the retired ingress-nginx; cloud checks skipped with the reason', async () => {
+    const { o, deps } = setup((kc) => snapshotCalls(kc, { secret: { stdoutFile: `${RECORDED}/get-secret-cloud-config-changed.json` } }));
+    const r = await runDoctor(o, deps);
+    fake!.assertDone();
+    expect(r.exitCode).toBe(1);
+    expect(r.data.findings.map((f) => `${f.severity} ${f.check} ${f.resource.id}`)).toEqual([
+      'error etp-local-no-monitor app/web',
+      'warning ingress-nginx-retired ingress-nginx/ingress-nginx-controller',
+      'warning occm-config-drift kube-system/cloud-config',
+      'warning occm-not-restarted kube-system/cloud-config',
+    ]);
+    expect(r.data.findings[0].fix).toBe('kubectl annotate service -n app web --overwrite loadbalancer.openstack.org/enable-health-monitor=true (or occm_loadbalancer create-monitor: "true" for every Service)');
+    expect(r.data.skipped).toContainEqual({ check: 'lb-error', reason: 'cloud example-cloud not readable: connect ECONNREFUSED keystone.example:5000' });
+    expect(r.data.skipped.map((s) => s.check)).toContain('lb-orphaned');
+    expect(r.data.checked).toContain('proxy-protocol-mismatch');
+    expect(r.text).toMatch(/^ERRORS \(1\)$/m);
+    // The cloud.conf secret read from the cluster never reaches the report.
+    expect(JSON.stringify(r.data)).not.toContain('s3cr3t-value');
+  });
+
+  it('an unreachable cluster: every cluster check skipped with kubectl\'s words, no crash, exit 0', async () => {
+    const { o, deps } = setup((kc) => [{ tool: 'kubectl', argv: ['--kubeconfig', kc, 'version', '-o', 'json'], response: { stderrFile: `${RECORDED}/error-connection-refused.txt`, exitCode: 1 } }]);
+    const r = await runDoctor(o, deps);
+    fake!.assertDone();
+    expect(r.exitCode).toBe(0);
+    expect(r.data.findings).toEqual([]);
+    expect(r.data.checked).toEqual([]);
+    expect(r.data.skipped).toContainEqual({ check: 'etp-local-no-monitor', reason: 'cluster demo not reachable: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?' });
+  });
+
+  it('--cloud-only never runs kubectl', async () => {
+    const { o, deps } = setup(() => []);
+    const r = await runDoctor({ ...o, cloudOnly: true }, deps);
+    expect(fake!.calls()).toEqual([]);
+    // lb-orphaned needs both sides: the first missing one (the cloud here) gives its reason.
+    expect(r.data.skipped.filter((s) => s.reason === '--cloud-only')).toHaveLength(9);
+    expect(r.data.skipped.map((s) => s.check)).toContain('lb-orphaned');
+  });
+});

@@ -1,0 +1,18 @@
+import { RECORDED, type FakeCall } from '../../fakes/fake-tools.js';
+
+/** The kubectl calls fetchClusterSnapshot makes, in order, answered from recorded shapes (override any by name). */
+export function snapshotCalls(kc: string, over: Partial<Record<'version' | 'services' | 'nodes' | 'ingressPods' | 'configmap' | 'deployment' | 'secret' | 'occmPods', FakeCall['response']>> = {}): FakeCall[] {
+  const k = (argv: string[], response: FakeCall['response']): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, ...argv], response });
+  const f = (file: string) => ({ stdoutFile: `${RECORDED}/${file}` });
+  const ing = ['--namespace', 'ingress-nginx'];
+  return [
+    k(['version', '-o', 'json'], over.version ?? f('version-server.json')),
+    k(['get', 'services', '--all-namespaces', '-o', 'json'], over.services ?? f('get-services-all-lb.json')),
+    k(['get', 'nodes', '-o', 'json'], over.nodes ?? f('get-nodes.json')),
+    k(['get', 'pods', ...ing, '--selector', 'app.kubernetes.io/name=ingress-nginx,app.kubernetes.io/component=controller', '-o', 'json'], over.ingressPods ?? f('get-pods-ingress.json')),
+    k(['get', 'configmap', 'ingress-nginx-controller', ...ing, '-o', 'json'], over.configmap ?? f('get-configmap-ingress-proxy.json')),
+    k(['get', 'deployment', 'ingress-nginx-controller', ...ing, '-o', 'json'], over.deployment ?? f('get-deployment-ingress.json')),
+    k(['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], over.secret ?? f('get-secret-cloud-config.json')),
+    k(['get', 'pods', '--namespace', 'kube-system', '--selector', 'k8s-app=openstack-cloud-controller-manager', '-o', 'json'], over.occmPods ?? f('get-pods-occm.json')),
+  ];
+}

@@ -1,0 +1,43 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { convertIngresses, type NotConverted } from '../../../lib/gateway/migrate/convert.js';
+import { readIngressFiles } from '../../../lib/gateway/migrate/read.js';
+import { validateGatewayObjects } from '../../../lib/gateway/schema.js';
+import { BUNDLED_GATEWAY_VERSIONS } from '../../../lib/plan/gateway-versions.js';
+import { stringifyDocuments } from '../../../lib/render/documents.js';
+import { kustomizeBuild } from './kustomize.js';
+
+/**
+ * The migrate-ingress corpus: real-world-shaped Ingresses (from the ingress-nginx docs' examples),
+ * each with the expected Gateway API objects (expected.yaml, compared semantically) and the
+ * expected not-converted list (not-converted.json). Expected files are reviewed by hand; update on
+ * purpose only: KAAS_UPDATE_GOLDEN=1, then review the diff.
+ */
+const DIR = path.resolve(process.cwd(), 'test/fixtures/migrate');
+const UPDATE = process.env.KAAS_UPDATE_GOLDEN === '1';
+const GW = { name: 'kaas', namespace: 'envoy-gateway-system', httpListener: 'http', className: 'kaas' };
+const cases = readdirSync(DIR).filter((d) => existsSync(path.join(DIR, d, 'ingress.yaml'))).sort();
+const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS()).filter((o) => o !== null);
+
+describe('migrate-ingress corpus', () => {
+  it('has at least 20 cases', () => expect(cases.length).toBeGreaterThanOrEqual(20));
+
+  it.each(cases)('%s', (name) => {
+    const ingresses = readIngressFiles(path.join(DIR, name, 'ingress.yaml'));
+    const c = convertIngresses(ingresses, GW);
+    const expectedFile = path.join(DIR, name, 'expected.yaml');
+    const notFile = path.join(DIR, name, 'not-converted.json');
+    const skippedNote = { notConverted: c.notConverted, skipped: c.skipped };
+    if (UPDATE) {
+      writeFileSync(expectedFile, stringifyDocuments(c.objects));
+      writeFileSync(notFile, JSON.stringify(skippedNote, null, 2) + '\n');
+    }
+    expect(docs(stringifyDocuments(c.objects))).toEqual(docs(readFileSync(expectedFile, 'utf8')));
+    expect(skippedNote).toEqual(JSON.parse(readFileSync(notFile, 'utf8')) as { notConverted: NotConverted[] });
+    // Every object fits the bundled CRDs, and kubectl builds the set (names unique, objects well-formed).
+    const report = validateGatewayObjects(BUNDLED_GATEWAY_VERSIONS[0], c.objects, name);
+    expect(report.skipped).toEqual([]);
+    if (c.objects.length) expect(kustomizeBuild(stringifyDocuments(c.objects)).length).toBe(c.objects.length);
+  });
+});

@@ -1,0 +1,68 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../../lib/errors.js';
+import { runMigrateIngress, type MigrateOptions } from '../../../lib/gateway/migrate/run.js';
+import { createKubectl } from '../../../lib/kube/kubectl.js';
+import { memoryLogger } from '../../../lib/log.js';
+import { fakeRunner, fakeTools, type FakeTools } from '../../fakes/fake-tools.js';
+import { tempDir } from '../../support/cli.js';
+
+const CORPUS = path.resolve(process.cwd(), 'test/fixtures/migrate');
+const base = (o: Partial<MigrateOptions> = {}): MigrateOptions => ({ settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home: tempDir('kaas-home-'), ...o });
+let fake: FakeTools | undefined;
+afterEach(() => fake?.cleanup());
+
+describe('kaas migrate-ingress', () => {
+  it('converts a directory offline: YAML on stdout, the not-converted list per Ingress on stderr', async () => {
+    const logger = memoryLogger();
+    const r = await runMigrateIngress(base({ file: path.join(CORPUS, '18-basic-auth') }), { logger, runner: fakeRunner(fakeTools([])) });
+    expect(r.raw).toMatch(/kind: HTTPRoute\n/);
+    const err = logger.lines.join('\n');
+    expect(err).toMatch(/not converted in default\/ingress-with-auth:\n.*- nginx.ingress.kubernetes.io\/auth-realm: basic auth realm/);
+  });
+
+  it('-o json: objects and notConverted [{ingress, annotation, reason}] side by side, nothing on stderr but the summary', async () => {
+    const logger = memoryLogger();
+    const r = await runMigrateIngress(base({ file: CORPUS, namespace: 'ops', json: true }), { logger, runner: fakeRunner(fakeTools([])) });
+    expect(r.raw).toBeUndefined();
+    expect(r.data.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['HTTPRoute/admin']);
+    expect(r.data.notConverted.map((n) => n.annotation)).toEqual([
+      'nginx.ingress.kubernetes.io/configuration-snippet', 'nginx.ingress.kubernetes.io/limit-rps', 'nginx.ingress.kubernetes.io/whitelist-source-range',
+    ]);
+    expect(r.data.notConverted[0].ingress).toBe('ops/admin');
+    expect(logger.lines.join('\n')).not.toMatch(/not converted in/);
+  });
+
+  it('--output-dir writes one file per object under its namespace', async () => {
+    const dir = tempDir('kaas-migrate-');
+    const r = await runMigrateIngress(base({ file: path.join(CORPUS, '06-tls-default-redirect'), outputDir: dir }), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) });
+    expect((r.data as { files: string[] }).files.map((f) => path.relative(dir, f))).toEqual([
+      'envoy-gateway-system/gateway-kaas.yaml', 'default/referencegrant-kaas-gateway-tls.yaml', 'default/httproute-foo-tls.yaml', 'default/httproute-foo-tls-https-redirect.yaml',
+    ]);
+  });
+
+  it('reads the cluster and --apply applies server-side under its own field manager (the http listener stays kaas\'s)', async () => {
+    const o = base({ cluster: 'demo', apply: true });
+    const kc = path.join(o.home, 'kc.yaml');
+    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n');
+    const list = { apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: 'shop' }, spec: { ingressClassName: 'nginx', rules: [{ host: 'shop.example.org', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] } }] };
+    fake = fakeTools([
+      { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'ingresses.networking.k8s.io', '--all-namespaces', '-o', 'json'], response: { stdout: JSON.stringify(list) } },
+      { tool: 'kubectl', argv: ['--kubeconfig', kc, 'apply', '--server-side', '--field-manager=kaas-migrate-ingress', '-f', '-'], stdinContains: ['kind: HTTPRoute', 'name: web', 'sectionName: http'], response: { stdout: 'httproute.gateway.networking.k8s.io/web serverside-applied\n' } },
+    ]);
+    const r = await runMigrateIngress({ ...o, kubeconfig: kc }, { logger: memoryLogger(), runner: fakeRunner(fake), kubectlFor: (t) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')) });
+    fake.assertDone();
+    expect(r.text).toBe('1 Gateway API object(s) applied to cluster demo; the Ingresses stay until you delete them (switch DNS per host first)');
+  });
+
+  it.each([
+    [{}, /name a cluster to read its Ingresses, or --file/],
+    [{ file: CORPUS, apply: true }, /--apply needs the cluster/],
+    [{ file: '/nonexistent/x.yaml' }, /--file \/nonexistent\/x.yaml does not exist/],
+  ])('refuses %j', async (o, msg) => {
+    const err = await runMigrateIngress(base(o), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(msg);
+    expect(existsSync('/nonexistent')).toBe(false);
+  });
+});
