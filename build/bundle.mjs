@@ -14,7 +14,7 @@
 //     ajv-i18n language to use English.
 //   - string-width (yargs' help layout): a fast path for text whose every character is one column
 //     wide, see build/shims/string-width.ts.
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -39,9 +39,12 @@ function usedModelFormats() {
   return used;
 }
 
-const kaasPlugin = (trimmed) => ({
+const BANNER = "import { createRequire as __kaasCreateRequire } from 'node:module'; const require = __kaasCreateRequire(import.meta.url);";
+
+const kaasPlugin = (trimmed, core) => ({
   name: 'kaas',
   setup(build) {
+    if (core) coreChunk(build, core);
     // Twins: X.bundle.ts stands in for X.ts (except inside the twin itself, which may re-export X).
     build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
       if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
@@ -71,17 +74,85 @@ const kaasPlugin = (trimmed) => ({
   },
 });
 
+/**
+ * The core chunks. esbuild puts a module shared by several entry points (the CLI and every dynamic
+ * import()) into a chunk per set of entries that reach it: some 40 small chunks, each a module load
+ * (resolve, read, compile, link) on the way of a command. The core modules (see coreModules: small
+ * first-party code, no packages) are gathered into two chunks instead: those the CLI loads at start
+ * (imported by the CLI and by every first-party dynamic import, through a wrapper module), and those
+ * several commands share (imported by every wrapper). What is heavy (yaml, Handlebars, validators,
+ * models) or belongs to one or two commands stays in the chunks of its commands.
+ */
+function coreChunk(build, core) {
+  const importAll = (files) => [...files].sort().map((f) => `import ${JSON.stringify(path.join(ROOT, f))};\n`).join('');
+  const contents = { 'kaas-core': importAll(core.startup), 'kaas-shared': importAll(core.shared) };
+  build.onResolve({ filter: /^kaas-(core|shared)$/ }, (args) => ({ path: args.path, namespace: 'kaas-core' }));
+  build.onLoad({ filter: /.*/, namespace: 'kaas-core' }, (args) => ({ contents: contents[args.path], loader: 'js', resolveDir: ROOT }));
+  build.onResolve({ filter: /^\./ }, async (args) => {
+    if (args.kind !== 'dynamic-import' || args.pluginData?.kaasLazy || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+    const real = await build.resolve(args.path, { kind: 'import-statement', importer: args.importer, resolveDir: args.resolveDir, pluginData: { kaasLazy: true } });
+    if (real.errors.length) return { errors: real.errors };
+    return { path: real.path, namespace: 'kaas-lazy' };
+  });
+  build.onLoad({ filter: /.*/, namespace: 'kaas-lazy' }, (args) => ({
+    contents: `import 'kaas-core';\nimport 'kaas-shared';\nexport * from ${JSON.stringify(args.path)};\n`, loader: 'js', resolveDir: ROOT,
+  }));
+  const main = path.join(ROOT, 'cli', 'main.ts');
+  build.onLoad({ filter: /[\\/]cli[\\/]main\.ts$/ }, (args) => (args.path === main
+    ? { contents: readFileSync(main, 'utf8').replace(/^(#!.*\n)?/, (hashbang) => `${hashbang}import 'kaas-core';\n`), loader: 'ts', resolveDir: path.dirname(main) }
+    : undefined));
+}
+
+/**
+ * The core modules: first-party modules whose static imports (transitively) reach only first-party
+ * modules and Node built-ins, and that the CLI loads anyway (its static imports) or that at least
+ * CORE_SHARED commands' dynamically imported modules share. Modules of one or two commands stay
+ * with them, so that --help does not load them.
+ */
+const CORE_SHARED = 3;
+
+function coreModules(metafile) {
+  const inputs = metafile.inputs;
+  const firstParty = (f) => !f.includes('node_modules/') && !f.includes(':') && /^(cli|lib|build)\//.test(f);
+  const pure = new Map();
+  const isPure = (f, seen = new Set()) => {
+    if (pure.has(f)) return pure.get(f);
+    if (seen.has(f)) return true;
+    seen.add(f);
+    const ok = firstParty(f) && inputs[f].imports.every((i) => i.external || i.kind === 'dynamic-import' || isPure(i.path, seen));
+    pure.set(f, ok);
+    return ok;
+  };
+  const closure = (f, out = new Set()) => {
+    if (out.has(f) || !inputs[f]) return out;
+    out.add(f);
+    for (const i of inputs[f].imports) if (!i.external && i.kind !== 'dynamic-import') closure(i.path, out);
+    return out;
+  };
+  const lazy = new Set(Object.values(inputs).flatMap((i) => i.imports.filter((d) => d.kind === 'dynamic-import' && !d.external && firstParty(d.path)).map((d) => d.path)));
+  const shared = new Map();
+  for (const e of lazy) for (const f of closure(e)) shared.set(f, (shared.get(f) ?? 0) + 1);
+  const startup = closure('cli/main.ts');
+  const core = Object.keys(inputs).filter((f) => isPure(f));
+  return {
+    startup: new Set(core.filter((f) => startup.has(f))),
+    shared: new Set(core.filter((f) => !startup.has(f) && (shared.get(f) ?? 0) >= CORE_SHARED)),
+  };
+}
+
 export async function bundle() {
   const trimmed = await trimmedFormats();
   const clash = [...usedModelFormats()].filter((f) => trimmed.has(f));
   if (clash.length) throw new Error(`kubernetes-models schemas use formats the bundle trims away: ${clash.join(', ')}`);
   rmSync(OUT, { recursive: true, force: true });
-  const result = await esbuild.build({
+  const options = {
     absWorkingDir: ROOT,
     entryPoints: { kaas: 'cli/main.ts' },
     outdir: OUT,
     entryNames: '[name]',
-    chunkNames: '[name]-[hash]',
+    // Chunks in a folder of their own: yargs looks for package.json from the entry's folder upwards
+    // on every start (readdir of each folder on the way), and there are some 800 chunks.
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -92,15 +163,35 @@ export async function bundle() {
     legalComments: 'linked',
     metafile: true,
     logLevel: 'warning',
-    // CommonJS dependencies call require() for Node's built-in modules.
-    banner: { js: "import { createRequire as __kaasCreateRequire } from 'node:module'; const require = __kaasCreateRequire(import.meta.url);" },
-    plugins: [kaasPlugin(trimmed)],
-  });
+    // CommonJS dependencies call require() for Node's built-in modules (removed below where unused).
+    banner: { js: BANNER },
+  };
+  // A first pass finds the core modules (see coreChunk), the second writes the bundle.
+  const first = await esbuild.build({ ...options, write: false, plugins: [kaasPlugin(trimmed)] });
+  const core = coreModules(first.metafile);
+  const result = await esbuild.build({ ...options, plugins: [kaasPlugin(trimmed, core)] });
+  dropUnusedBanners(result.metafile);
+  // Node looks up the package scope of every module it loads (package.json in each folder up to the
+  // root): one right beside the modules ends that walk at once, with the same answer (ES modules).
+  for (const dir of [OUT, path.join(OUT, 'chunks')]) writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
   await dataFiles(path.join(OUT, 'data'));
   const validators = await bundleGatewayValidators();
   checkBundle(result.metafile, validators);
+  checkInChunks(result.metafile, ['lib/render/bundled.bundle.ts', 'lib/gateway/crd-validators.bundle.ts']);
   chmodSync(path.join(OUT, 'kaas.js'), 0o755);
   return result.metafile;
+}
+
+/** The require() banner costs a createRequire per chunk: kept only in the chunks that use require. */
+function dropUnusedBanners(metafile) {
+  for (const out of Object.keys(metafile.outputs).filter((f) => f.endsWith('.js'))) {
+    const file = path.join(ROOT, out);
+    const text = readFileSync(file, 'utf8');
+    const hashbang = /^#!.*\n/.exec(text)?.[0] ?? '';
+    const code = text.slice(hashbang.length);
+    if (!code.startsWith(BANNER)) throw new Error(`${out} does not start with the require() banner`);
+    if (!/\brequire\b/.test(code.slice(BANNER.length))) writeFileSync(file, hashbang + code.slice(BANNER.length).replace(/^\n/, ''));
+  }
 }
 
 /**
@@ -133,6 +224,15 @@ async function bundleGatewayValidators() {
     }],
   });
   return result.metafile;
+}
+
+/** The twins that find their data files relative to their own chunk (`../data/`, `../validators/`) must be in dist/bundle/chunks/. */
+function checkInChunks(metafile, twins) {
+  for (const twin of twins) {
+    const outs = Object.entries(metafile.outputs).filter(([, o]) => Object.hasOwn(o.inputs, twin)).map(([out]) => out);
+    const wrong = outs.filter((out) => !out.startsWith('dist/bundle/chunks/'));
+    if (!outs.length || wrong.length) throw new Error(`${twin} must be bundled into dist/bundle/chunks/, not ${wrong.join(', ') || 'nowhere'}`);
+  }
 }
 
 /** The bundle must be self-contained and must not carry what the twins replace. */

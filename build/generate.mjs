@@ -42,10 +42,11 @@ async function bundled() {
 /**
  * The data files of the bundle, written to `out` (dist/bundle/data): every file under templates/ but
  * the Handlebars templates, verbatim, and beside each .yaml manifest its documents, parsed and checked
- * by the run-time parser, as JSON (<rel>.objects.json).
+ * by the run-time parser, as JSON (<rel>.objects.json), and as the run-time stringifyDocuments writes
+ * them (<rel>.documents.json).
  */
 export async function dataFiles(out) {
-  const { parseDocuments } = await dist('lib/render/documents.js');
+  const { parseDocuments, stringifyDocument } = await dist('lib/render/documents.js');
   for (const rel of filesUnder(TEMPLATES)) {
     if (rel.endsWith('.hbs') || statSync(path.join(TEMPLATES, rel)).isDirectory()) continue;
     const target = path.join(out, rel);
@@ -57,6 +58,7 @@ export async function dataFiles(out) {
     // JSON holds exactly what YAML gave (no dates, no undefined, no non-finite numbers).
     if (!isDeepStrictEqual(JSON.parse(json), objects)) throw new Error(`templates/${rel}: its objects do not survive JSON`);
     writeFileSync(`${target}.objects.json`, json);
+    writeFileSync(`${target}.documents.json`, JSON.stringify(objects.map((o) => stringifyDocument(o))));
   }
 }
 

@@ -18,6 +18,7 @@ export function gatewayCrdValidator(v: BundledGatewayVersion, key: string, _sche
   const file = Object.hasOwn(GATEWAY_VALIDATORS, id) ? GATEWAY_VALIDATORS[id] : undefined;
   if (!file) return undefined;
   let fn = loaded.get(id);
-  if (!fn) loaded.set(id, (fn = (load(`./validators/${file}`) as { default: ValidateFunction }).default));
+  // This module is bundled into dist/bundle/chunks/ (build/bundle.mjs checks it).
+  if (!fn) loaded.set(id, (fn = (load(`../validators/${file}`) as { default: ValidateFunction }).default));
   return fn;
 }
