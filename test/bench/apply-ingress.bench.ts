@@ -19,7 +19,7 @@ export const bench: Bench = {
         { command: 'sh', args: ['-c', `kubectl kustomize '${dir}/nginx-proxy' | sed '${sed}' > /dev/null`] },
         runs,
       );
-      return { candidateMs, baselineMs, notes: ['same manifests (checked by test/unit/ingress/scs-equivalence.test.ts)'] };
+      return { candidateMs, baselineMs, notes: ['same manifests (checked by test/unit/ingress/scs-equivalence.test.ts); target: ratio ≤ 0.8'] };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

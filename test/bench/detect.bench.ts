@@ -42,7 +42,7 @@ export const bench: Bench = {
       };
       const floor = path.join(path.dirname(fileURLToPath(import.meta.url)), 'detect-floor.js');
       const r = compareMs({ command: process.execPath, args: [KAAS, ...kaasArgs], opts: { env } }, { command: process.execPath, args: [floor], opts: { env: floorEnv } }, runs);
-      return { ...r, notes: [`HTTP requests: kaas detect ${kaasRequests(env, kaasArgs)} (token + 3 concurrent), floor script 4`] };
+      return { ...r, notes: [`HTTP requests: kaas detect ${kaasRequests(env, kaasArgs)} (token + 3 concurrent), floor script 4; target: ratio ≤ 1.06`] };
     } finally {
       fs.rmSync(settingsDir, { recursive: true, force: true });
     }

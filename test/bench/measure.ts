@@ -44,12 +44,6 @@ function median(times: number[]): number {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** Median wall time in ms of `runs` runs of a command (after one warm-up run). */
-export function medianMs(command: string, args: string[], runs: number, opts: SpawnSyncOptions = {}): number {
-  timeOnce({ command, args, opts });
-  return median(Array.from({ length: runs }, () => timeOnce({ command, args, opts })));
-}
-
 /**
  * Median wall times of a candidate and its baseline, run alternately (after one warm-up run each),
  * so that a change in the machine's load during the run weighs on both alike.
