@@ -79,6 +79,7 @@ function run(entry: string, args: string[], env: Record<string, string>, home: s
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', ...env },
     timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024, // apply-gateway prints the 3.7 MB of CRDs (-o json: more)
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -94,6 +95,7 @@ describe('the bundled CLI prints what the tsc-built CLI prints', () => {
     const tsc = run(TSC, args, env, home);
     const bundled = run(BUNDLE, args, env, home);
     expect(tsc.stdout.length + tsc.stderr.length).toBeGreaterThan(0);
+    expect(tsc.code).not.toBeNull(); // ended by itself, not by the timeout or the buffer limit
     expect(bundled).toEqual(tsc);
   }, 120_000);
 });
