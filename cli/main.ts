@@ -7,10 +7,10 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
 import { fsError, isFsError } from '../lib/fs/errors.js';
+import { kaasVersion } from '../lib/paths.js';
 import { redact } from '../lib/redact.js';
 import os from 'node:os';
 import { commands } from './commands/index.js';
-import { clusterNames, completionWant, environmentNames, flagValue } from './completion.js';
 import { globalOptions, settingsDirOf, takeResult, type OutputFormat } from './context.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
@@ -40,15 +40,15 @@ function completionShell(argv: string[]): string[] {
 }
 
 /** Completes environments after --env and cluster names where a command takes one; else yargs's own. */
-function completeWords(argv: string[]) {
+function completeWords(argv: string[], c: typeof import('./completion.js')) {
   return (current: string, _parsed: unknown, fallback: (cb?: unknown) => void, done: (c: string[]) => void) => {
     let words = argv.slice(argv.indexOf('--get-yargs-completions') + 1);
     // bash and zsh pass the program name first, fish does not.
-    if (words.length && /(^|\/)kaas$|main\.js$/.test(words[0])) words = words.slice(1);
-    const want = completionWant(words.length ? words : [current]);
+    if (words.length && /(^|\/)kaas(\.js)?$|main\.js$/.test(words[0])) words = words.slice(1);
+    const want = c.completionWant(words.length ? words : [current]);
     if (want.kind === 'default') return fallback();
-    const dir = settingsDirOf(flagValue(words, ['--settings-dir']), process.env, process.cwd(), os.homedir());
-    const names = want.kind === 'env' ? environmentNames(dir) : clusterNames(dir, flagValue(words, ['--env', '-e']) ?? process.env.KAAS_ENV ?? 'default');
+    const dir = settingsDirOf(c.flagValue(words, ['--settings-dir']), process.env, process.cwd(), os.homedir());
+    const names = want.kind === 'env' ? c.environmentNames(dir) : c.clusterNames(dir, c.flagValue(words, ['--env', '-e']) ?? process.env.KAAS_ENV ?? 'default');
     done(names.filter((n) => n.startsWith(current)));
   };
 }
@@ -67,10 +67,13 @@ async function main(rawArgv: string[]): Promise<number> {
     process.stderr.write(formatError(err, verbose) + '\n');
     return 2;
   }
+  // Completion data (environments, clusters) is read from YAML settings files: cli/completion.ts is
+  // loaded only when the shell asks for completions (the callback below must answer synchronously).
+  const completion = argv.includes('--get-yargs-completions') ? await import('./completion.js') : undefined;
   let parser = globalOptions(yargs(argv), process.env)
     .scriptName('kaas')
     .usage('kaas — Kubernetes clusters on OpenStack with Cluster API, and their\ningress done right\n\nUsage: $0 <command> [options]')
-    .completion('completion', 'print a shell completion script: kaas completion bash|zsh|fish', completeWords(argv) as never)
+    .completion('completion', 'print a shell completion script: kaas completion bash|zsh|fish', (completion ? completeWords(argv, completion) : () => undefined) as never)
     .example('kaas settings init --cloud mycloud --cluster demo', 'start a settings file')
     .example('kaas settings import ~/demo/clusterctl.yaml --cluster demo', 'take over an SCS cluster')
     .example('kaas create-cluster demo --dry-run', 'see everything kaas would apply')
@@ -80,7 +83,7 @@ async function main(rawArgv: string[]): Promise<number> {
     .strict()
     .help()
     .alias('help', 'h')
-    .version()
+    .version(kaasVersion())
     // Help fits an 80-column terminal (and narrower ones), whatever the terminal's width.
     .wrap(Math.min(80, process.stdout.columns || 80))
     .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set.\nDocs: README.md')

@@ -3,9 +3,8 @@ import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { addonFlags, addonImages } from '../plan/addon-table.js';
 import type { AddonStep } from '../plan/addons.js';
-import { templatePath } from '../paths.js';
+import { bundledTemplate } from '../render/bundled.js';
 import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
-import { loadTemplate } from '../render/engine.js';
 import { cloudConfigHash, cloudConfigSecretData } from './cloud-config-rollout.js';
 
 /**
@@ -50,7 +49,7 @@ function calicoVars(ctx: AddonContext): Record<string, unknown> {
 /** Renders a bundled add-on (templates/addons/<name>.yaml.hbs) to objects. */
 export function renderBundledAddon(step: AddonStep, ctx: AddonContext): KubeObject[] {
   const file = `addons/${step.name}.yaml.hbs`;
-  const t = loadTemplate(templatePath('addons', `${step.name}.yaml.hbs`), file);
+  const t = bundledTemplate(file);
   // Images and version-dependent flags come from the add-on table (lib/plan/addon-table.ts).
   const images = addonImages(step.name, step.version);
   const vars: Record<string, unknown> = { cluster: ctx.cluster, image: images.main ?? '', images, flags: addonFlags(step.name, step.version), version: step.version, mtu: ctx.mtu };

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { templatePath } from '../paths.js';
 import { parseDocuments, type KubeObject } from '../render/documents.js';
-import { loadTemplate } from '../render/engine.js';
+import { bundledFiles, bundledTemplate } from '../render/bundled.js';
 import { validateAgainstCrds } from './crd-validate.js';
 import { templateVariables, type ClusterDecisions } from './model.js';
 
@@ -62,12 +60,12 @@ export function nameByContent(objects: KubeObject[]): KubeObject[] {
 
 /** The template files, in apply order. */
 export function clusterTemplateFiles(): string[] {
-  return readdirSync(templatePath('cluster')).filter((f) => f.endsWith('.yaml.hbs')).sort();
+  return bundledFiles('cluster').filter((f) => f.endsWith('.yaml.hbs'));
 }
 
 /** Every variable the cluster templates read (for --list-variables), sorted. */
 export function clusterTemplateVariables(): { file: string; variables: string[] }[] {
-  return clusterTemplateFiles().map((f) => ({ file: `cluster/${f}`, variables: loadTemplate(templatePath('cluster', f), `cluster/${f}`).variables }));
+  return clusterTemplateFiles().map((f) => ({ file: `cluster/${f}`, variables: bundledTemplate(`cluster/${f}`).variables }));
 }
 
 /** The rendered, validated objects for the decisions (no Secret when the identity is unknown). */
@@ -76,7 +74,7 @@ export function renderClusterObjects(d: ClusterDecisions): KubeObject[] {
   const objects: KubeObject[] = [];
   for (const f of clusterTemplateFiles()) {
     if (f.includes('cloud-secret') && !d.identity) continue;
-    const t = loadTemplate(templatePath('cluster', f), `cluster/${f}`);
+    const t = bundledTemplate(`cluster/${f}`);
     objects.push(...parseDocuments(t.render(vars), `cluster/${f}`));
   }
   const named = nameByContent(objects);

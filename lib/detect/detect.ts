@@ -58,6 +58,9 @@ export async function runDetect(opts: DetectOptions, deps: DetectDeps): Promise<
     settingsDir: opts.settingsDir, env: opts.env, cluster: opts.cluster, environ: opts.environ, sets: opts.sets, cwd: opts.cwd,
   });
   settings.warnings.forEach((w) => deps.logger.warn(w));
+  // Loaded while the cloud answers (the edge plans are explained after it has).
+  const explaining = import('../gateway/explain.js');
+  explaining.catch(() => undefined); // awaited below; a failure then is the one reported
   let capabilities: Capabilities;
   if (opts.capabilitiesFile) {
     capabilities = loadCapabilitiesFile(opts.capabilitiesFile);
@@ -80,7 +83,7 @@ export async function runDetect(opts: DetectOptions, deps: DetectDeps): Promise<
   const api = checkKubeApiLb(settings.values.restrict_kubeapi, kubeApiLbFacts(capabilities.octavia));
   const kubeApi = { ...orThrow(api), reasons: api.reasons };
   const data: DetectReport = { ...capabilities, loadBalancer, kubeApi };
-  const { explainEdgePlans } = await import('../gateway/explain.js');
+  const { explainEdgePlans } = await explaining;
   const edge = explainEdgePlans(opts.cluster ?? '(none)', opts.env, settings.values, loadBalancer, opts.capabilitiesFile ? 'file' : 'cloud');
   return { data, text: [formatDetectText(data), '', ...edge].join('\n') };
 }

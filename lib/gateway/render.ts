@@ -1,10 +1,8 @@
-import { RenderError } from '../render/engine.js';
-import { templatePath } from '../paths.js';
+import { RenderError } from '../render/template.js';
 import { DEFAULT_GATEWAY, ENVOY_PROXY, GATEWAY_NAMESPACE, type GatewayPlan } from '../plan/gateway.js';
 import type { BundledGatewayVersion } from '../plan/gateway-versions.js';
-import { readBundledText } from '../render/bundled.js';
+import { bundledTemplate, readBundledText } from '../render/bundled.js';
 import { objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
-import { loadTemplate } from '../render/engine.js';
 import { validateObjects } from '../render/schema.js';
 import { bundledCrdFiles, bundledCrdNames, bundledCrdObjects, validateGatewayObjects } from './schema.js';
 
@@ -90,7 +88,7 @@ export function renderControlPlane(v: BundledGatewayVersion): KubeObject[] {
 /** The kaas edge objects of a plan (templates/gateway/kaas/edge.yaml.hbs). */
 export function renderEdge(plan: GatewayPlan): KubeObject[] {
   const rel = 'gateway/kaas/edge.yaml.hbs';
-  const text = loadTemplate(templatePath('gateway', 'kaas', 'edge.yaml.hbs'), rel).render({
+  const text = bundledTemplate(rel).render({
     namespace: GATEWAY_NAMESPACE, envoyProxy: ENVOY_PROXY, gateway: DEFAULT_GATEWAY, gatewayClass: plan.gatewayClass,
     envoyImage: plan.version!.images.envoy, externalTrafficPolicy: plan.envoyService!.externalTrafficPolicy,
     annotations: plan.envoyService!.annotations, proxyProtocol: plan.clientTrafficPolicyProxy,

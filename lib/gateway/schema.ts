@@ -1,24 +1,22 @@
-import { readdirSync } from 'node:fs';
-import type { ValidateFunction } from 'ajv';
-import { templatePath } from '../paths.js';
 import type { BundledGatewayVersion } from '../plan/gateway-versions.js';
-import { readBundledObjects, readBundledText } from '../render/bundled.js';
-import { compileCrdSchema, crdSchemas, validateCustomResources } from '../render/crd-schema.js';
+import { bundledFiles, readBundledObjects, readBundledText } from '../render/bundled.js';
+import { crdSchemas, validateCustomResources, type Schema } from '../render/crd-schema.js';
 import type { KubeObject } from '../render/documents.js';
+import { gatewayCrdValidator } from './crd-validators.js';
 
 /**
  * The bundled CRDs of an Envoy Gateway release (templates/gateway/): the Gateway API standard
  * channel and Envoy Gateway's own, and validation of objects against them. A file is parsed and a
- * schema compiled only when an object of its kind is checked (the EnvoyProxy CRD alone is 1.4 MB).
+ * schema compiled only when an object of its kind is checked (the EnvoyProxy CRD alone is 1.4 MB;
+ * the bundled CLI carries the files parsed and the schemas compiled by the build, see crd-validators.ts).
  */
 
 const GATEWAY_API_GROUP = 'gateway.networking.k8s.io';
 const parsed = new Map<string, KubeObject[]>();
-const compiled = new Map<string, ValidateFunction | null>();
 
 /** The bundled CRD manifests of a release: Gateway API standard channel, then Envoy Gateway's own (path parts under templates/). */
 export function bundledCrdFiles(v: BundledGatewayVersion): string[][] {
-  const eg = readdirSync(templatePath('gateway', v.dir, 'crds')).filter((f) => f.endsWith('.yaml')).sort();
+  const eg = bundledFiles(`gateway/${v.dir}/crds`).filter((f) => f.endsWith('.yaml'));
   return [['gateway', v.gatewayApiDir, 'standard-install.yaml'], ...eg.map((f) => ['gateway', v.dir, 'crds', f])];
 }
 
@@ -58,27 +56,19 @@ function candidateFiles(v: BundledGatewayVersion, group: string, kind: string): 
   return files.slice(1).filter((p) => p[p.length - 1].startsWith(stem));
 }
 
-function validatorFor(v: BundledGatewayVersion, key: string): ValidateFunction | undefined {
-  const cacheKey = `${v.version}/${key}`;
-  if (!compiled.has(cacheKey)) {
-    const m = /^(.+)\/([^/]+)\/([^/]+)$/.exec(key);
-    let fn: ValidateFunction | null = null;
-    if (m) {
-      for (const parts of candidateFiles(v, m[1], m[3])) {
-        const crd = objectsOf(parts).find((o) => o.kind === 'CustomResourceDefinition' && crdSchemas(o).some(([k]) => k === key));
-        const schema = crd && crdSchemas(crd).find(([k]) => k === key)?.[1];
-        if (schema) {
-          fn = compileCrdSchema(schema);
-          break;
-        }
-      }
-    }
-    compiled.set(cacheKey, fn);
+/** The schema of a `group/version/Kind` in a release's CRDs (undefined for other kinds). */
+export function crdSchemaFor(v: BundledGatewayVersion, key: string): Schema | undefined {
+  const m = /^(.+)\/([^/]+)\/([^/]+)$/.exec(key);
+  if (!m) return undefined;
+  for (const parts of candidateFiles(v, m[1], m[3])) {
+    const crd = objectsOf(parts).find((o) => o.kind === 'CustomResourceDefinition' && crdSchemas(o).some(([k]) => k === key));
+    const schema = crd && crdSchemas(crd).find(([k]) => k === key)?.[1];
+    if (schema) return schema;
   }
-  return compiled.get(cacheKey) ?? undefined;
+  return undefined;
 }
 
 /** Validates the Gateway API / Envoy Gateway objects among `objects` against the release's CRDs (others come back as skipped). */
 export function validateGatewayObjects(v: BundledGatewayVersion, objects: KubeObject[], what: string) {
-  return validateCustomResources(objects, (key) => validatorFor(v, key), what);
+  return validateCustomResources(objects, (key) => gatewayCrdValidator(v, key, () => crdSchemaFor(v, key)), what);
 }

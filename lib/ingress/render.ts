@@ -1,9 +1,7 @@
 import { OperationError } from '../errors.js';
-import { templatePath } from '../paths.js';
 import { VARIANT_PATCHES, type IngressPlan } from '../plan/ingress.js';
 import { applyPatches, findObject, objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
-import { readBundledObjects } from '../render/bundled.js';
-import { loadTemplate } from '../render/engine.js';
+import { bundledTemplate, readBundledObjects } from '../render/bundled.js';
 import { validateObjects } from '../render/schema.js';
 
 /** Namespace of every namespaced object in the upstream manifests. */
@@ -41,7 +39,7 @@ export async function renderIngress(plan: IngressPlan, realIpCidr = plan.realIpC
   const patched = new Set<string>();
   for (const name of VARIANT_PATCHES[plan.variant]) {
     const rel = `ingress/patches/${name}.yaml.hbs`;
-    const patch = parseDocuments(loadTemplate(templatePath('ingress', 'patches', `${name}.yaml.hbs`), rel).render(vars), rel);
+    const patch = parseDocuments(bundledTemplate(rel).render(vars), rel);
     objects = applyPatches(objects, patch, rel);
     patch.forEach((p) => patched.add(objectKey(p)));
   }

@@ -3,6 +3,7 @@ import type { ScalarMap } from '../settings/types.js';
 import { decided, refused, type Decision } from './decision.js';
 import { algorithmAllowed, PROVIDERS } from './providers.js';
 import type { LoadBalancerPlan } from './types.js';
+import { compareKeys } from '../render/cloud-conf.js';
 
 /**
  * What OCCM's cloud.conf [LoadBalancer] holds: kaas's defaults < the user's `occm_loadbalancer` <
@@ -48,5 +49,5 @@ export function planOccmLoadBalancer(lb: LoadBalancerPlan, occm: ScalarMap, requ
   const merged: Record<string, string> = { ...LB_DEFAULTS };
   for (const [k, v] of Object.entries(occm)) merged[k] = String(v);
   Object.assign(merged, need);
-  return decided(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b)));
+  return decided(Object.entries(merged).sort(([a], [b]) => compareKeys(a, b)));
 }

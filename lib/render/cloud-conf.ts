@@ -1,6 +1,5 @@
 import type { CloudConfig } from '../openstack/cloud-config.js';
-import { templatePath } from '../paths.js';
-import { loadTemplate } from './engine.js';
+import { bundledTemplate } from './bundled.js';
 
 /**
  * The OCCM cloud config (cloud.conf): [Global] from the cloud's credentials, [LoadBalancer] as
@@ -82,12 +81,23 @@ export function globalSection(cloud: CloudConfig, caFileInPod?: string): { pairs
   return { pairs, warnings };
 }
 
+const PLAIN_KEY = /^[a-z0-9-]*$/;
+
+/**
+ * `a.localeCompare(b)` without the collator's start-up (~6 ms, once per process) for keys of
+ * lower-case letters, digits and '-', where the two orders agree (test/unit/render/compare-keys.test.ts).
+ */
+export function compareKeys(a: string, b: string): number {
+  if (PLAIN_KEY.test(a) && PLAIN_KEY.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return a.localeCompare(b);
+}
+
 /** Renders cloud.conf from the credentials and the decided [LoadBalancer] pairs. */
 export function renderCloudConf(input: CloudConfInput): CloudConf {
   const g = input.cloud ? globalSection(input.cloud, input.caFileInPod) : { pairs: [], warnings: [] };
   const { loadBalancer } = input;
   const lines = (pairs: [string, string][]) => pairs.map(([key, v]) => ({ key, value: iniValue(key, v) }));
-  const text = loadTemplate(templatePath('cloud-conf', 'cloud.conf.hbs'), 'cloud-conf/cloud.conf.hbs').render({
+  const text = bundledTemplate('cloud-conf/cloud.conf.hbs').render({
     hasGlobal: input.cloud !== undefined,
     cloudName: input.cloud?.name ?? '',
     global: lines(g.pairs),

@@ -1,28 +1,32 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Options, ValidateFunction } from 'ajv';
 import { objectKey, type KubeObject } from './documents.js';
-import { RenderError } from './engine.js';
+import { RenderError } from './template.js';
 
 /**
  * Validation of custom resources against the openAPIV3Schema of their CRDs, as the API server
  * does it: defaults applied first, and an unknown field is an error (kubectl's field validation is
  * Strict). CEL rules (x-kubernetes-validations) are not evaluated. Used for the Cluster API / CAPO
  * objects (schemas extracted to templates/crds/) and the Gateway API / Envoy Gateway objects
- * (schemas read from the bundled CRD manifests).
+ * (schemas read from the bundled CRD manifests). The schemas are compiled by crd-compile.ts, at run
+ * time (tsc-built CLI, tests) or by the build (bundled CLI): this module does not load ajv.
  */
 
 /** A JSON schema (an openAPIV3Schema). */
 export type Schema = Record<string, unknown>;
 
-// ajv-formats is CommonJS: under NodeNext its default export is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+/** ajv's options for CRD validation (the build compiles with the same ones). */
+export const CRD_AJV_OPTIONS: Options = { strict: false, allErrors: true, useDefaults: true };
+
+/** Kubernetes' OpenAPI extensions: annotations for ajv, checked (where they matter) by closeObjects. */
+export const KUBERNETES_KEYWORDS = ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations', 'x-kubernetes-embedded-resource'];
 
 /**
  * Structural schemas prune unknown fields; the API server with strict field validation rejects
  * them. Make that explicit for ajv: objects with `properties` and no other escape get
  * `additionalProperties: false`. `metadata` stays open (ObjectMeta is not in CRD schemas).
  */
-function closeObjects(s: Schema, atRoot = true): Schema {
+export function closeObjects(s: Schema, atRoot = true): Schema {
   const out: Schema = { ...s };
   if (s.properties && typeof s.properties === 'object') {
     const props: Record<string, Schema> = {};
@@ -39,21 +43,6 @@ function closeObjects(s: Schema, atRoot = true): Schema {
   // int-or-string: kube-openapi types these as "either"; ajv needs it spelled out.
   if (s['x-kubernetes-int-or-string'] && !s.anyOf) out.anyOf = [{ type: 'integer' }, { type: 'string' }];
   return out;
-}
-
-let ajv: Ajv | undefined;
-
-/** Compiles one CRD version's openAPIV3Schema into a validator (strict about unknown fields). */
-export function compileCrdSchema(schema: Schema): ValidateFunction {
-  if (!ajv) {
-    ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true });
-    addFormats(ajv);
-    for (const k of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type',
-      'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations', 'x-kubernetes-embedded-resource']) {
-      ajv.addKeyword({ keyword: k });
-    }
-  }
-  return ajv.compile(closeObjects(schema));
 }
 
 /** A CRD manifest's versions as `group/version/Kind` → schema (served versions only). */

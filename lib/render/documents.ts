@@ -1,5 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments, stringify } from 'yaml';
-import { RenderError } from './engine.js';
+import { RenderError } from './template.js';
 
 /** A Kubernetes object as plain data, after parsing. */
 export interface KubeObject {
@@ -44,9 +45,31 @@ export function parseDocuments(text: string, source: string): KubeObject[] {
   return out;
 }
 
-/** Multi-document YAML of the objects, each starting with `---` (what `kubectl apply -f -` reads). */
+/** One document of stringifyDocuments. */
+export function stringifyDocument(o: unknown): string {
+  return `---\n${stringify(o, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+}
+
+/** Documents stringifyDocument gave for an object, and a copy of that object as it was then. */
+const known = new WeakMap<object, { as: unknown; text: string }>();
+
+/**
+ * Records `text` = stringifyDocument(as) for `o`, an object deep-equal to `as`: the bundled CLI
+ * ships its upstream manifests with their documents stringified at build time (bundled.bundle.ts).
+ */
+export function rememberDocument(o: object, as: unknown, text: string): void {
+  known.set(o, { as, text });
+}
+
+/**
+ * Multi-document YAML of the objects, each starting with `---` (what `kubectl apply -f -` reads). An
+ * object with a remembered document that it still deep-equals is not stringified again: same text.
+ */
 export function stringifyDocuments(objects: unknown[]): string {
-  return objects.map((o) => `---\n${stringify(o, { lineWidth: 0, aliasDuplicateObjects: false })}`).join('');
+  return objects.map((o) => {
+    const k = typeof o === 'object' && o !== null ? known.get(o) : undefined;
+    return k && isDeepStrictEqual(o, k.as) ? k.text : stringifyDocument(o);
+  }).join('');
 }
 
 /** Finds one object by kind and name (and namespace when given); undefined when absent. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
-import { KaasError, OperationError } from '../errors.js';
+import { OperationError } from '../errors.js';
+import { COMPILE_OPTIONS, HELPER_NAMES, HELPERS, makeTemplate, RenderError, type Template } from './template.js';
 
 /**
  * A small, generic template engine over Handlebars in strict mode (used for the ingress overlays,
@@ -10,28 +11,10 @@ import { KaasError, OperationError } from '../errors.js';
  * scalar (JSON is YAML), `{{yaml x}}` for a flow-style value.
  */
 
-/** Rendering failed: missing variables (all listed) or a Handlebars error. Exit 1 (a kaas bug or a bad template). */
-export class RenderError extends KaasError {
-  constructor(message: string, problems: string[] = [], hint?: string) {
-    super(message, { exitCode: 1, problems, hint });
-  }
-}
-
-/** A compiled template. */
-export interface Template {
-  /** Name used in errors (usually the path under templates/). */
-  readonly name: string;
-  /** The top-level variables the template reads, sorted (helpers and block-local names excluded). */
-  readonly variables: string[];
-  /** Renders with `vars`; throws RenderError naming every missing variable. */
-  render(vars: Record<string, unknown>): string;
-}
+export { RenderError, type Template } from './template.js';
 
 const hb = Handlebars.create();
-hb.registerHelper('json', (v: unknown) => JSON.stringify(v));
-hb.registerHelper('yaml', (v: unknown) => JSON.stringify(v));
-hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-const HELPERS = new Set(['json', 'yaml', 'eq', 'if', 'unless', 'each', 'with', 'lookup', 'log']);
+for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
 
 type Node = hbs.AST.Node & Record<string, unknown>;
 
@@ -51,7 +34,7 @@ export function templateVariables(source: string): string[] {
   };
   const visitCall = (n: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, local: boolean) => {
     const head = n.path as hbs.AST.PathExpression;
-    const isHelper = n.params.length > 0 || (n.hash?.pairs.length ?? 0) > 0 || HELPERS.has(head.original);
+    const isHelper = n.params.length > 0 || (n.hash?.pairs.length ?? 0) > 0 || HELPER_NAMES.has(head.original);
     if (!isHelper) visitExpr(n.path as Node, local);
     for (const q of n.params) visitExpr(q as Node, local);
     for (const pair of n.hash?.pairs ?? []) visitExpr(pair.value as Node, local);
@@ -80,22 +63,7 @@ export function compileTemplate(source: string, name: string): Template {
   } catch (e) {
     throw new RenderError(`template ${name} does not parse: ${(e as Error).message}`);
   }
-  const fn = hb.compile(source, { strict: true, noEscape: true });
-  return {
-    name,
-    variables,
-    render(vars) {
-      const missing = variables.filter((v) => vars[v] === undefined);
-      if (missing.length) {
-        throw new RenderError(`template ${name} needs variables that were not given: ${missing.join(', ')}`, missing);
-      }
-      try {
-        return fn(vars);
-      } catch (e) {
-        throw new RenderError(`template ${name} failed to render: ${(e as Error).message}`);
-      }
-    },
-  };
+  return makeTemplate(name, variables, hb.compile(source, COMPILE_OPTIONS));
 }
 
 /** Reads and compiles a template file (absolute path); errors name the file. */

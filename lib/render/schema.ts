@@ -1,5 +1,6 @@
 import { objectKey, type KubeObject } from './documents.js';
-import { RenderError } from './engine.js';
+import { modelModule, type ModelClass } from './k8s-models.js';
+import { RenderError } from './template.js';
 
 /**
  * Schema validation of core Kubernetes kinds against the OpenAPI schemas bundled in
@@ -8,24 +9,9 @@ import { RenderError } from './engine.js';
  * other way (create-cluster checks CAPO objects against the CRDs' openAPIV3Schema).
  */
 
-/** The API groups kubernetes-models ships; apiVersion "v1" is the core group. */
-const GROUPS = new Set([
-  'v1', 'apps/v1', 'batch/v1', 'rbac.authorization.k8s.io/v1', 'networking.k8s.io/v1',
-  'admissionregistration.k8s.io/v1', 'policy/v1', 'storage.k8s.io/v1', 'autoscaling/v2', 'scheduling.k8s.io/v1',
-]);
-
-type ModelClass = new (data: unknown) => { validate(): void };
-
 async function modelFor(apiVersion: string, kind: string): Promise<ModelClass | undefined> {
-  if (!GROUPS.has(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) return undefined;
-  // One module per kind (a whole group's index costs ~400 ms to load), only when needed.
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(`kubernetes-models/${apiVersion}/${kind}`)) as Record<string, unknown>;
-  } catch {
-    return undefined; // a kind kubernetes-models does not have
-  }
-  return typeof mod[kind] === 'function' ? (mod[kind] as ModelClass) : undefined;
+  const mod = await modelModule(apiVersion, kind);
+  return typeof mod?.[kind] === 'function' ? (mod[kind] as ModelClass) : undefined;
 }
 
 /** Result of a validation run: objects checked and objects of kinds without a bundled schema. */

@@ -1,29 +1,9 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { isIp, parseCidr } from '../net/cidr.js';
 import { KNOWN_LB_OPTIONS } from './occm-options.js';
-import { expectation, valueSchema } from './schema.js';
+import { expectation } from './schema.js';
 import { didYouMeanIn } from './suggest.js';
 import type { SettingDecl, SettingType } from './table.js';
-
-// ajv-formats is CommonJS: under NodeNext its default export is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv, formats: string[]) => Ajv;
-
-// Only standard formats (ipv4, ipv6), so that ajv-cli and yaml-language-server read the same
-// schema; what a pattern cannot say (host bits of a CIDR) is checked by parseCidr below.
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv, ['ipv4', 'ipv6']);
-
-const compiled = new Map<string, ValidateFunction>();
-function validatorFor(type: SettingType): ValidateFunction {
-  const id = JSON.stringify(type);
-  let v = compiled.get(id);
-  if (!v) {
-    v = ajv.compile(valueSchema(type));
-    compiled.set(id, v);
-  }
-  return v;
-}
+import { validatorFor } from './validators.js';
 
 /** Shows a value the way the user wrote it: strings quoted, the rest as YAML-ish JSON. */
 export function show(value: unknown): string {

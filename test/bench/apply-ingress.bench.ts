@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { scsOverlayDir, scsSedArgs } from '../support/scs-overlay.js';
-import { KAAS, medianMs, type Bench } from './measure.js';
+import { compareMs, KAAS, type Bench } from './measure.js';
 
 /**
  * Rendering the ingress: `kaas apply-ingress demo --env example --dry-run` (settings, plan, render,
@@ -14,11 +14,12 @@ export const bench: Bench = {
     const dir = scsOverlayDir('v1.15.1');
     try {
       const sed = scsSedArgs('10.8.0.0/20')[0].replace(/'/g, `'\\''`);
-      const baselineMs = medianMs('sh', ['-c', `kubectl kustomize '${dir}/nginx-proxy' | sed '${sed}' > /dev/null`], runs);
-      const candidateMs = medianMs(process.execPath, [KAAS, 'apply-ingress', 'demo', '--env', 'example', '--dry-run'], runs, {
-        env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: '1' },
-      });
-      return { candidateMs, baselineMs, notes: ['same manifests (checked by test/unit/ingress/scs-equivalence.test.ts)'] };
+      const { candidateMs, baselineMs } = compareMs(
+        { command: process.execPath, args: [KAAS, 'apply-ingress', 'demo', '--env', 'example', '--dry-run'], opts: { env: { PATH: process.env.PATH, HOME: dir, NO_COLOR: '1' } } },
+        { command: 'sh', args: ['-c', `kubectl kustomize '${dir}/nginx-proxy' | sed '${sed}' > /dev/null`] },
+        runs,
+      );
+      return { candidateMs, baselineMs, notes: ['same manifests (checked by test/unit/ingress/scs-equivalence.test.ts); target: ratio ≤ 0.8'] };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,16 +2,16 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KAAS, medianMs, type Bench } from './measure.js';
+import { fileURLToPath } from 'node:url';
+import { PEER_DIR, ROOT } from '../support/peer-paths.js';
+import { compareMs, KAAS, type Bench } from './measure.js';
 
-const ROOT = process.cwd();
-const PEER_DIR = path.join(ROOT, '.kaas-test', 'peer');
-
-/** Starts (or reuses) the test peer; throws when it cannot start. */
-function ensurePeer(): string {
+/** Starts (or reuses) the test peer (KAAS_TEST_PEER_HOME is honoured); throws when it cannot start. */
+function ensurePeer(): Record<string, string> {
   const r = spawnSync('bash', [path.join(ROOT, 'test', 'peer', 'start.sh'), PEER_DIR], { encoding: 'utf8', timeout: 20 * 60_000 });
   if (r.status !== 0) throw new Error(`test/peer/start.sh failed: ${(r.stderr || r.stdout).slice(-800)}`);
-  return path.join(PEER_DIR, 'clouds.yaml');
+  const lines = fs.readFileSync(path.join(PEER_DIR, 'peer.env'), 'utf8').split('\n').filter((l) => l.includes('='));
+  return Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 }
 
 /** How many HTTP requests a verbose `kaas detect` reports making (its "openstack: N HTTP requests" line). */
@@ -22,34 +22,29 @@ function kaasRequests(env: NodeJS.ProcessEnv, args: string[]): number {
   return Number(m[1]);
 }
 
-/** How many HTTP requests the openstack CLI makes (keystoneauth logs one "REQ: curl" per request with --debug). */
-function openstackRequests(env: NodeJS.ProcessEnv, args: string[]): number {
-  const r = spawnSync('openstack', [...args, '--debug'], { encoding: 'utf8', env });
-  return (r.stderr.match(/^REQ: curl/gm) ?? []).length;
-}
-
 /**
- * `kaas detect` (token, Octavia versions + providers, Neutron external networks, planning) against
- * `openstack loadbalancer provider list` (python-openstackclient + octavia plugin): same peer,
- * same clouds.yaml entry (password auth).
+ * `kaas detect` (settings, clouds.yaml, token, Octavia versions + providers, Neutron external
+ * networks, planning) against its floor: a bare Node script sending the same four requests to the
+ * same peer (test/bench/detect-floor.ts).
  */
 export const bench: Bench = {
   name: 'kaas detect',
-  baseline: 'openstack loadbalancer provider list',
+  baseline: 'bare node:http script, same 4 requests',
   async run(runs) {
-    const cloudsFile = ensurePeer();
+    const peer = ensurePeer();
     const settingsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-bench-'));
-    const env = { PATH: process.env.PATH, HOME: settingsDir, OS_CLIENT_CONFIG_FILE: cloudsFile, NO_COLOR: '1' };
-    const kaasArgs = ['detect', '--cloud', 'peer-demo', '-o', 'json', '--settings-dir', settingsDir];
-    const osArgs = ['--os-cloud', 'peer-demo', 'loadbalancer', 'provider', 'list', '-f', 'value'];
-    const candidateMs = medianMs(process.execPath, [KAAS, ...kaasArgs], runs, { env });
-    const baselineMs = medianMs('openstack', osArgs, runs, { env });
-    return {
-      candidateMs,
-      baselineMs,
-      notes: [
-        `HTTP requests: kaas detect ${kaasRequests(env, kaasArgs)} (token + 3 concurrent), openstack CLI ${openstackRequests(env, osArgs)}`,
-      ],
-    };
+    try {
+      const env = { PATH: process.env.PATH, HOME: settingsDir, OS_CLIENT_CONFIG_FILE: path.join(PEER_DIR, 'clouds.yaml'), NO_COLOR: '1' };
+      const kaasArgs = ['detect', '--cloud', 'peer-demo', '-o', 'json', '--settings-dir', settingsDir];
+      const floorEnv = {
+        PATH: process.env.PATH, FLOOR_AUTH_URL: peer.OS_PEER_AUTH_URL, FLOOR_USER: 'demo', FLOOR_PASSWORD: peer.OS_PEER_DEMO_PASSWORD,
+        FLOOR_PROJECT: 'demo', FLOOR_REGION: peer.OS_PEER_REGION,
+      };
+      const floor = path.join(path.dirname(fileURLToPath(import.meta.url)), 'detect-floor.js');
+      const r = compareMs({ command: process.execPath, args: [KAAS, ...kaasArgs], opts: { env } }, { command: process.execPath, args: [floor], opts: { env: floorEnv } }, runs);
+      return { ...r, notes: [`HTTP requests: kaas detect ${kaasRequests(env, kaasArgs)} (token + 3 concurrent), floor script 4; target: ratio ≤ 1.06`] };
+    } finally {
+      fs.rmSync(settingsDir, { recursive: true, force: true });
+    }
   },
 };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLb, setLbStatus, testProject } from '../support/doctor-project.js';
 import { PEER_DIR, PEER_ENV_VAR } from '../support/peer-paths.js';
-import { KAAS, medianMs, type Bench } from './measure.js';
+import { compareMs, KAAS, type Bench } from './measure.js';
 
 const ROOT = process.cwd();
 const PROJECT = 'kaas-doctor-bench';
@@ -43,8 +43,7 @@ export const bench: Bench = {
     if (once.status !== 0 || !m) throw new Error(`kaas doctor failed (${once.status}): ${once.stderr.slice(-500)}`);
     const floorOut = spawnSync(process.execPath, floorArgs, { encoding: 'utf8', env });
     const floorReq = Number(/requests (\d+)/.exec(floorOut.stdout)?.[1]);
-    const candidateMs = medianMs(process.execPath, args, runs, { env });
-    const baselineMs = medianMs(process.execPath, floorArgs, runs, { env });
+    const { candidateMs, baselineMs } = compareMs({ command: process.execPath, args, opts: { env } }, { command: process.execPath, args: floorArgs, opts: { env } }, runs);
     return {
       candidateMs, baselineMs,
       notes: [`HTTP requests: kaas ${m[1]}, floor ${floorReq} (ratio ${(Number(m[1]) / floorReq).toFixed(2)}); one GET per LB would be ${LBS}+`],

@@ -1,8 +1,11 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import path from 'node:path';
 
-/** The compiled CLI, as `npx kaas` runs it. */
-export const KAAS = path.resolve(process.cwd(), 'dist/cli/main.js');
+/**
+ * The CLI as users run it: the bundled entry (package.json "bin"). KAAS_BENCH_ENTRY=dist/cli/main.js
+ * measures the tsc-built tree instead (the CLI before bundling, for comparison).
+ */
+export const KAAS = path.resolve(process.cwd(), process.env.KAAS_BENCH_ENTRY ?? 'dist/bundle/kaas.js');
 
 /** One benchmark: runs its candidate and its named baseline, and reports their ratio. */
 export interface Bench {
@@ -19,19 +22,40 @@ export interface BenchResult {
   notes?: string[];
 }
 
-/** Median wall time in ms of `runs` runs of a command (after one warm-up run). Fails loudly on a non-zero exit. */
-export function medianMs(command: string, args: string[], runs: number, opts: SpawnSyncOptions = {}): number {
-  const times: number[] = [];
-  for (let i = 0; i <= runs; i++) {
-    const t0 = process.hrtime.bigint();
-    const r = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (r.status !== 0) {
-      throw new Error(`${command} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-500)}`);
-    }
-    if (i > 0) times.push(ms);
+/** A command to time: argv[0], the rest, and spawn options. */
+export interface Timed {
+  command: string;
+  args: string[];
+  opts?: SpawnSyncOptions;
+}
+
+/** Wall time in ms of one run; fails loudly on a non-zero exit. */
+function timeOnce({ command, args, opts }: Timed): number {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-500)}`);
+  return ms;
+}
+
+function median(times: number[]): number {
+  const s = [...times].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/**
+ * Median wall times of a candidate and its baseline, run alternately (after one warm-up run each),
+ * so that a change in the machine's load during the run weighs on both alike.
+ */
+export function compareMs(candidate: Timed, baseline: Timed, runs: number): { candidateMs: number; baselineMs: number } {
+  timeOnce(candidate);
+  timeOnce(baseline);
+  const c: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    c.push(timeOnce(candidate));
+    b.push(timeOnce(baseline));
   }
-  times.sort((a, b) => a - b);
-  const mid = Math.floor(times.length / 2);
-  return times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return { candidateMs: median(c), baselineMs: median(b) };
 }

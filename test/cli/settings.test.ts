@@ -40,7 +40,7 @@ describe('kaas CLI basics', () => {
     expect(r.stdout).toMatch(/kaas/);
   });
 
-  it('npx kaas --help works from the repo root (bin → dist/cli/main.js)', () => {
+  it('npx kaas --help works from the repo root (bin → dist/bundle/kaas.js)', () => {
     const r = spawnSync('npx', ['--no-install', 'kaas', '--help'], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 60000 });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Usage: kaas <command>/);

@@ -11,8 +11,11 @@ export const ROOT = (() => {
   return dir;
 })();
 
-/** The built CLI entry point. */
-export const KAAS = path.join(ROOT, 'dist', 'cli', 'main.js');
+/**
+ * The built CLI entry point: the bundle users run (package.json "bin"). The tsc-built tree
+ * (dist/cli/main.js) prints the same bytes (test/cli/bundle-equivalence.test.ts).
+ */
+export const KAAS = path.join(ROOT, 'dist', 'bundle', 'kaas.js');
 
 /** A fresh, empty directory under the system temp dir. */
 export function tempDir(prefix = 'kaas-test-'): string {

@@ -11,7 +11,7 @@ const SECRET = 'test-appcred-secret-value';
 
 function kaas(args: string[], env: Record<string, string> = {}) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-cli-'));
-  const r = spawnSync(process.execPath, ['dist/cli/main.js', ...args], {
+  const r = spawnSync(process.execPath, ['dist/bundle/kaas.js', ...args], {
     encoding: 'utf8',
     // No tools on PATH: node is started by its absolute path.
     env: { PATH: '/nonexistent', HOME: home, NO_COLOR: '1', ...env },
