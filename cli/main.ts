@@ -111,6 +111,13 @@ async function main(rawArgv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`kaas … | head`) closes the pipe: the rest of the output has nowhere to
+// go, so kaas ends quietly as other Unix tools do, instead of an EPIPE stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 main(hideBin(process.argv)).then(
   (code) => {
     process.exitCode = code;
