@@ -81,17 +81,6 @@ export function globalSection(cloud: CloudConfig, caFileInPod?: string): { pairs
   return { pairs, warnings };
 }
 
-const PLAIN_KEY = /^[a-z0-9-]*$/;
-
-/**
- * `a.localeCompare(b)` without the collator's start-up (~6 ms, once per process) for keys of
- * lower-case letters, digits and '-', where the two orders agree (test/unit/render/compare-keys.test.ts).
- */
-export function compareKeys(a: string, b: string): number {
-  if (PLAIN_KEY.test(a) && PLAIN_KEY.test(b)) return a < b ? -1 : a > b ? 1 : 0;
-  return a.localeCompare(b);
-}
-
 /** Renders cloud.conf from the credentials and the decided [LoadBalancer] pairs. */
 export function renderCloudConf(input: CloudConfInput): CloudConf {
   const g = input.cloud ? globalSection(input.cloud, input.caFileInPod) : { pairs: [], warnings: [] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { compareKeys } from '../../../lib/render/cloud-conf.js';
+import { compareKeys } from '../../../lib/plan/occm-loadbalancer.js';
 
 /** Every string of up to `n` characters of `alphabet`. */
 function allStrings(alphabet: string, n: number): string[] {
