@@ -50,7 +50,7 @@ export interface CheckLbDeps {
   probe?: (url: string, timeoutMs: number) => Promise<Probe>;
   sleep?: (ms: number) => Promise<void>;
   /** Where SIGINT/SIGTERM arrive, and how the process ends after cleaning up on one. */
-  signals?: Pick<NodeJS.Process, 'once' | 'removeListener'>;
+  signals?: Pick<NodeJS.Process, 'on' | 'removeListener'>;
   exit?: (code: number) => void;
 }
 
@@ -127,12 +127,23 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
       logger.warn(`could not remove namespace ${CHECK_NAMESPACE}: ${(e as Error).message.split('\n')[0]} (kubectl delete namespace ${CHECK_NAMESPACE})`);
     }
   })());
+  // `on`, not `once`: while our listener is attached, a signal is ours to handle. With `once` it detaches as
+  // the signal arrives, and execa's signal-exit (attached while a kubectl runs) then finds itself the only
+  // listener and re-raises the signal, killing kaas before the namespace is removed.
+  let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
-    logger.warn(`${sig}: cleaning up before exiting`);
-    void cleanup().finally(() => exit(sig === 'SIGINT' ? 130 : 143));
+    const code = sig === 'SIGINT' ? 130 : 143;
+    if (interrupted) {
+      logger.warn(`${sig} again: exiting without waiting; remove the check's namespace yourself: kubectl delete namespace ${CHECK_NAMESPACE}`);
+      exit(code);
+      return;
+    }
+    interrupted = true;
+    logger.warn(`${sig}: cleaning up before exiting (send it again to exit at once)`);
+    void cleanup().finally(() => exit(code));
   };
-  signals.once('SIGINT', onSignal);
-  signals.once('SIGTERM', onSignal);
+  signals.on('SIGINT', onSignal);
+  signals.on('SIGTERM', onSignal);
   try {
     await k.apply(stringifyDocuments(checkLbManifests(CHECK_NAMESPACE, chosen, port)), { forceConflicts: true });
     await k.rolloutStatus('deployment/echo', { namespace: CHECK_NAMESPACE }, t.rolloutSec);
@@ -169,8 +180,9 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
     ].join('\n');
     return { data: { cluster: o.cluster, provider: lb.provider, nodes: chosen, addresses: addr, checks }, text, exitCode: failed.length ? 1 : 0 };
   } finally {
+    // Listeners stay until the namespace is gone, so that a signal during the cleanup is still ours.
+    await cleanup();
     signals.removeListener('SIGINT', onSignal);
     signals.removeListener('SIGTERM', onSignal);
-    await cleanup();
   }
 }

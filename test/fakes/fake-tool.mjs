@@ -76,6 +76,8 @@ for (const part of expected.stdinContains ?? []) {
 }
 record({});
 const r = expected.response ?? {};
+// A slow API server: the call is recorded at once, the answer comes after delayMs.
+if (r.delayMs) await new Promise((done) => setTimeout(done, r.delayMs));
 process.stdout.write(text(r.stdout, r.stdoutFile));
 process.stderr.write(text(r.stderr, r.stderrFile));
 process.exitCode = r.exitCode ?? 0;

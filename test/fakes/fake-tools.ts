@@ -19,6 +19,8 @@ export interface FakeCall {
     stderr?: string;
     stderrFile?: string;
     exitCode?: number;
+    /** Answer only after this many milliseconds (the call is recorded at once): a slow API server. */
+    delayMs?: number;
   };
 }
 

@@ -131,21 +131,49 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     expect((r.data.checks as { check: string; result: string }[]).find((c) => c.check === 'local-podless-nodes')!.result).toBe('pass');
   });
 
-  it('SIGTERM while waiting for the LB: the namespace is removed, exit 143', async () => {
+  // The signal arrives while a kubectl call is running (the fake answers after 4 s), which is when execa's
+  // signal-exit listener is attached too: kaas must still clean up and exit with 128+signal itself.
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s while waiting for the LB (a kubectl call in flight): the namespace is removed, exit %d', async (sig, want) => {
     const home = tempDir('kaas-home-');
     const kc = path.join(home, 'kc.yaml');
     writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
-    fake = fakeTools(calls(kc, [getSvc(kc, 'echo-cluster'), del(kc)]));
+    const slowGet = getSvc(kc, 'echo-cluster');
+    fake = fakeTools(calls(kc, [{ ...slowGet, response: { ...slowGet.response, delayMs: 4000 } }, del(kc)]));
     const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
     for (let i = 0; i < 200 && fake.calls().length < 4; i++) await new Promise((r) => setTimeout(r, 100));
     expect(fake.calls()).toHaveLength(4);
-    child.kill('SIGTERM');
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(stderr).toMatch(/SIGTERM: cleaning up before exiting/);
-    expect(code).toBe(143);
+    child.kill(sig);
+    expect(await exited).toEqual([want, null]);
+    expect(stderr).toMatch(new RegExp(`${sig}: cleaning up before exiting`));
     fake.assertDone();
     expect(fake.calls().at(-1)!.argv).toContain('namespace');
+  }, 60_000);
+
+  it('a second signal while the namespace is being removed exits at once and names the manual cleanup', async () => {
+    const home = tempDir('kaas-home-');
+    const kc = path.join(home, 'kc.yaml');
+    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+    const slowDel = del(kc);
+    const slowGet = getSvc(kc, 'echo-cluster');
+    fake = fakeTools(calls(kc, [{ ...slowGet, response: { ...slowGet.response, delayMs: 4000 } }, { ...slowDel, response: { delayMs: 20_000 } }]));
+    const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+    for (let i = 0; i < 200 && fake.calls().length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    for (let i = 0; i < 200 && fake.calls().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(fake.calls().at(-1)!.argv).toContain('namespace');
+    const t0 = Date.now();
+    child.kill('SIGINT');
+    expect(await exited).toEqual([130, null]);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(stderr).toMatch(/SIGINT again: exiting without waiting; remove the check's namespace yourself: kubectl delete namespace kaas-check-lb/);
   }, 60_000);
 });
