@@ -29,6 +29,17 @@ describe('kaas detect (process level, real peer)', () => {
     expect(j.loadBalancer.reasons).toContain('OVN not offered: providers are amphora');
   });
 
+  it('the token asked for at start is the run\'s: one POST and 4 requests in all, cloud from the settings file', () => {
+    const dir = tempDir('kaas-settings-');
+    fs.writeFileSync(path.join(dir, 'default.yaml'), 'cloud: peer-demo\n');
+    const r = kaasOnPeer(['detect', '-o', 'json', '--settings-dir', dir, '--verbose']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).cloud).toBe('peer-demo');
+    expect(r.stderr.split('\n').filter((l) => /^→ POST \S+\/v3\/auth\/tokens/.test(l))).toHaveLength(1);
+    expect(r.stderr).toContain('openstack: 4 HTTP requests');
+    expect(r.stderr).not.toContain('is not used');
+  });
+
   it('use_ovn_lb_provider=true on a cloud without ovn → exit 2 listing the providers', () => {
     const r = kaasOnPeer(['detect', '--cloud', 'peer-demo-noovn', '--set', 'use_ovn_lb_provider=true']);
     expect(r.code).toBe(2);
