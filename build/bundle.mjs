@@ -21,6 +21,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { dataFiles, gatewayValidatorSources, GENERATED, ROOT } from './generate.mjs';
+import { inputsHash, STAMP } from './inputs.mjs';
 
 const OUT = path.join(ROOT, 'dist', 'bundle');
 
@@ -328,7 +329,10 @@ function checkBundle(...metafiles) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // The inputs as they are now, before the bundle reads them (tsc has run): recorded once the build is done.
+  const inputs = inputsHash();
   chmodSync(path.join(ROOT, 'dist', 'cli', 'main.js'), 0o755);
   const metafile = await bundle();
+  writeFileSync(STAMP, `${inputs}\n`);
   if (process.env.KAAS_BUNDLE_REPORT) console.log(await esbuild.analyzeMetafile(metafile));
 }

@@ -56,6 +56,8 @@ async function main(rawArgv: string[]): Promise<number> {
   const early = startEarlyToken(rawArgv, process.env, process.cwd(), os.homedir());
   offerEarlyToken(early);
   try {
+    // The request is on its way before the parser starts loading (early never rejects).
+    await early;
     return await run(rawArgv);
   } finally {
     // Unused (another command, another cloud, a usage error): its request must not keep kaas waiting.

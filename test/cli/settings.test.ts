@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
@@ -40,10 +40,15 @@ describe('kaas CLI basics', () => {
     expect(r.stdout).toMatch(/kaas/);
   });
 
-  it('npx kaas --help works from the repo root (bin → dist/bundle/kaas.js)', () => {
+  it('npx kaas --help works from the repo root (bin → dist/bundle/kaas.js), without rebuilding dist/', () => {
+    // npx installs the checkout into its cache (a fresh HOME: an empty one), which runs `prepare`:
+    // that must find dist/ built from these sources and leave it alone, not rebuild it under the
+    // other test files running from it.
+    const built = ['dist/bundle/kaas.js', 'dist/cli/main.js'].map((f) => statSync(path.join(ROOT, f)).mtimeMs);
     const r = spawnSync('npx', ['--no-install', 'kaas', '--help'], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 60000 });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Usage: kaas <command>/);
+    expect(['dist/bundle/kaas.js', 'dist/cli/main.js'].map((f) => statSync(path.join(ROOT, f)).mtimeMs)).toEqual(built);
   });
 });
 
