@@ -56,19 +56,24 @@ export function startEarlyToken(argv: string[], environ: NodeJS.ProcessEnv, cwd:
   const inputs = earlyTokenInputs(argv, environ);
   if (!inputs) return undefined;
   return (async () => {
-    const [{ parseDuration }, { resolveSettingsDir }, { loadSettings }, { resolveCloudConfig }, { requestToken }] = await Promise.all([
+    const [{ parseDuration }, { resolveCloudConfig }, { requestToken }] = await Promise.all([
       import('../lib/duration.js'),
-      import('../lib/settings/dirs.js'),
-      import('../lib/settings/load.js'),
       import('../lib/openstack/cloud-config.js'),
       import('../lib/openstack/connection.js'),
     ]);
     const seconds = parseDuration(inputs.timeoutText);
     if (typeof seconds !== 'number') return undefined;
-    const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-    const settingsDir = resolveSettingsDir({ flag: inputs.settingsFlag, environ, cwd, home, isDir }).dir;
-    const settings = loadSettings({ settingsDir, env: inputs.env, cluster: inputs.cluster, environ, sets: inputs.sets, cwd });
-    const cloud = resolveCloudConfig({ environ, cwd, home, cloudFlag: inputs.cloudFlag, cloudSetting: settings.values.cloud || undefined });
+    // --cloud beats the cloud setting: the settings are read only when no --cloud is given.
+    const cloudSetting = inputs.cloudFlag === undefined ? await cloudSettingOf(inputs, environ, cwd, home) : undefined;
+    const cloud = resolveCloudConfig({ environ, cwd, home, cloudFlag: inputs.cloudFlag, cloudSetting });
     return requestToken(cloud, { timeoutMs: seconds * 1000 });
   })().catch(() => undefined);
+}
+
+/** The `cloud` setting of the environment (and cluster) the arguments name, as the run will read it. */
+async function cloudSettingOf(inputs: NonNullable<ReturnType<typeof earlyTokenInputs>>, environ: NodeJS.ProcessEnv, cwd: string, home: string): Promise<string | undefined> {
+  const [{ resolveSettingsDir }, { loadSettings }] = await Promise.all([import('../lib/settings/dirs.js'), import('../lib/settings/load.js')]);
+  const isDir = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  const settingsDir = resolveSettingsDir({ flag: inputs.settingsFlag, environ, cwd, home, isDir }).dir;
+  return loadSettings({ settingsDir, env: inputs.env, cluster: inputs.cluster, environ, sets: inputs.sets, cwd }).values.cloud || undefined;
 }
