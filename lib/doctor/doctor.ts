@@ -129,8 +129,14 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
     cluster: o.cluster, names, now: (deps.now ?? Date.now)(), stuckAfterSec, lb, edge, cloud, kube,
     expectedCloudConf: renderCloudConf({ cloud: cfg, loadBalancer: orThrow(planOccmLoadBalancer(lb, s.occm_loadbalancer, { ...gateway.cloudConf, ...ingress.cloudConf })), caFileInPod: '/etc/config/ca.crt' }).text,
     needs: quotaNeeds({
-      exists: exists || o.cluster === undefined, controllers: s.controller_count, workers: s.worker_count, ingress: ingress.deploy,
-      ingressMonitor: ingress.monitor !== 'none', apiFloatingIp: !(s.restrict_kubeapi ?? []).includes('none'),
+      exists: exists || o.cluster === undefined, controllers: s.controller_count, workers: s.worker_count,
+      edges: [
+        // ingress-nginx's controller Service: ports 80 and 443.
+        ...(ingress.deploy ? [{ name: 'ingress-nginx', ports: 2, monitored: ingress.monitor !== 'none' }] : []),
+        // The envoy Service of kaas's default Gateway: its one HTTP listener (templates/gateway/kaas/edge.yaml.hbs).
+        ...(gateway.deploy ? [{ name: 'gateway', ports: 1, monitored: gateway.edge!.monitor !== 'none' }] : []),
+      ],
+      apiFloatingIp: !(s.restrict_kubeapi ?? []).includes('none'),
       occmSecurityGroups: occm['manage-security-groups'] === undefined ? true : gcfgTrue(occm['manage-security-groups']),
     }),
   };

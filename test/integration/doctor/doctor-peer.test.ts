@@ -76,6 +76,10 @@ describe('kaas doctor against the OpenStack peer', () => {
     // Another cluster's name sees none of it, except the project-wide quota.
     const other = await withPeer(async () => doctor(['othercluster', '--cloud-only', '--stuck-after', '1s']));
     expect(new Set(other.report.findings.map((f) => f.check))).toEqual(new Set(['quota-headroom']));
+    // A cluster still to be created with the gateway beside ingress-nginx needs one load balancer more (the envoy Service's).
+    const lbNeed = (rep: typeof other.report) => Number(/needs (\d+) more/.exec(by(rep, 'quota-headroom').find((f) => f.resource.name === 'load_balancer')!.message)![1]);
+    const withGateway = await withPeer(async () => doctor(['othercluster', '--cloud-only', '--stuck-after', '1s', '--set', 'deploy_gateway=true']));
+    expect(lbNeed(withGateway.report)).toBe(lbNeed(other.report) + 1);
 
     // Text output groups by severity.
     const text = await withPeer(async () => kaasOnPeer(['doctor', CLUSTER, '--cloud-only', '--stuck-after', '1s', '--cloud', PROJECT], { OS_CLIENT_CONFIG_FILE: t.cloudsFile }));

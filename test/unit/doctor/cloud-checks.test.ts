@@ -8,6 +8,8 @@ import { cloud, input, lb } from './inputs.js';
 
 const ING = 'kube_service_demo_ingress-nginx_ingress-nginx-controller';
 const API = 'k8s-clusterapi-cluster-default-demo-kubeapi';
+const ING_EDGE = { name: 'ingress-nginx', ports: 2, monitored: true };
+const GW_EDGE = { name: 'gateway', ports: 1, monitored: true };
 const run = (c: Check, i: ReturnType<typeof input>) => c.run(i).map((f) => `${f.check} ${f.severity} ${f.resource.type} ${f.resource.name}`);
 
 describe('cloud-side checks', () => {
@@ -108,11 +110,17 @@ describe('cloud-side checks', () => {
   });
 
   it.each([
-    ['new cluster, 3+3 nodes, ingress with monitors', { exists: false, controllers: 3, workers: 3, ingress: true, ingressMonitor: true, apiFloatingIp: true, occmSecurityGroups: true },
+    ['new cluster, 3+3 nodes, ingress with monitors', { exists: false, controllers: 3, workers: 3, edges: [ING_EDGE], apiFloatingIp: true, occmSecurityGroups: true },
       { load_balancer: 3, listener: 4, pool: 4, health_monitor: 4, floatingip: 3, port: 9, security_group: 4 }],
-    ['new cluster without ingress, internal kube-API', { exists: false, controllers: 1, workers: 2, ingress: false, ingressMonitor: false, apiFloatingIp: false, occmSecurityGroups: false },
+    ['new cluster without any edge, internal kube-API', { exists: false, controllers: 1, workers: 2, edges: [], apiFloatingIp: false, occmSecurityGroups: false },
       { load_balancer: 2, listener: 2, pool: 2, health_monitor: 2, floatingip: 1, port: 5, security_group: 2 }],
-    ['existing cluster: one more Service', { exists: true, controllers: 3, workers: 3, ingress: true, ingressMonitor: true, apiFloatingIp: true, occmSecurityGroups: true },
+    ['new cluster, the gateway only (one HTTP listener), monitored', { exists: false, controllers: 3, workers: 3, edges: [GW_EDGE], apiFloatingIp: true, occmSecurityGroups: true },
+      { load_balancer: 3, listener: 3, pool: 3, health_monitor: 3, floatingip: 3, port: 9, security_group: 4 }],
+    ['new cluster, ingress-nginx and the gateway side by side (a migration)', { exists: false, controllers: 3, workers: 3, edges: [ING_EDGE, GW_EDGE], apiFloatingIp: true, occmSecurityGroups: true },
+      { load_balancer: 4, listener: 5, pool: 5, health_monitor: 5, floatingip: 4, port: 10, security_group: 5 }],
+    ['new cluster, both edges, monitors off', { exists: false, controllers: 3, workers: 3, edges: [{ ...ING_EDGE, monitored: false }, { ...GW_EDGE, monitored: false }], apiFloatingIp: true, occmSecurityGroups: false },
+      { load_balancer: 4, listener: 5, pool: 5, health_monitor: 2, floatingip: 4, port: 10, security_group: 2 }],
+    ['existing cluster: one more Service', { exists: true, controllers: 3, workers: 3, edges: [ING_EDGE, GW_EDGE], apiFloatingIp: true, occmSecurityGroups: true },
       { load_balancer: 1, listener: 1, pool: 1, health_monitor: 1, floatingip: 1, port: 1, security_group: 1 }],
   ])('quota needs: %s', (_, facts, want) => {
     expect(quotaNeeds(facts)).toEqual(want);
