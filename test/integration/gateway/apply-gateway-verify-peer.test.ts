@@ -1,11 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { runApplyGateway } from '../../../lib/gateway/apply-gateway.js';
 import type { ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { tempDir } from '../../support/cli.js';
+import { workloadHome } from '../../support/workload.js';
 import { createLb, OCTAVIA, setLbStatus, setMemberStatus, settled, sqliteRetry, testProject, type TestProject } from '../../support/doctor-project.js';
 import { withPeer } from '../../support/peer.js';
 import { GATEWAY_OWNER, snapshotCalls } from '../../unit/doctor/kube-scenario.js';
@@ -101,9 +100,7 @@ function cluster(kc: string, lbName: string): FakeCall[] {
 }
 
 function run(lbName: string) {
-  const home = tempDir('kaas-home-');
-  const kc = path.join(home, 'workload.yaml');
-  writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+  const { home, kubeconfig: kc } = workloadHome();
   fake = fakeTools(cluster(kc, lbName));
   const o: ApplyIngressOptions = {
     cluster: 'demo', settingsDir: 'settings', env: 'example', environ: { OS_CLIENT_CONFIG_FILE: t.cloudsFile }, cwd: process.cwd(), home, kubeconfig: kc,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,10 +8,10 @@ import { evaluate, type Observed } from '../../../lib/checklb/evaluate.js';
 import { pickNodes } from '../../../lib/checklb/manifests.js';
 import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
-import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { KAAS, cleanEnv, ROOT, tempDir } from '../../support/cli.js';
+import { KAAS, cleanEnv, ROOT } from '../../support/cli.js';
+import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
 
 const ok = (detail = 'NOW: x') => ({ ok: true, detail });
 const run = (n: number, fail = 0) => ({ address: '203.0.113.7', warmup: [ok()], tries: [...Array(n - fail).fill(ok()), ...Array(fail).fill({ ok: false, detail: 'no answer within 2000 ms' })] });
@@ -89,15 +89,13 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
   });
 
   function setup(scenario: (kc: string) => FakeCall[], snapshot: CloudSnapshot, ovn: boolean) {
-    const home = tempDir('kaas-home-');
-    const kc = path.join(home, 'kc.yaml');
-    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+    const { home, kubeconfig: kc } = workloadHome();
     fake = fakeTools(scenario(kc));
     const asked: string[] = [];
     const cloud = { credentials: () => ({}), loadBalancerVip: async () => undefined, loadBalancerSnapshot: async (name: string) => (asked.push(name), snapshot),
       capabilities: async () => ({ cloud: 't', detectedAt: '', octavia: { present: true, maxVersion: '2.26', providers: ovn ? ['amphora', 'ovn'] : ['amphora'], wallabyOrLater: true, allowedCidrs: true }, neutron: { present: true }, nova: { present: false } }) } as IngressCloud;
     const o: CheckLbOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, sets: ['use_ovn_lb_provider=auto'], tries: 20, pollMs: 1 };
-    const deps = { logger: memoryLogger(), runner: fakeRunner(fake), cloud, sleep: async () => {}, kubectlFor: (t: { kubeconfig?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')) };
+    const deps = { logger: memoryLogger(), runner: fakeRunner(fake), cloud, sleep: async () => {}, kubectlFor: fakeKubectlFor(() => fake!) };
     return { o, deps, asked };
   }
 
@@ -137,9 +135,7 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     ['SIGTERM', 143],
     ['SIGINT', 130],
   ] as const)('%s while waiting for the LB (a kubectl call in flight): the namespace is removed, exit %d', async (sig, want) => {
-    const home = tempDir('kaas-home-');
-    const kc = path.join(home, 'kc.yaml');
-    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+    const { kubeconfig: kc } = workloadHome();
     const slowGet = getSvc(kc, 'echo-cluster');
     fake = fakeTools(calls(kc, [{ ...slowGet, response: { ...slowGet.response, delayMs: 4000 } }, del(kc)]));
     const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
@@ -156,9 +152,7 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
   }, 60_000);
 
   it('a second signal while the namespace is being removed exits at once and names the manual cleanup', async () => {
-    const home = tempDir('kaas-home-');
-    const kc = path.join(home, 'kc.yaml');
-    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+    const { kubeconfig: kc } = workloadHome();
     const slowDel = del(kc);
     const slowGet = getSvc(kc, 'echo-cluster');
     fake = fakeTools(calls(kc, [{ ...slowGet, response: { ...slowGet.response, delayMs: 4000 } }, { ...slowDel, response: { delayMs: 20_000 } }]));

@@ -1,10 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runDoctor, type DoctorOptions } from '../../../lib/doctor/doctor.js';
-import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { tempDir } from '../../support/cli.js';
+import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
 import { snapshotCalls } from './kube-scenario.js';
 
 /**
@@ -15,9 +13,7 @@ let fake: FakeTools | undefined;
 afterEach(() => fake?.cleanup());
 
 function setup(calls: (kc: string) => FakeCall[]) {
-  const home = tempDir('kaas-home-');
-  const kubeconfig = path.join(home, 'workload.yaml');
-  writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+  const { home, kubeconfig } = workloadHome();
   fake = fakeTools(calls(kubeconfig));
   const o: DoctorOptions = {
     cluster: 'demo', settingsDir: 'settings', env: 'example', environ: { OS_CLIENT_CONFIG_FILE: path.resolve('test/fixtures/cluster/clouds.yaml') }, cwd: process.cwd(), home,
@@ -25,7 +21,7 @@ function setup(calls: (kc: string) => FakeCall[]) {
   };
   const deps = {
     logger: memoryLogger(), runner: fakeRunner(fake), now: () => Date.parse('2026-05-01T12:00:00Z'),
-    kubectlFor: (t: { kubeconfig?: string; context?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')),
+    kubectlFor: fakeKubectlFor(() => fake!),
     connect: () => Promise.reject(new Error('connect ECONNREFUSED keystone.example:5000')),
   };
   return { o, deps };

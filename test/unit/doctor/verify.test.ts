@@ -1,14 +1,12 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { verifyEdge } from '../../../lib/doctor/verify.js';
 import { edgeExpectation } from '../../../lib/doctor/expectation.js';
 import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
 import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
-import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { tempDir } from '../../support/cli.js';
+import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
 import { cloud, ingressPlan, input, kube, lb, OVN, svc } from './inputs.js';
 import { snapshotCalls } from './kube-scenario.js';
 
@@ -76,9 +74,7 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
   const NS = ['--namespace', 'ingress-nginx'];
 
   function run(extra: (kc: string) => FakeCall[], snapshot: CloudSnapshot, sets: string[] = []) {
-    const home = tempDir('kaas-home-');
-    const kc = path.join(home, 'workload.yaml');
-    writeFileSync(kc, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+    const { home, kubeconfig: kc } = workloadHome();
     fake = fakeTools([
       { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` } },
       // OCCM's pod-template cloud-config hash, compared with the Secret's before applying.
@@ -99,7 +95,7 @@ describe('apply-ingress ends with the verification (kubectl fake, injected Octav
       },
     } as IngressCloud;
     const deps = { logger: memoryLogger(), runner: fakeRunner(fake), sleep: async () => {}, cloud: cloudAdapter,
-      kubectlFor: (t: { kubeconfig?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')) };
+      kubectlFor: fakeKubectlFor(() => fake!) };
     return { promise: runApplyIngress(o, deps), asked };
   }
 

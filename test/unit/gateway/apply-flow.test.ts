@@ -1,14 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PlanError } from '../../../lib/errors.js';
 import { runApplyGateway } from '../../../lib/gateway/apply-gateway.js';
 import type { ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import { appliedDir } from '../../../lib/ingress/applied.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
-import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { tempDir } from '../../support/cli.js';
+import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
 import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
 import { cloud as cloudSnap, lb as octaviaLb } from '../doctor/inputs.js';
 import { snapshotCalls } from '../doctor/kube-scenario.js';
@@ -27,9 +26,7 @@ let fake: FakeTools | undefined;
 afterEach(() => fake?.cleanup());
 
 function setup(calls: (kc: string) => FakeCall[]) {
-  const home = tempDir('kaas-home-');
-  const kubeconfig = path.join(home, 'workload.yaml');
-  writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+  const { home, kubeconfig } = workloadHome();
   fake = fakeTools(calls(kubeconfig));
   const logger = memoryLogger();
   const opts: ApplyIngressOptions = {
@@ -37,7 +34,7 @@ function setup(calls: (kc: string) => FakeCall[]) {
   };
   const deps = {
     logger, runner: fakeRunner(fake),
-    kubectlFor: (t: { kubeconfig?: string; context?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')),
+    kubectlFor: fakeKubectlFor(() => fake!),
     sleep: async () => {},
     cloud: { credentials: () => ({ problem: 'none in tests' }), capabilities: () => Promise.reject(new Error('not asked')), loadBalancerVip: async () => undefined } as IngressCloud,
   };

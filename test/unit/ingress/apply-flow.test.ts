@@ -1,22 +1,19 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PlanError, UsageError } from '../../../lib/errors.js';
-import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import { appliedDir } from '../../../lib/ingress/applied.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { tempDir } from '../../support/cli.js';
+import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
 
 const NS = ['--namespace', 'ingress-nginx'];
 let fake: FakeTools | undefined;
 afterEach(() => fake?.cleanup());
 
 function setup(calls: (kc: string) => FakeCall[], cloud: Partial<IngressCloud> = {}) {
-  const home = tempDir('kaas-home-');
-  const kubeconfig = path.join(home, 'workload.yaml');
-  writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\n', { mode: 0o600 });
+  const { home, kubeconfig } = workloadHome();
   fake = fakeTools(calls(kubeconfig));
   const looked: string[] = [];
   const logger = memoryLogger();
@@ -27,7 +24,7 @@ function setup(calls: (kc: string) => FakeCall[], cloud: Partial<IngressCloud> =
   const deps = {
     logger,
     runner: fakeRunner(fake),
-    kubectlFor: (t: { kubeconfig?: string; context?: string }) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')),
+    kubectlFor: fakeKubectlFor(() => fake!),
     sleep: async () => {},
     cloud: {
       credentials: () => ({ problem: 'none in tests' }),
