@@ -31,9 +31,15 @@ export interface CheckInput {
   kube?: ClusterSnapshot;
 }
 
-/** The names of the cluster looked at (a cluster given without `names` has no `namespace` setting); undefined = every cluster. */
-export function ownerNames(i: Pick<CheckInput, 'cluster' | 'names'>): ClusterNames | undefined {
-  return i.names ?? (i.cluster === undefined ? undefined : clusterNames('', i.cluster));
+/**
+ * The names of the cluster looked at (a cluster given without `names` has no `namespace` setting);
+ * undefined = every cluster. Where the cluster was read, OCCM's live --cluster-name is what its load
+ * balancers carry, whatever the settings derive (see the occm-cluster-name check).
+ */
+export function ownerNames(i: Pick<CheckInput, 'cluster' | 'names' | 'kube'>): ClusterNames | undefined {
+  const names = i.names ?? (i.cluster === undefined ? undefined : clusterNames('', i.cluster));
+  const live = i.kube?.occmClusterName;
+  return names && live !== undefined ? { ...names, occmCluster: live } : names;
 }
 
 /** One entry of the check catalogue. */

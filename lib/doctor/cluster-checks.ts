@@ -205,6 +205,25 @@ export const occmConfigDrift: Check = {
   },
 };
 
+export const occmClusterNameDiffers: Check = {
+  id: 'occm-cluster-name', severity: 'warning', needs: ['cluster'],
+  what: 'OCCM runs with another --cluster-name than kaas derives from the settings (e.g. a cluster placed in another namespace without the namespace setting), so kaas\'s own commands look for its load balancers under the wrong name',
+  fix: 'set `namespace:` in the environment file to the cluster\'s namespace on the management cluster',
+  run: (i) => {
+    const live = i.kube!.occmClusterName;
+    if (!i.cluster || !i.names || live === undefined || live === i.names.occmCluster) return [];
+    const res = { type: 'daemonset', id: `kube-system/${OCCM_DAEMONSET.split('/')[1]}`, name: OCCM_DAEMONSET.split('/')[1] };
+    const lbName = (c: string) => `kube_service_${c}_<namespace>_<service>`;
+    const namespace = live.endsWith(`-${i.cluster}`) ? live.slice(0, -(i.cluster.length + 1)) : undefined;
+    const fix = namespace ? `set \`namespace: ${namespace}\` in the environment file (kaas then derives ${live}), if the cluster's objects are in namespace ${namespace} on the management cluster`
+      : live === i.cluster ? `remove the \`namespace\` setting (or set it to ${i.cluster} or default): OCCM was given the plain cluster name`
+        : `OCCM's name is not one kaas derives from a namespace: kaas's commands will not find these load balancers; the doctor follows OCCM`;
+    return [finding(occmClusterNameDiffers, res,
+      `OCCM runs with --cluster-name ${live}, but kaas's settings give ${i.names.occmCluster}: its load balancers are named ${lbName(live)} (the doctor follows OCCM), while apply-ingress/apply-gateway verification and check-lb look for ${lbName(i.names.occmCluster)}.`,
+      fix)];
+  },
+};
+
 export const occmNotRestarted: Check = {
   id: 'occm-not-restarted', severity: 'warning', needs: ['cluster'],
   what: 'OCCM has not restarted since its cloud-config Secret changed (OCCM reads cloud.conf only at start)',
@@ -250,5 +269,5 @@ export const ingressNginxK8sUnsupported: Check = {
 /** Every check that reads the cluster, in report order. */
 export const CLUSTER_CHECKS: readonly Check[] = [
   lbOrphaned, etpLocalNoMonitor, proxyProtocolMismatch, proxyHostnameMissing, occmConfigMissing, occmConfigContradictsPlan,
-  occmConfigDrift, occmNotRestarted, ingressNginxRetired, ingressNginxK8sUnsupported,
+  occmConfigDrift, occmNotRestarted, occmClusterNameDiffers, ingressNginxRetired, ingressNginxK8sUnsupported,
 ];

@@ -23,6 +23,7 @@ import { fetchCloudSnapshot } from './fetch-cloud.js';
 import { fetchClusterSnapshot } from './fetch-cluster.js';
 import { formatReport, hasErrors, sortFindings, type DoctorReport } from './findings.js';
 import { ownedBy } from './names.js';
+import { ownerNames } from './check.js';
 import { clusterNames } from '../cluster/model.js';
 import { quotaNeeds } from './quota-needs.js';
 import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
@@ -123,7 +124,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   }
 
   const names = o.cluster === undefined ? undefined : clusterNames(s.namespace, o.cluster);
-  const exists = (cloud?.loadBalancers ?? []).some((l) => ownedBy(l, names));
+  const exists = (cloud?.loadBalancers ?? []).some((l) => ownedBy(l, ownerNames({ cluster: o.cluster, names, kube })));
   const occm = { ...lb.cloudConf, ...Object.fromEntries(Object.entries(s.occm_loadbalancer).map(([k, v]) => [k, String(v)])) };
   const input: CheckInput = {
     cluster: o.cluster, names, now: (deps.now ?? Date.now)(), stuckAfterSec, lb, edge, cloud, kube,

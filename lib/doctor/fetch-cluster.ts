@@ -5,13 +5,14 @@ import { ExecError } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { registerSecret } from '../redact.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, OWNING_GATEWAY_NAME_LABEL, OWNING_GATEWAY_NAMESPACE_LABEL, owningGatewaySelector } from '../plan/gateway.js';
+import { occmClusterNameOf, type OccmContainer } from './names.js';
 import type { ClientTrafficPolicy, ClusterSnapshot, KubeNode, KubePod, KubeService } from './snapshot.js';
 
 /**
  * Fetches the cluster snapshot through the kubectl adapter, one call at a time: server version,
  * every Service, nodes, the ingress-nginx controller's pods, the envoy pods of kaas's Gateway,
  * Envoy Gateway's ClientTrafficPolicies (where envoy Services exist), ingress-nginx's ConfigMap and Deployment, OCCM's
- * cloud-config Secret and pods. The first call fails fast when the cluster is unreachable; the
+ * cloud-config Secret, pods and DaemonSet (its --cluster-name). The first call fails fast when the cluster is unreachable; the
  * caller then lists the cluster checks as skipped with that reason.
  */
 
@@ -23,6 +24,9 @@ export const CLIENT_TRAFFIC_POLICIES = 'clienttrafficpolicies.gateway.envoyproxy
 /** An envoy Service Envoy Gateway created for a Gateway (its owner labels). */
 export const isEnvoyService = (s: KubeService) =>
   Boolean(s.metadata.labels?.[OWNING_GATEWAY_NAME_LABEL] && s.metadata.labels?.[OWNING_GATEWAY_NAMESPACE_LABEL]);
+
+/** OCCM's DaemonSet in kube-system (kaas's bundled add-on, as upstream's manifests). */
+export const OCCM_DAEMONSET_NAME = 'openstack-cloud-controller-manager';
 
 /** Label of the OCCM pods (kaas's bundled add-on, as upstream's manifests). */
 export const OCCM_POD_SELECTOR = 'k8s-app=openstack-cloud-controller-manager';
@@ -62,6 +66,8 @@ export async function fetchClusterSnapshot(k: Kubectl): Promise<ClusterSnapshot>
   const deploy = await k.getJson<Item<{ template?: { spec?: { containers?: { name: string; image: string }[] } } }>>('deployment', CONTROLLER_DEPLOYMENT, ingress);
   const secret = await k.getJson<Item>('secret', OCCM_SECRET.name, { namespace: OCCM_SECRET.namespace });
   const occm = await k.getJson<{ items?: Item<unknown, { startTime?: string }>[] }>('pods', undefined, { namespace: 'kube-system', selector: OCCM_POD_SELECTOR });
+  // OCCM's --cluster-name names the cluster's load balancers: the live value beats the settings' rule.
+  const occmDaemonSet = await k.getJson<Item<{ template?: { spec?: { containers?: OccmContainer[] } } }>>('daemonset', OCCM_DAEMONSET_NAME, { namespace: 'kube-system' });
 
   // The ClientTrafficPolicy type exists only where Envoy Gateway is installed; its envoy Services say so.
   const clientTrafficPolicies = services.some(isEnvoyService) ? await listAllNamespaces<ClientTrafficPolicy>(k, CLIENT_TRAFFIC_POLICIES) : undefined;
@@ -77,5 +83,6 @@ export async function fetchClusterSnapshot(k: Kubectl): Promise<ClusterSnapshot>
     ingressConfig: cm?.data,
     ingressImage: deploy?.spec?.template?.spec?.containers?.find((c) => c.name === 'controller')?.image ?? deploy?.spec?.template?.spec?.containers?.[0]?.image,
     occmStartedAt: (occm?.items ?? []).map((p) => p.status?.startTime).filter((t): t is string => Boolean(t)),
+    occmClusterName: occmClusterNameOf(occmDaemonSet?.spec?.template?.spec?.containers),
   };
 }

@@ -55,3 +55,41 @@ export function octaviaTime(t: unknown): number | undefined {
   const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(t) ? t : `${t}Z`);
   return Number.isNaN(ms) ? undefined : ms;
 }
+
+/** The OCCM container of its DaemonSet, as kubectl shows it. */
+export interface OccmContainer {
+  name: string;
+  args?: string[];
+  command?: string[];
+  env?: { name: string; value?: string; valueFrom?: unknown }[];
+}
+
+/** cloud-provider's default `--cluster-name` (k8s.io/cloud-provider options). */
+export const OCCM_DEFAULT_CLUSTER_NAME = 'kubernetes';
+
+/**
+ * The `--cluster-name` OCCM runs with, from its DaemonSet's container: the flag in args (or command),
+ * `$(VAR)` expanded from the container's literal env values as the kubelet does (`$$` escapes), or
+ * cloud-provider's default when the flag is absent. Undefined when it cannot be known here: no OCCM
+ * container, or a variable set from a Secret/ConfigMap (valueFrom).
+ */
+export function occmClusterNameOf(containers: OccmContainer[] | undefined): string | undefined {
+  const c = containers?.find((x) => x.name === 'openstack-cloud-controller-manager') ?? containers?.find((x) => [...(x.command ?? []), ...(x.args ?? [])].some((a) => a.includes('cloud-controller-manager')));
+  if (!c) return undefined;
+  const argv = [...(c.command ?? []), ...(c.args ?? [])];
+  let raw: string | undefined;
+  argv.forEach((a, n) => {
+    if (a.startsWith('--cluster-name=')) raw = a.slice('--cluster-name='.length);
+    else if (a === '--cluster-name') raw = argv[n + 1];
+  });
+  if (raw === undefined) return OCCM_DEFAULT_CLUSTER_NAME;
+  let unknown = false;
+  const value = raw.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
+    if (m === '$$') return '$';
+    const e = c.env?.find((x) => x.name === name);
+    if (e?.value !== undefined) return e.value;
+    if (e) unknown = true; // valueFrom: resolved only inside the cluster
+    return m; // an undefined variable stays as written (kubelet behaviour)
+  });
+  return unknown ? undefined : value;
+}

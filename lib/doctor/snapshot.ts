@@ -74,4 +74,6 @@ export interface ClusterSnapshot {
   cloudConf?: { text: string; changedAt?: string };
   /** Start times of the OCCM pods. */
   occmStartedAt: string[];
+  /** OCCM's --cluster-name as its DaemonSet runs it; undefined when OCCM is absent or the value is not knowable. */
+  occmClusterName?: string;
 }

@@ -1,7 +1,8 @@
 import {
   etpLocalNoMonitor, ingressNginxK8sUnsupported, ingressNginxRetired, lbOrphaned, occmConfigContradictsPlan, occmConfigDrift, occmConfigMissing,
-  occmNotRestarted, proxyHostnameMissing, proxyProtocolMismatch,
+  occmClusterNameDiffers, occmNotRestarted, proxyHostnameMissing, proxyProtocolMismatch,
 } from '../../../lib/doctor/cluster-checks.js';
+import { clusterNames } from '../../../lib/cluster/model.js';
 import { runChecks } from '../../../lib/doctor/check.js';
 import { DOCTOR_CHECKS } from '../../../lib/doctor/doctor.js';
 import { AMPHORA, cloud, input, kube, lb, OVN, svc } from './inputs.js';
@@ -107,6 +108,27 @@ describe('cluster-side checks', () => {
     ['change time unknown', undefined, ['2026-05-01T09:00:00Z'], 0],
   ])('occm-not-restarted: %s', (_, changedAt, occmStartedAt, n) => {
     expect(occmNotRestarted.run(input({ kube: kube({ cloudConf: { text: '', changedAt }, occmStartedAt }) }))).toHaveLength(n);
+  });
+
+  it.each([
+    ['the same as the settings give', '', 'demo', undefined],
+    ['not knowable (valueFrom)', '', undefined, undefined],
+    ['placed in namespace staging by hand, no namespace setting', '', 'staging-demo', 'set `namespace: staging` in the environment file (kaas then derives staging-demo), if the cluster\'s objects are in namespace staging on the management cluster'],
+    ['a namespace setting, but OCCM got the plain name', 'staging', 'demo', 'remove the `namespace` setting (or set it to demo or default): OCCM was given the plain cluster name'],
+    ['OCCM\'s default name (no --cluster-name flag)', '', 'kubernetes', 'OCCM\'s name is not one kaas derives from a namespace: kaas\'s commands will not find these load balancers; the doctor follows OCCM'],
+  ])('occm-cluster-name: %s', (_, namespace, occmClusterName, fix) => {
+    const f = occmClusterNameDiffers.run(input({ names: clusterNames(namespace, 'demo'), kube: kube({ occmClusterName }) }));
+    expect(f.map((x) => x.fix)).toEqual(fix === undefined ? [] : [fix]);
+    if (fix) expect(f[0].message).toBe(`OCCM runs with --cluster-name ${occmClusterName}, but kaas's settings give ${clusterNames(namespace, 'demo').occmCluster}: its load balancers are named kube_service_${occmClusterName}_<namespace>_<service> (the doctor follows OCCM), while apply-ingress/apply-gateway verification and check-lb look for kube_service_${clusterNames(namespace, 'demo').occmCluster}_<namespace>_<service>.`);
+  });
+
+  it('the live OCCM cluster-name decides which LBs are the cluster\'s (lb-orphaned follows it)', () => {
+    const i = input({
+      cloud: cloud({ loadBalancers: [lb('kube_service_staging-demo_app_gone'), lb('kube_service_demo_app_gone')] }),
+      kube: kube({ services: [], occmClusterName: 'staging-demo' }),
+    });
+    expect(lbOrphaned.run(i).map((f) => f.resource.name)).toEqual(['kube_service_staging-demo_app_gone']);
+    expect(lbOrphaned.run({ ...i, kube: kube({ services: [] }) }).map((f) => f.resource.name)).toEqual(['kube_service_demo_app_gone']);
   });
 
   it.each([

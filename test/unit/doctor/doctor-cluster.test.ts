@@ -63,7 +63,7 @@ describe('kaas doctor, cluster side (kubectl fake)', () => {
     const r = await runDoctor({ ...o, cloudOnly: true }, deps);
     expect(fake!.calls()).toEqual([]);
     // lb-orphaned needs both sides: the first missing one (the cloud here) gives its reason.
-    expect(r.data.skipped.filter((s) => s.reason === '--cloud-only')).toHaveLength(9);
+    expect(r.data.skipped.filter((s) => s.reason === '--cloud-only')).toHaveLength(10);
     expect(r.data.skipped.map((s) => s.check)).toContain('lb-orphaned');
   });
 });

@@ -7,7 +7,7 @@ export const GATEWAY_OWNER = 'gateway.envoyproxy.io/owning-gateway-name=kaas,gat
  * The kubectl calls fetchClusterSnapshot makes, in order, answered from recorded shapes (override any
  * by name); `clientTrafficPolicies` only where `services` holds an envoy Service.
  */
-export function snapshotCalls(kc: string, over: Partial<Record<'version' | 'services' | 'nodes' | 'ingressPods' | 'gatewayPods' | 'clientTrafficPolicies' | 'configmap' | 'deployment' | 'secret' | 'occmPods', FakeCall['response']>> = {}): FakeCall[] {
+export function snapshotCalls(kc: string, over: Partial<Record<'version' | 'services' | 'nodes' | 'ingressPods' | 'gatewayPods' | 'clientTrafficPolicies' | 'configmap' | 'deployment' | 'secret' | 'occmPods' | 'occmDaemonSet', FakeCall['response']>> = {}): FakeCall[] {
   const k = (argv: string[], response: FakeCall['response']): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, ...argv], response });
   const f = (file: string) => ({ stdoutFile: `${RECORDED}/${file}` });
   const ing = ['--namespace', 'ingress-nginx'];
@@ -22,6 +22,8 @@ export function snapshotCalls(kc: string, over: Partial<Record<'version' | 'serv
     k(['get', 'deployment', 'ingress-nginx-controller', ...ing, '-o', 'json'], over.deployment ?? f('get-deployment-ingress.json')),
     k(['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], over.secret ?? f('get-secret-cloud-config.json')),
     k(['get', 'pods', '--namespace', 'kube-system', '--selector', 'k8s-app=openstack-cloud-controller-manager', '-o', 'json'], over.occmPods ?? f('get-pods-occm.json')),
+    // OCCM's --cluster-name (kaas's add-on: $(CLUSTER_NAME) = demo).
+    k(['get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], over.occmDaemonSet ?? f('get-daemonset-occm.json')),
     // Asked only when an envoy Service exists: without Envoy Gateway kubectl refuses the unknown resource type.
     ...(over.clientTrafficPolicies ? [k(['get', 'clienttrafficpolicies.gateway.envoyproxy.io', '--all-namespaces', '-o', 'json'], over.clientTrafficPolicies)] : []),
   ];

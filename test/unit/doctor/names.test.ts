@@ -1,5 +1,5 @@
 import { clusterNames } from '../../../lib/cluster/model.js';
-import { ownedBy } from '../../../lib/doctor/names.js';
+import { OCCM_DEFAULT_CLUSTER_NAME, occmClusterNameOf, ownedBy, type OccmContainer } from '../../../lib/doctor/names.js';
 
 /**
  * Which load balancers the doctor counts as a cluster's: OCCM's by the exact OCCM cluster-name the
@@ -29,5 +29,31 @@ describe('ownedBy', () => {
 
   it('without a cluster every OCCM and CAPO LB of the project counts, nothing else', () => {
     expect([occm('x'), capo('a', 'b'), { name: 'my-haproxy' }].map((l) => ownedBy(l))).toEqual([true, true, false]);
+  });
+});
+
+/** OCCM's --cluster-name read from its DaemonSet's container, as the kubelet would expand it. */
+describe('occmClusterNameOf', () => {
+  const occm = (args: string[] | undefined, env?: OccmContainer['env'], over: Partial<OccmContainer> = {}): OccmContainer[] => [
+    { name: 'openstack-cloud-controller-manager', args, env, ...over },
+  ];
+  const KAAS_ARGS = ['/bin/openstack-cloud-controller-manager', '--v=1', '--cluster-name=$(CLUSTER_NAME)', '--cloud-config=$(CLOUD_CONFIG)'];
+  it.each([
+    ['kaas\'s add-on: $(CLUSTER_NAME) from env', occm(KAAS_ARGS, [{ name: 'CLOUD_CONFIG', value: '/etc/config/cloud.conf' }, { name: 'CLUSTER_NAME', value: 'staging-demo' }]), 'staging-demo'],
+    ['a literal value', occm(['--cluster-name=demo']), 'demo'],
+    ['flag and value as two args', occm(['--cluster-name', 'demo']), 'demo'],
+    ['the last flag wins (pflag)', occm(['--cluster-name=a', '--cluster-name=b']), 'b'],
+    ['in command, not args', occm(undefined, undefined, { command: ['/bin/openstack-cloud-controller-manager', '--cluster-name=cmd'] }), 'cmd'],
+    ['no flag: cloud-provider\'s default', occm(['--v=1']), OCCM_DEFAULT_CLUSTER_NAME],
+    ['variable from a Secret (valueFrom): not knowable here', occm(KAAS_ARGS, [{ name: 'CLUSTER_NAME', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }]), undefined],
+    ['undefined variable: left as written (kubelet)', occm(['--cluster-name=$(NOPE)']), '$(NOPE)'],
+    ['$$ escapes', occm(['--cluster-name=$$(CLUSTER_NAME)'], [{ name: 'CLUSTER_NAME', value: 'x' }]), '$(CLUSTER_NAME)'],
+    ['two variables', occm(['--cluster-name=$(NS)-$(C)'], [{ name: 'NS', value: 'prod' }, { name: 'C', value: 'demo' }]), 'prod-demo'],
+    ['the OCCM container among sidecars', [{ name: 'sidecar', args: ['--cluster-name=wrong'] }, ...occm(['--cluster-name=right'])], 'right'],
+    ['a renamed container, found by its binary', [{ name: 'occm', args: ['/bin/openstack-cloud-controller-manager', '--cluster-name=renamed'] }], 'renamed'],
+    ['no OCCM container', [{ name: 'other', args: ['--cluster-name=x'] }], undefined],
+    ['no DaemonSet', undefined, undefined],
+  ])('%s', (_, containers, want) => {
+    expect(occmClusterNameOf(containers)).toBe(want);
   });
 });
