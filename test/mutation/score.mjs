@@ -5,6 +5,8 @@
 // (killed + timeout) / (killed + timeout + survived + no coverage); compile and runtime errors and
 // ignored mutants do not count. When several reports hold the same file (runs with different tests in
 // scope), a mutant counts as detected if any run detected it: each scoped run is a lower bound.
+// A report's result for a file whose source has changed since that run (compared with the file on disk
+// under the report's projectRoot) is stale: it is left out, with a note on stderr.
 // --under DIR keeps only files under DIR (e.g. lib/openstack); --survivors lists the mutants left alive,
 // with their place, mutator and replacement, to decide which behaviour is not pinned by a test.
 import fs from 'node:fs';
@@ -34,6 +36,11 @@ for (const report of reports) {
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
   for (const [file, { mutants, source }] of Object.entries(json.files)) {
     if (under && !(file === under || file.startsWith(`${under}/`))) continue;
+    const onDisk = path.join(json.projectRoot ?? process.cwd(), file);
+    if (fs.existsSync(onDisk) && fs.readFileSync(onDisk, 'utf8') !== source) {
+      console.error(`stale: ${report} ran on an older ${file}; left out`);
+      continue;
+    }
     const entry = files.get(file) ?? { source, mutants: new Map() };
     files.set(file, entry);
     for (const m of mutants) {
@@ -73,6 +80,12 @@ console.log(lines.join('\n'));
 console.log('per directory:');
 for (const dir of [...dirs.keys()].sort()) console.log(row(`${dir}/`, dirs.get(dir)));
 console.log(row('overall', total));
+// Files under DIR that no report covers are not in the score: say so rather than hide them.
+if (under && fs.existsSync(under)) {
+  const missing = fs.readdirSync(under, { recursive: true }).map((f) => path.posix.join(under, String(f).split(path.sep).join('/')))
+    .filter((f) => /\.(ts|js|mjs)$/.test(f) && !/\.d\.ts$/.test(f) && !files.has(f));
+  if (missing.length) console.log(`not in any report: ${missing.sort().join(', ')}`);
+}
 
 if (survivors) {
   for (const file of [...files.keys()].sort()) {
