@@ -238,6 +238,7 @@ describe('clouds.yaml entry fields', () => {
       'auth.auth_url is missing', 'auth.password is missing', 'auth.project_name (or auth.project_id) is missing', 'auth.username (or auth.user_id) is missing',
     ]],
     ['auth_url of the wrong type: only that, not also "missing"', '{auth: {auth_url: [x], username: u, password: pw-123456, project_name: p}}', ['auth.auth_url must be a string, found a list']],
+    ['an empty auth_url is missing', '{auth: {auth_url: "", username: u, password: pw-123456, project_name: p}}', ['auth.auth_url is missing']],
     ['region_name of the wrong type', `{region_name: [a], auth: {${PW}}}`, ['region_name must be a string, found a list']],
     ['cacert of the wrong type', `{cacert: 5, auth: {${PW}}}`, ['cacert must be a string, found number']],
     ['auth_type of the wrong type', `{auth_type: {x: 1}, auth: {${PW}}}`, ['auth_type must be a string, found a mapping']],
