@@ -47,39 +47,42 @@ const AUTH_TYPES: Record<string, CloudAuth['kind']> = {
   v3applicationcredential: 'application_credential',
 };
 
-/** Maps OS_* variables to a clouds.yaml-shaped entry (the "envvars" cloud of openstacksdk). */
+const AUTH_KEYS = [
+  'auth_url', 'username', 'user_id', 'password', 'user_domain_name', 'user_domain_id', 'project_name',
+  'project_id', 'project_domain_name', 'project_domain_id', 'application_credential_id',
+  'application_credential_name', 'application_credential_secret',
+];
+
+/**
+ * Maps OS_* variables to a clouds.yaml-shaped entry (the "envvars" cloud of openstacksdk). Unset and
+ * empty variables alike leave a key undefined or empty, which normalizeCloudEntry reads as absent.
+ */
 export function cloudEntryFromEnv(environ: NodeJS.ProcessEnv): Record<string, unknown> | undefined {
   if (!environ.OS_AUTH_URL) return undefined;
-  const auth: Record<string, unknown> = {};
-  const authKeys = [
-    'auth_url', 'username', 'user_id', 'password', 'user_domain_name', 'user_domain_id', 'project_name',
-    'project_id', 'project_domain_name', 'project_domain_id', 'application_credential_id',
-    'application_credential_name', 'application_credential_secret',
-  ];
-  for (const k of authKeys) {
-    const v = environ[`OS_${k.toUpperCase()}`];
-    if (v) auth[k] = v;
-  }
+  const auth = Object.fromEntries(AUTH_KEYS.map((k) => [k, environ[`OS_${k.toUpperCase()}`]]));
   // Legacy spellings still written by many openrc files.
-  if (!auth.project_name && environ.OS_TENANT_NAME) auth.project_name = environ.OS_TENANT_NAME;
-  if (!auth.project_id && environ.OS_TENANT_ID) auth.project_id = environ.OS_TENANT_ID;
-  const entry: Record<string, unknown> = { auth };
-  if (environ.OS_AUTH_TYPE) entry.auth_type = environ.OS_AUTH_TYPE;
-  if (environ.OS_REGION_NAME) entry.region_name = environ.OS_REGION_NAME;
-  if (environ.OS_INTERFACE ?? environ.OS_ENDPOINT_TYPE) entry.interface = environ.OS_INTERFACE ?? environ.OS_ENDPOINT_TYPE;
-  if (environ.OS_CACERT) entry.cacert = environ.OS_CACERT;
-  if (environ.OS_INSECURE) entry.insecure = /^(1|true|yes)$/i.test(environ.OS_INSECURE);
-  return entry;
+  auth.project_name ||= environ.OS_TENANT_NAME;
+  auth.project_id ||= environ.OS_TENANT_ID;
+  return {
+    auth,
+    auth_type: environ.OS_AUTH_TYPE,
+    region_name: environ.OS_REGION_NAME,
+    interface: environ.OS_INTERFACE || environ.OS_ENDPOINT_TYPE,
+    cacert: environ.OS_CACERT,
+    insecure: /^(1|true|yes)$/i.test(environ.OS_INSECURE ?? ''),
+  };
 }
 
-/** openstacksdk's `regions:` list form: without region_name the first entry is used. */
+/** A YAML scalar as a string: numbers (unquoted IDs) are spelled out, empty strings count as unset. */
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** openstacksdk's `regions:` list form: without region_name the first entry (a name or {name: …}) is used. */
 function firstRegion(regions: unknown): string | undefined {
-  if (!Array.isArray(regions) || regions.length === 0) return undefined;
-  const r = regions[0] as unknown;
-  return typeof r === 'string' ? r : typeof r === 'object' && r !== null ? (r as { name?: string }).name : undefined;
+  const r: unknown = Array.isArray(regions) ? regions[0] : undefined;
+  return typeof r === 'string' ? r : str((r as { name?: unknown } | null | undefined)?.name);
 }
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
 /**
  * Validates one clouds.yaml entry and turns it into a CloudConfig, listing every problem found.
@@ -95,6 +98,7 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
   const kind = AUTH_TYPES[authType];
   if (!kind) problems.push(`auth_type "${authType}" is not supported (use password, v3password or v3applicationcredential)`);
   const auth: CloudAuth = {
+    // Stryker disable next-line StringLiteral: placeholder only; an unknown auth_type is a problem, refused below before auth is used
     kind: kind ?? 'password',
     authUrl: str(a.auth_url) ?? '',
     username: str(a.username), userId: str(a.user_id), password: str(a.password),
@@ -156,7 +160,7 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
  */
 export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   const files = readCloudsFiles(opts);
-  const source = [files.cloudsFile, files.secureFile].filter(Boolean).join(' + ') || 'no clouds.yaml';
+  const source = [files.cloudsFile, files.secureFile].filter(Boolean).join(' + ');
   const named = opts.cloudFlag || opts.cloudSetting || opts.environ.OS_CLOUD;
   const known = Object.keys(files.clouds).sort();
   if (named) {

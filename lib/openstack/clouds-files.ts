@@ -59,14 +59,14 @@ function readDoc(file: string, read: (p: string) => string): Record<string, unkn
   }
   try {
     // Later duplicate keys win, as in openstacksdk (PyYAML); checking them would be quadratic.
-    doc = parse(text, { uniqueKeys: false, maxAliasCount: MAX_ALIAS_COUNT });
+    // An empty file (or only comments) parses to null: no clouds.
+    doc = parse(text, { uniqueKeys: false, maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
   } catch (err) {
     // Only the first line: the rest quotes the file, which may hold a password.
     throw new UsageError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`, {
       hint: 'fix the YAML syntax of the clouds file',
     });
   }
-  if (doc === null || doc === undefined) return {};
   if (!isMap(doc)) throw new UsageError(`${file}: expected a mapping with a "clouds:" key`);
   return doc;
 }

@@ -47,7 +47,7 @@ export function hintFor(e: { service: string; url: string; status?: number; code
     // keep the raw URL
   }
   // Octavia, Neutron, … behind keystonemiddleware answer 401 and name their Keystone; Keystone names itself.
-  const keystone = /Keystone uri="([^"]+)"/.exec(e.wwwAuthenticate ?? '')?.[1];
+  const keystone = e.wwwAuthenticate?.match(/Keystone uri="([^"]+)"/)?.[1];
   if (e.service === 'Keystone' && e.status === 401 && keystone && sameOrigin(keystone, origin) === false) {
     return `auth_url${cloud} points at ${origin}, which is not Keystone but a service that sends its clients to Keystone at ${keystone}: set auth_url to ${keystone}`;
   }
@@ -101,25 +101,20 @@ export function hintFor(e: { service: string; url: string; status?: number; code
 
 /** Whether two URLs share an origin; undefined when one does not parse. */
 function sameOrigin(a: string, origin: string): boolean | undefined {
-  try {
-    return new URL(a).origin === origin;
-  } catch {
-    return undefined;
-  }
+  return URL.canParse(a) ? new URL(a).origin === origin : undefined;
 }
 
 /** Pulls the human message out of the error bodies of Keystone, Octavia, Neutron and Nova. */
 export function openstackErrorMessage(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
-  if (!body || typeof body !== 'object') return undefined;
-  const b = body as Record<string, unknown>;
+  // Numbers and booleans have no fields, like an empty object.
+  const b = (body ?? {}) as Record<string, unknown>;
   if (typeof b.faultstring === 'string') return b.faultstring; // Octavia (wsme)
   if (typeof b.message === 'string') return b.message;
   for (const v of Object.values(b)) {
     // Keystone {"error": {...}}, Neutron {"NeutronError": {...}}, Nova {"itemNotFound": {...}}
-    if (v && typeof v === 'object' && typeof (v as Record<string, unknown>).message === 'string') {
-      return (v as Record<string, string>).message;
-    }
+    const message = (v as { message?: unknown } | null)?.message;
+    if (typeof message === 'string') return message;
   }
   return undefined;
 }

@@ -55,14 +55,14 @@ const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CONNECTION_TIMEO
 const TRACE_BODY_LIMIT = 1500;
 
 function trace(body: unknown): string {
-  if (body === undefined || body === '') return '';
+  if (body === undefined) return '';
   const text = typeof body === 'string' ? body : JSON.stringify(redactValue(body));
   return text.length > TRACE_BODY_LIMIT ? `${text.slice(0, TRACE_BODY_LIMIT)}… (${text.length} chars)` : text;
 }
 
 function lowerHeaders(h: AxiosResponse['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h ?? {})) if (v !== undefined && v !== null) out[k.toLowerCase()] = String(v);
+  for (const [k, v] of Object.entries(h ?? {})) out[k.toLowerCase()] = String(v);
   return out;
 }
 
@@ -78,8 +78,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     validateStatus: () => true,
     maxRedirects: 0,
     proxy: false,
-    httpAgent: new http.Agent({ keepAlive: false }),
-    httpsAgent: new https.Agent({ keepAlive: false, ca: opts.ca, rejectUnauthorized: opts.verify !== false }),
+    // Agents of our own: Node's global agents keep idle connections open (keepAlive), a new one does not.
+    httpAgent: new http.Agent(),
+    httpsAgent: new https.Agent({ ca: opts.ca, rejectUnauthorized: opts.verify !== false }),
     transitional: { clarifyTimeoutError: true },
   });
   const stats = { requests: 0 };
@@ -115,7 +116,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
           detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs, cacert: Boolean(opts.ca) }),
         });
       }
-      const ok = req.expect ? req.expect.includes(res.status) : res.status >= 200 && res.status < 300;
+      // 2xx; a 1xx is never the final answer.
+      const ok = req.expect ? req.expect.includes(res.status) : res.status < 300;
       if (ok) return { status: res.status, headers: lowerHeaders(res.headers), data: res.data as T };
       // 501 is a definite "not implemented" (e.g. the ovn provider's flavor capabilities), never transient.
       if (!last && res.status >= 500 && res.status !== 501) {

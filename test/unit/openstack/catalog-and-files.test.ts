@@ -116,3 +116,58 @@ describe('--capabilities FILE', () => {
     expect(() => loadCapabilitiesFile('/nonexistent/caps.json')).toThrow(/cannot be read/);
   });
 });
+
+describe('--capabilities FILE: every wrong shape, exactly', () => {
+  const write = (text: string) => {
+    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-caps-')), 'caps.json');
+    fs.writeFileSync(f, text);
+    return f;
+  };
+  const octavia = { present: true, maxVersion: '2.26', providers: ['amphora', 'ovn'], wallabyOrLater: true, allowedCidrs: true };
+  const good = { cloud: 'c', detectedAt: '2026-01-01T00:00:00Z', octavia, neutron: { present: true }, nova: { present: true } };
+  const problemsOf = (doc: unknown) => {
+    const f = write(JSON.stringify(doc));
+    try {
+      loadCapabilitiesFile(f);
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as UsageError).message).toBe(`--capabilities ${f} is not a capabilities file`);
+      expect((e as UsageError).hint).toBe('save one with: kaas detect -o json > capabilities.json');
+      return (e as UsageError).problems;
+    }
+    return [];
+  };
+
+  it.each<[string, unknown, string[]]>([
+    ['a list', [good], ['the document is not a mapping']],
+    ['null (an empty file)', null, ['the document is not a mapping']],
+    ['no cloud, no detectedAt', { ...good, cloud: undefined, detectedAt: 5 }, ['cloud: must be a string', 'detectedAt: must be a string (ISO time)']],
+    ['octavia a list', { ...good, octavia: [octavia] }, ['octavia: must be a mapping']],
+    ['octavia.present a string', { ...good, octavia: { ...octavia, present: 'yes' } }, ['octavia.present: must be true or false']],
+    ['a provider that is no name', { ...good, octavia: { ...octavia, providers: ['amphora', 1] } }, ['octavia.providers: must be a list of provider names']],
+    ['maxVersion with more parts', { ...good, octavia: { ...octavia, maxVersion: '2.26.1' } }, ['octavia.maxVersion: must be a string like "2.26"']],
+    ['maxVersion with a v', { ...good, octavia: { ...octavia, maxVersion: 'v2.26' } }, ['octavia.maxVersion: must be a string like "2.26"']],
+    ['present without maxVersion', { ...good, octavia: { ...octavia, maxVersion: undefined } }, ['octavia.maxVersion: missing although octavia.present is true']],
+    ['neutron.present missing, nova null', { ...good, neutron: {}, nova: null }, ['neutron.present: must be true or false', 'nova: must be a mapping']],
+  ])('%s', (_title, doc, problems) => {
+    expect(problemsOf(doc)).toEqual(problems);
+  });
+
+  it.each([
+    ['absent Octavia without maxVersion', { present: false, providers: [], wallabyOrLater: false, allowedCidrs: false }],
+    ['a two-digit major version', { ...octavia, maxVersion: '10.0' }],
+  ])('%s is accepted', (_title, oct) => {
+    expect(loadCapabilitiesFile(write(JSON.stringify({ ...good, octavia: oct }))).octavia).toEqual(oct);
+  });
+
+  it('a file that is not YAML: the parser\'s first line', () => {
+    const f = write('{"cloud": "c",\n  "octavia": [}\n');
+    expect(() => loadCapabilitiesFile(f)).toThrow(new RegExp(`^--capabilities ${f} is neither JSON nor YAML: [^\\n]+$`));
+  });
+
+  it('a missing file: the reason and how to make one', () => {
+    const err = (() => { try { loadCapabilitiesFile('/nonexistent/caps.json'); } catch (e) { return e as UsageError; } })();
+    expect(err?.message).toMatch(/^--capabilities \/nonexistent\/caps.json cannot be read: ENOENT/);
+    expect(err?.hint).toBe('save one with: kaas detect -o json > capabilities.json');
+  });
+});

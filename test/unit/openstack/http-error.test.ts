@@ -66,6 +66,8 @@ describe('openstackErrorMessage: the human message of each service\'s error body
     ['Neutron', { NeutronError: { type: 'NetworkNotFound', message: 'Network x could not be found.', detail: '' } }, 'Network x could not be found.'],
     ['Nova, after a member without a message', { request_id: 'r', itemNotFound: { code: 404, message: 'Flavor x could not be found.' } }, 'Flavor x could not be found.'],
     ['a nested object whose message is no string', { error: { message: 42 } }, undefined],
+    ['a null member, then one with a message', { error: null, NeutronError: { message: 'second' } }, 'second'],
+    ['true', true, undefined],
     ['a text body, trimmed', '  <html>Bad Gateway</html>\n', '<html>Bad Gateway</html>'],
     ['a long text body, cut at 300 characters', 'x'.repeat(400), 'x'.repeat(300)],
     ['an empty text body', '   ', undefined],

@@ -1,3 +1,5 @@
+import nodeHttp from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHttpClient } from '../../../lib/openstack/http.js';
 import { HttpError } from '../../../lib/openstack/http-error.js';
 import { memoryLogger } from '../../../lib/log.js';
@@ -35,9 +37,16 @@ describe('HTTP client retries', () => {
     await srv.finish();
   });
 
-  it('does not retry a POST unless told so', async () => {
-    const srv = await scriptedServer([{ method: 'POST', path: '/x', status: 500 }]);
-    await expect(client().send({ method: 'POST', url: `${srv.url}/x`, service: 'Nova', body: {} })).rejects.toMatchObject({ status: 500 });
+  it.each(['POST', 'PATCH'] as const)('does not retry a %s unless told so', async (method) => {
+    const srv = await scriptedServer([{ method, path: '/x', status: 500 }, { method, path: '/y', status: 500 }, { method, path: '/y', status: 201 }]);
+    await expect(client().send({ method, url: `${srv.url}/x`, service: 'Nova', body: {} })).rejects.toMatchObject({ status: 500 });
+    await expect(client().send({ method, url: `${srv.url}/y`, service: 'Nova', body: {}, retry: true })).resolves.toMatchObject({ status: 201 });
+    await srv.finish();
+  });
+
+  it.each(['PUT', 'DELETE'] as const)('retries a %s (idempotent)', async (method) => {
+    const srv = await scriptedServer([{ method, path: '/x', status: 502 }, { method, path: '/x', status: 204 }]);
+    await expect(client().send({ method, url: `${srv.url}/x`, service: 'Nova' })).resolves.toMatchObject({ status: 204 });
     await srv.finish();
   });
 
@@ -113,13 +122,13 @@ describe('HTTP client details', () => {
     await srv.finish();
   });
 
-  it('a connection reset is retried with the same backoff and says so', async () => {
-    const srv = await scriptedServer([{ method: 'GET', path: '/x', reset: true }, { method: 'GET', path: '/x', response: { ok: true } }]);
+  it('a connection reset is retried with the same doubling backoff and says so', async () => {
+    const srv = await scriptedServer([{ method: 'GET', path: '/x', reset: true }, { method: 'GET', path: '/x', reset: true }, { method: 'GET', path: '/x', response: { ok: true } }]);
     const r = recorder();
     const logger = memoryLogger(true);
     await createHttpClient({ logger, sleep: r.sleep, backoffMs: 7 }).send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' });
-    expect(r.slept).toEqual([7]);
-    expect(logger.lines.some((l) => l.includes('ECONNRESET; retrying in 7 ms'))).toBe(true);
+    expect(r.slept).toEqual([7, 14]);
+    expect(logger.lines.filter((l) => l.includes('ECONNRESET; retrying in')).map((l) => l.replace(/^.*ECONNRESET/, 'ECONNRESET'))).toEqual(['ECONNRESET; retrying in 7 ms', 'ECONNRESET; retrying in 14 ms']);
     await srv.finish();
   });
 
@@ -174,6 +183,12 @@ describe('HTTP client details', () => {
     expect(lines[1]).toMatch(new RegExp(`← 200 GET ${srv.url}/x \\(\\d+ ms\\) req-n \\{"long":"y{1491}… \\(2011 chars\\)$`));
     expect(lines[2]).toMatch(new RegExp(`→ PUT ${srv.url}/p \\{"Accept":"application/json","Content-Type":"application/json"\\} text body$`));
     expect(lines[3]).toMatch(new RegExp(`← 200 PUT ${srv.url}/p \\(\\d+ ms\\)$`));
+    // A body of exactly the limit is shown whole; the OpenStack request id is shown as well.
+    const exact = { s: 'z'.repeat(1500 - '{"s":""}'.length) };
+    const srv2 = await scriptedServer([{ method: 'GET', path: '/e', responseHeaders: { 'x-openstack-request-id': 'req-o' }, response: exact }]);
+    await http.send({ method: 'GET', url: `${srv2.url}/e`, service: 'Nova' });
+    expect(logger.lines.at(-1)).toMatch(new RegExp(`← 200 GET ${srv2.url}/e \\(\\d+ ms\\) req-o \\{"s":"z{1492}"\\}$`));
+    await srv2.finish();
     const ms = Number(/\((\d+) ms\)/.exec(lines[1])![1]);
     expect(ms).toBeLessThan(60_000);
     await srv.finish();
@@ -182,7 +197,50 @@ describe('HTTP client details', () => {
   it('verify: false warns once that certificates are not checked', () => {
     const logger = memoryLogger();
     createHttpClient({ logger, verify: false });
-    createHttpClient({ logger: memoryLogger(), verify: true });
+    const checked = memoryLogger();
+    createHttpClient({ logger: checked, verify: true });
+    createHttpClient({ logger: checked });
     expect(logger.lines.filter((l) => /TLS certificates are not verified/.test(l))).toHaveLength(1);
+    expect(checked.lines).toEqual([]);
+  });
+});
+
+describe('HTTP client: timeouts and Keystone pointers', () => {
+  it('no answer within timeoutMs: ETIMEDOUT (not retried), naming the service and the limit', async () => {
+    const silent = nodeHttp.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v2/lbaas/providers`;
+    let requests = 0;
+    silent.on('request', () => requests++);
+    try {
+      const err = (await createHttpClient({ logger: memoryLogger(), timeoutMs: 1000, sleep: noSleep }).send({ method: 'GET', url, service: 'Octavia' }).catch((e) => e)) as HttpError;
+      expect(err).toBeInstanceOf(HttpError);
+      expect(err.code).toBe('ETIMEDOUT');
+      expect(err.message).toBe(`Octavia: GET ${url} failed with ETIMEDOUT: timeout of 1000ms exceeded`);
+      expect(err.hint).toBe(`Octavia at ${new URL(url).origin} did not answer within 1 s: check network access (proxy, firewall, VPN)`);
+      expect(requests).toBe(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
+  it('a 401 to the token request from a service that names its Keystone: set auth_url to that Keystone', async () => {
+    const srv = await scriptedServer([{
+      method: 'POST', path: '/v3/auth/tokens', status: 401, responseHeaders: { 'www-authenticate': 'Keystone uri="https://keystone.example:5000/v3"' },
+      response: { error: { code: 401, message: 'Authentication required' } },
+    }]);
+    const err = (await client().send({ method: 'POST', url: `${srv.url}/v3/auth/tokens`, service: 'Keystone', body: {} }).catch((e) => e)) as HttpError;
+    expect(err.hint).toBe(`auth_url of cloud "c1" points at ${srv.url}, which is not Keystone but a service that sends its clients to Keystone at https://keystone.example:5000/v3: set auth_url to https://keystone.example:5000/v3`);
+    await srv.finish();
+  });
+
+  it('an error without a hint keeps none while secrets are registered', async () => {
+    registerSecret('tok-registered-1');
+    const srv = await scriptedServer([{ method: 'GET', path: '/x', status: 409, response: { conflictingRequest: { message: 'busy' } } }]);
+    const err = (await client().send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' }).catch((e) => e)) as HttpError;
+    expect(err.message).toBe(`Nova: GET ${srv.url}/x failed with HTTP 409: busy`);
+    expect(err.hint).toBeUndefined();
+    await srv.finish();
   });
 });

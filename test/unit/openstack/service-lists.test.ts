@@ -1,11 +1,11 @@
 import type { Connection } from '../../../lib/openstack/connection.js';
 import { glanceRoot, listImageNames } from '../../../lib/openstack/glance.js';
 import {
-  listExternalNetworks, listFloatingIps, listPorts, listProjectFloatingIps, listSecurityGroups, neutronRoot, serverFloatingIps,
+  deleteFloatingIp, deleteSecurityGroup, listExternalNetworks, listFloatingIps, listPorts, listProjectFloatingIps, listSecurityGroups, neutronRoot, serverFloatingIps,
 } from '../../../lib/openstack/neutron.js';
-import { findServersByName, listFlavors, listServerGroups } from '../../../lib/openstack/nova.js';
+import { createServerGroup, deleteServerGroup, findServersByName, listFlavors, listServerGroups } from '../../../lib/openstack/nova.js';
 import {
-  findLoadBalancer, listHealthMonitors, listListeners, listLoadBalancers, listMembers, listPools, listProviders, listVersions, octaviaRoot,
+  deleteLoadBalancer, findLoadBalancer, listHealthMonitors, listListeners, listLoadBalancers, listMembers, listPools, listProviders, listVersions, octaviaRoot,
 } from '../../../lib/openstack/octavia.js';
 import { neutronQuotaDetails, octaviaQuota } from '../../../lib/openstack/quota.js';
 import { withScriptedCloud } from '../../support/openstack-fixtures.js';
@@ -181,6 +181,46 @@ describe('quotas', () => {
       expect(await neutronQuotaDetails(c, `${base}/network`, 'p 1')).toEqual({ floatingip: { limit: 5, used: 2, reserved: 0 } });
       expect(await octaviaQuota(c, `${base}/lb`, 'p2')).toEqual({});
       expect(await neutronQuotaDetails(c, `${base}/network`, 'p2')).toEqual({});
+    });
+  });
+});
+
+describe('every call names its service, method and URL when it fails; a JSON null answer is an empty result', () => {
+  type Call = (c: Connection, base: string) => Promise<unknown>;
+  const LF = '/network/v2.0/floatingips?fields=id&fields=floating_ip_address&fields=port_id&fields=fixed_ip_address&fields=description&fields=status';
+  const calls: [string, Call, string, string, string, unknown][] = [
+    ['Octavia versions', (c, b) => listVersions(c, `${b}/lb`), 'GET', '/lb/', 'Octavia', []],
+    ['Octavia providers', (c, b) => listProviders(c, `${b}/lb`), 'GET', '/lb/v2/lbaas/providers', 'Octavia', []],
+    ['Octavia load balancers', (c, b) => listLoadBalancers(c, `${b}/lb`), 'GET', '/lb/v2/lbaas/loadbalancers', 'Octavia', []],
+    ['Octavia listeners', (c, b) => listListeners(c, `${b}/lb`), 'GET', '/lb/v2/lbaas/listeners', 'Octavia', []],
+    ['Octavia members', (c, b) => listMembers(c, `${b}/lb`, 'p1'), 'GET', '/lb/v2/lbaas/pools/p1/members', 'Octavia', []],
+    ['Octavia quota', (c, b) => octaviaQuota(c, `${b}/lb`, 'p1'), 'GET', '/lb/v2/lbaas/quotas/p1', 'Octavia', {}],
+    ['Octavia delete', (c, b) => deleteLoadBalancer(c, `${b}/lb`, 'l1'), 'DELETE', '/lb/v2/lbaas/loadbalancers/l1?cascade=true', 'Octavia', undefined],
+    ['Neutron external networks', (c, b) => listExternalNetworks(c, `${b}/network`), 'GET', '/network/v2.0/networks?router%3Aexternal=true', 'Neutron', []],
+    ['Neutron floating IPs', (c, b) => listFloatingIps(c, `${b}/network`), 'GET', '/network/v2.0/floatingips', 'Neutron', []],
+    ['Neutron ports', (c, b) => listPorts(c, `${b}/network`), 'GET', '/network/v2.0/ports', 'Neutron', []],
+    ['Neutron project floating IPs', (c, b) => listProjectFloatingIps(c, `${b}/network`), 'GET', LF, 'Neutron', []],
+    ['Neutron security groups', (c, b) => listSecurityGroups(c, `${b}/network`), 'GET', '/network/v2.0/security-groups?fields=id&fields=name&fields=description', 'Neutron', []],
+    ['Neutron quota', (c, b) => neutronQuotaDetails(c, `${b}/network`, 'p1'), 'GET', '/network/v2.0/quotas/p1/details', 'Neutron', {}],
+    ['Neutron security group delete', (c, b) => deleteSecurityGroup(c, `${b}/network`, 's1'), 'DELETE', '/network/v2.0/security-groups/s1', 'Neutron', undefined],
+    ['Neutron floating IP delete', (c, b) => deleteFloatingIp(c, `${b}/network`, 'f1'), 'DELETE', '/network/v2.0/floatingips/f1', 'Neutron', undefined],
+    ['Nova servers', (c, b) => findServersByName(c, `${b}/compute/v2.1/p1`, 'x'), 'GET', `/compute/v2.1/p1/servers/detail?name=${encodeURIComponent('^x$')}`, 'Nova', []],
+    ['Nova flavors', (c, b) => listFlavors(c, `${b}/compute/v2.1/p1`), 'GET', '/compute/v2.1/p1/flavors/detail', 'Nova', []],
+    ['Nova server groups', (c, b) => listServerGroups(c, `${b}/compute/v2.1/p1`), 'GET', '/compute/v2.1/p1/os-server-groups', 'Nova', []],
+    ['Nova server group create', (c, b) => createServerGroup(c, `${b}/compute/v2.1/p1`, 'g', 'anti-affinity'), 'POST', '/compute/v2.1/p1/os-server-groups', 'Nova', undefined],
+    ['Nova server group delete', (c, b) => deleteServerGroup(c, `${b}/compute/v2.1/p1`, 'g1'), 'DELETE', '/compute/v2.1/p1/os-server-groups/g1', 'Nova', undefined],
+    ['Glance images', (c, b) => listImageNames(c, `${b}/image`), 'GET', '/image/v2/images?limit=1000&status=active', 'Glance', undefined],
+  ];
+
+  it.each(calls)('%s: HTTP 403 → "%s %s …" named in the error', async (_title, call, method, path, service) => {
+    await withCloud([{ method, path, status: 403, response: { message: 'denied' } }], async (c, base) => {
+      await expect(call(c, base)).rejects.toMatchObject({ message: `${service}: ${method} ${base}${path} failed with HTTP 403: denied`, status: 403 });
+    });
+  });
+
+  it.each(calls.filter((row) => row[5] !== undefined))('%s: an answer of JSON null is empty, not a crash', async (_title, call, method, path, _service, empty) => {
+    await withCloud([{ method, path, response: 'null' }], async (c, base) => {
+      expect(await call(c, base)).toEqual(empty);
     });
   });
 });
