@@ -17,10 +17,6 @@ export type Schema = Record<string, unknown>;
 /** ajv's options for CRD validation (the build compiles with the same ones). */
 export const CRD_AJV_OPTIONS: Options = { strict: false, allErrors: true, useDefaults: true };
 
-/** Kubernetes' OpenAPI extensions: annotations for ajv, checked (where they matter) by closeObjects. */
-export const KUBERNETES_KEYWORDS = ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type',
-  'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations', 'x-kubernetes-embedded-resource'];
-
 /**
  * Structural schemas prune unknown fields; the API server with strict field validation rejects
  * them. Make that explicit for ajv: objects with `properties` and no other escape get
@@ -47,9 +43,9 @@ export function closeObjects(s: Schema, atRoot = true): Schema {
 
 /** A CRD manifest's versions as `group/version/Kind` → schema (served versions only). */
 export function crdSchemas(crd: KubeObject): [string, Schema][] {
-  const spec = crd.spec as { group: string; names: { kind: string }; versions: { name: string; served?: boolean; schema?: { openAPIV3Schema?: Schema } }[] };
+  const spec = crd.spec as { group: string; names: { kind: string }; versions: { name: string; served: boolean; schema?: { openAPIV3Schema?: Schema } }[] };
   return spec.versions
-    .filter((v) => v.served !== false && v.schema?.openAPIV3Schema)
+    .filter((v) => v.served && v.schema?.openAPIV3Schema)
     .map((v) => [`${spec.group}/${v.name}/${spec.names.kind}`, v.schema!.openAPIV3Schema!]);
 }
 

@@ -30,7 +30,7 @@ export function parseDocuments(text: string, source: string): KubeObject[] {
       return;
     }
     const o = doc.toJS() as Record<string, unknown> | null;
-    if (o === null || o === undefined) return;
+    if (o === null) return; // an empty document
     if (typeof o !== 'object' || Array.isArray(o)) {
       problems.push(`${where}: is not a mapping`);
       return;
@@ -67,7 +67,7 @@ export function rememberDocument(o: object, as: unknown, text: string): void {
  */
 export function stringifyDocuments(objects: unknown[]): string {
   return objects.map((o) => {
-    const k = typeof o === 'object' && o !== null ? known.get(o) : undefined;
+    const k = known.get(o as object); // undefined for anything never remembered, primitives included
     return k && isDeepStrictEqual(o, k.as) ? k.text : stringifyDocument(o);
   }).join('');
 }
