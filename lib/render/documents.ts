@@ -18,7 +18,8 @@ export function objectKey(o: { kind: string; metadata: { name: string; namespace
 /**
  * Parses multi-document YAML and checks every document: YAML syntax, then apiVersion, kind and
  * metadata.name present as non-empty strings. Empty documents (a lone `---`) are dropped. Every
- * problem in every document is collected into one RenderError naming `source` and the document number.
+ * problem in every document is collected, in document order, into one RenderError naming `source`
+ * and the document number.
  */
 export function parseDocuments(text: string, source: string): KubeObject[] {
   const problems: string[] = [];
@@ -41,7 +42,7 @@ export function parseDocuments(text: string, source: string): KubeObject[] {
     }
     out.push(o as KubeObject);
   });
-  if (problems.length) throw new RenderError(`${source} does not hold valid Kubernetes objects`, problems.sort());
+  if (problems.length) throw new RenderError(`${source} does not hold valid Kubernetes objects`, problems);
   return out;
 }
 

@@ -50,9 +50,10 @@ describe('parsing multi-document YAML into Kubernetes objects', () => {
     for (const p of problems) expect(p).toMatch(/^x\.yaml document 2: [^\n]+ at line 5, column 4:$/);
   });
 
-  it('lists the problems of later documents after those of earlier ones', () => {
-    const docs = ['apiVersion: v1\nkind: Service\nmetadata: {}\n', 'apiVersion: v1\nmetadata: {name: s}\n'];
-    expect(problemsOf(docs.join('---\n'))).toEqual(['x.yaml document 1 (Service): metadata.name is missing', 'x.yaml document 2: kind is missing']);
+  it('lists the problems in document order (document 2 before document 10)', () => {
+    const ok = 'apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n';
+    const docs = [ok, 'apiVersion: v1\nkind: Service\nmetadata: {}\n', ...Array<string>(7).fill(ok), 'apiVersion: v1\nmetadata: {name: s}\n'];
+    expect(problemsOf(docs.join('---\n'))).toEqual(['x.yaml document 2 (Service): metadata.name is missing', 'x.yaml document 10: kind is missing']);
   });
 });
 
