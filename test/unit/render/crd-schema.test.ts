@@ -13,21 +13,29 @@ import { RenderError } from '../../../lib/render/template.js';
  * from the tests that did not build it.
  */
 const REFERENCE = process.env.KAAS_REFERENCE_DIR ?? path.resolve(process.cwd(), '..', 'shared', 'reference');
-const upstream = (rel: string): KubeObject => parse(readFileSync(path.join(REFERENCE, rel), 'utf8')) as KubeObject;
+const parsed = new Map<string, KubeObject>();
+/** An upstream CRD manifest, parsed when a test first needs it (the mutation runs load this file for every mutant). */
+const upstream = (rel: string): KubeObject => {
+  if (!parsed.has(rel)) parsed.set(rel, parse(readFileSync(path.join(REFERENCE, rel), 'utf8')) as KubeObject);
+  return parsed.get(rel)!;
+};
 
-const CAPI = 'capi/v1.12.11';
-const MD_CRD = upstream(`${CAPI}/cluster.x-k8s.io_machinedeployments.yaml`);
-const CLUSTER_CRD = upstream(`${CAPI}/cluster.x-k8s.io_clusters.yaml`);
-const KCP_CRD = upstream(`${CAPI}/controlplane.cluster.x-k8s.io_kubeadmcontrolplanes.yaml`);
+const MD_CRD = 'capi/v1.12.11/cluster.x-k8s.io_machinedeployments.yaml';
+const CLUSTER_CRD = 'capi/v1.12.11/cluster.x-k8s.io_clusters.yaml';
+const KCP_CRD = 'capi/v1.12.11/controlplane.cluster.x-k8s.io_kubeadmcontrolplanes.yaml';
+const OSC_CRD = 'capo/v0.14.7/infrastructure.cluster.x-k8s.io_openstackclusters.yaml';
 
-/** Validators for the served versions of `crds`, by `group/version/Kind`, as kaas builds them. */
-function validators(...crds: KubeObject[]) {
-  const byKey = new Map(crds.flatMap((crd) => crdSchemas(crd)).map(([key, schema]) => [key, compileCrdSchema(schema)]));
-  return (key: string) => byKey.get(key);
+/** The validator lookup kaas builds from the served versions of upstream CRDs (each compiled when looked up). */
+function validators(...crds: string[]) {
+  const schemas = new Map(crds.flatMap((rel) => crdSchemas(upstream(rel))));
+  return (key: string) => {
+    const schema = schemas.get(key);
+    return schema && compileCrdSchema(schema);
+  };
 }
 
 /** The problems validateCustomResources reports for `objects` ([] when it accepts them). */
-function problemsOf(objects: KubeObject[], ...crds: KubeObject[]): string[] {
+function problemsOf(objects: KubeObject[], ...crds: string[]): string[] {
   try {
     validateCustomResources(objects, validators(...crds), 'rendered objects');
     return [];
@@ -53,24 +61,24 @@ const md = (spec: Record<string, unknown> = {}, metadata: Record<string, unknown
 });
 
 describe('CRD schemas of a CRD manifest', () => {
-  it.each<[string, KubeObject, string[]]>([
+  it.each<[string, string, string[]]>([
     ['CAPI Cluster: v1alpha3 and v1alpha4 are no longer served', CLUSTER_CRD, ['cluster.x-k8s.io/v1beta1/Cluster', 'cluster.x-k8s.io/v1beta2/Cluster']],
-    ['CAPO v0.12 OpenStackCluster: v1alpha7 is no longer served', upstream('capo/v0.12.7/infrastructure.cluster.x-k8s.io_openstackclusters.yaml'),
+    ['CAPO v0.12 OpenStackCluster: v1alpha7 is no longer served', 'capo/v0.12.7/infrastructure.cluster.x-k8s.io_openstackclusters.yaml',
       ['infrastructure.cluster.x-k8s.io/v1beta1/OpenStackCluster']],
-    ['CAPO v0.14 OpenStackCluster', upstream('capo/v0.14.7/infrastructure.cluster.x-k8s.io_openstackclusters.yaml'), ['infrastructure.cluster.x-k8s.io/v1beta1/OpenStackCluster']],
+    ['CAPO v0.14 OpenStackCluster', OSC_CRD, ['infrastructure.cluster.x-k8s.io/v1beta1/OpenStackCluster']],
   ])('%s', (_n, crd, keys) => {
-    expect(crdSchemas(crd).map(([key]) => key)).toEqual(keys);
+    expect(crdSchemas(upstream(crd)).map(([key]) => key)).toEqual(keys);
   });
 
   it('gives each served version its own openAPIV3Schema', () => {
-    const [[, v1beta1], [, v1beta2]] = crdSchemas(MD_CRD);
-    const versions = (MD_CRD.spec as { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] }).versions;
+    const [[, v1beta1], [, v1beta2]] = crdSchemas(upstream(MD_CRD));
+    const versions = (upstream(MD_CRD).spec as { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] }).versions;
     expect(v1beta1).toBe(versions.find((v) => v.name === 'v1beta1')?.schema.openAPIV3Schema);
     expect(v1beta2).toBe(versions.find((v) => v.name === 'v1beta2')?.schema.openAPIV3Schema);
   });
 
   it('skips a served version without a schema (nothing to validate against)', () => {
-    const crd = { ...MD_CRD, spec: { group: 'example.org', names: { kind: 'Thing' }, versions: [{ name: 'v1', served: true }, { name: 'v2', served: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
+    const crd: KubeObject = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.example.org' }, spec: { group: 'example.org', names: { kind: 'Thing' }, versions: [{ name: 'v1', served: true }, { name: 'v2', served: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
     expect(crdSchemas(crd).map(([key]) => key)).toEqual(['example.org/v2/Thing']);
   });
 });
@@ -101,7 +109,7 @@ describe('validating custom resources against upstream CRD schemas (CAPI v1.12.1
     ]],
     ['a missing required field', md({ clusterName: undefined }), ['MachineDeployment/demo/demo-md-0: /spec must have required property \'clusterName\'']],
   ])('rejects %s', (_n, object, problems) => {
-    expect(problemsOf([JSON.parse(JSON.stringify(object)) as KubeObject], MD_CRD, CLUSTER_CRD)).toEqual(problems);
+    expect(problemsOf([JSON.parse(JSON.stringify(object)) as KubeObject], object.kind === 'Cluster' ? CLUSTER_CRD : MD_CRD)).toEqual(problems);
   });
 
   it('lists every problem of every object in one error, sorted, once each, saying what was checked and what to do', () => {
@@ -196,11 +204,10 @@ describe('the ajv set-up of CRD validators', () => {
   });
 
   it('names the format a value misses, for a field upstream declares as uuid (CAPO OpenStackCluster spec.network.id)', () => {
-    const osc = upstream('capo/v0.14.7/infrastructure.cluster.x-k8s.io_openstackclusters.yaml');
     const object: KubeObject = {
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackCluster', metadata: { name: 'demo', namespace: 'demo' },
       spec: { identityRef: { name: 's', cloudName: 'openstack' }, network: { id: 'my-network' } },
     };
-    expect(problemsOf([object], osc)).toEqual(['OpenStackCluster/demo/demo: /spec/network/id must match format "uuid"']);
+    expect(problemsOf([object], OSC_CRD)).toEqual(['OpenStackCluster/demo/demo: /spec/network/id must match format "uuid"']);
   });
 });
