@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { OperationError } from '../../../lib/errors.js';
 import { bundledFiles, bundledTemplate, readBundledObjects, readBundledText } from '../../../lib/render/bundled.js';
+import { RenderError } from '../../../lib/render/template.js';
 
 /**
  * The files kaas ships under templates/, as the tsc-built CLI reads them (test/cli/bundle-equivalence
@@ -31,6 +32,11 @@ describe('the files kaas ships under templates/', () => {
     const text = readFileSync(path.join(REFERENCE, 'ingress-nginx', file), 'utf8');
     expect(readBundledText('ingress', 'upstream', file)).toBe(text);
     expect(readBundledObjects('ingress', 'upstream', file)).toEqual(parseAllDocuments(text).map((d) => d.toJS()).filter(Boolean));
+  });
+
+  it('refuses a shipped file that holds no Kubernetes objects, naming it under templates/', () => {
+    expect(() => readBundledObjects('crds', 'cluster.x-k8s.io_Cluster.v1beta1.json'))
+      .toThrow(new RenderError('templates/crds/cluster.x-k8s.io_Cluster.v1beta1.json does not hold valid Kubernetes objects'));
   });
 
   it('compiles a template under its path, which names it', () => {
