@@ -24,7 +24,7 @@ export const CRD_AJV_OPTIONS: Options = { strict: false, allErrors: true, useDef
  */
 export function closeObjects(s: Schema, atRoot = true): Schema {
   const out: Schema = { ...s };
-  if (s.properties && typeof s.properties === 'object') {
+  if (s.properties) {
     const props: Record<string, Schema> = {};
     for (const [k, v] of Object.entries(s.properties as Record<string, Schema>)) {
       props[k] = atRoot && k === 'metadata' ? v : closeObjects(v, false);
@@ -32,8 +32,8 @@ export function closeObjects(s: Schema, atRoot = true): Schema {
     out.properties = props;
     if (s.additionalProperties === undefined && !s['x-kubernetes-preserve-unknown-fields']) out.additionalProperties = false;
   }
-  if (s.items && typeof s.items === 'object') out.items = closeObjects(s.items as Schema, false);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+  if (s.items) out.items = closeObjects(s.items as Schema, false);
+  if (typeof s.additionalProperties === 'object') {
     out.additionalProperties = closeObjects(s.additionalProperties as Schema, false);
   }
   // int-or-string: kube-openapi types these as "either"; ajv needs it spelled out.
@@ -68,7 +68,7 @@ export function validateCustomResources(
     }
     // Validate a copy: useDefaults writes defaults into the data.
     if (!fn(structuredClone(o))) {
-      for (const e of fn.errors ?? []) {
+      for (const e of fn.errors!) { // ajv sets errors whenever it returns false
         const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : '';
         problems.push(`${objectKey(o)}: ${e.instancePath || '/'} ${e.message}${extra}`);
       }

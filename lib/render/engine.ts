@@ -43,15 +43,15 @@ export function templateVariables(source: string): string[] {
     for (const q of n.params) visitExpr(q as Node, level);
     for (const pair of n.hash?.pairs ?? []) visitExpr(pair.value as Node, level);
   };
-  const visitProgram = (prog: hbs.AST.Program | undefined, level: number) => {
-    for (const st of prog?.body ?? []) {
+  const visitProgram = (prog: hbs.AST.Program, level: number) => {
+    for (const st of prog.body) {
       if (st.type === 'MustacheStatement') visitCall(st as hbs.AST.MustacheStatement, level);
       else if (st.type === 'BlockStatement') {
         const b = st as hbs.AST.BlockStatement;
         visitCall(b, level);
         const name = (b.path as hbs.AST.PathExpression).original;
         visitProgram(b.program, name === 'each' || name === 'with' ? level + 1 : level);
-        visitProgram(b.inverse, level);
+        if (b.inverse) visitProgram(b.inverse, level);
       }
     }
   };

@@ -111,12 +111,12 @@ describe('finding and patching objects', () => {
     expect(target).toEqual(copy);
   });
 
-  it('applies every patch of an object in order, only to the object in its namespace', () => {
-    const out = applyPatches([cm('x', 'a', { k: 'a' }), cm('x', 'b', { k: 'b' })], [
+  it('applies every patch of an object in order, only to the object of its kind, name and namespace', () => {
+    const out = applyPatches([cm('x', 'a', { k: 'a' }), cm('x', 'b', { k: 'b' }), { ...cm('x', 'b', { k: 's' }), kind: 'Secret' }, cm('y', 'b', { k: 'y' })], [
       { ...cm('x', 'b'), data: { k: 'first', l: 'first' } },
       { ...cm('x', 'b'), data: { k: 'second' } },
     ], 'p.yaml');
-    expect(out.map((o) => o.data)).toEqual([{ k: 'a' }, { k: 'second', l: 'first' }]);
+    expect(out.map((o) => o.data)).toEqual([{ k: 'a' }, { k: 'second', l: 'first' }, { k: 's' }, { k: 'y' }]);
   });
 
   it('names every patch whose target is missing, sorted, and the patch file', () => {

@@ -22,8 +22,8 @@ describe('template engine', () => {
     ['a name with arguments or hash is a helper call', '{{upper name}} {{fmt width=w}}', ['name', 'w']],
     ['literals are not variables', '{{json "x"}} {{eq 1 true}}', []],
   ])('knows its variables: %s', (_n, src, vars) => {
-    expect(templateVariables(src)).toEqual(vars);
-    expect(compileTemplate(src, 't').variables).toEqual(vars);
+    expect(templateVariables(src)).toStrictEqual(vars);
+    expect(compileTemplate(src, 't').variables).toStrictEqual(vars);
   });
 
   it('names every missing variable in one error, sorted', () => {
@@ -72,6 +72,7 @@ describe('template engine', () => {
 
   it('reports a template that does not parse, naming it', () => {
     expect(() => compileTemplate('{{#if x}}', 'broken.hbs')).toThrow(/template broken.hbs does not parse/);
+    expect(() => compileTemplate('{{#if x}}', 'broken.hbs')).toThrow(expect.objectContaining({ problems: [], exitCode: 1 }));
   });
 });
 
