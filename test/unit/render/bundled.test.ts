@@ -13,16 +13,6 @@ import { RenderError } from '../../../lib/render/template.js';
 const REFERENCE = process.env.KAAS_REFERENCE_DIR ?? path.resolve(process.cwd(), '..', 'shared', 'reference');
 const NGINX = ['deploy-cloud-v1.14.5.yaml', 'deploy-cloud-v1.15.1.yaml', 'deploy-cloud-v1.9.6.yaml'];
 
-/** Calls `f` and returns what it threw. */
-function thrown(f: () => unknown): OperationError {
-  try {
-    f();
-  } catch (e) {
-    return e as OperationError;
-  }
-  throw new Error('nothing thrown');
-}
-
 describe('the files kaas ships under templates/', () => {
   it('lists a folder sorted by name, as upstream names its releases', () => {
     expect(bundledFiles('ingress/upstream')).toEqual(NGINX);
@@ -50,10 +40,8 @@ describe('the files kaas ships under templates/', () => {
     ['a file', () => readBundledText('ingress', 'upstream', 'nope.yaml'), /^bundled file templates\/ingress\/upstream\/nope\.yaml is missing: ENOENT/],
     ['a manifest', () => readBundledObjects('ingress', 'nope.yaml'), /^bundled file templates\/ingress\/nope\.yaml is missing: ENOENT/],
   ])('a missing %s is an install problem, exit 1, saying what to do', (_n, read, message) => {
-    const e = thrown(read);
-    expect(e).toBeInstanceOf(OperationError);
-    expect(e.message).toMatch(message);
-    expect(e.exitCode).toBe(1);
-    expect(e.hint).toBe('reinstall kaas: its templates/ folder is incomplete');
+    expect(read).toThrow(OperationError);
+    expect(read).toThrow(message);
+    expect(read).toThrow(expect.objectContaining({ exitCode: 1, hint: 'reinstall kaas: its templates/ folder is incomplete' }));
   });
 });
