@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { closeObjects, CRD_AJV_OPTIONS, KUBERNETES_KEYWORDS, type Schema } from './crd-schema.js';
+import { closeObjects, CRD_AJV_OPTIONS, type Schema } from './crd-schema.js';
 
 /**
  * The ajv compiler of CRD schemas (crd-schema.ts says how they are read). Loaded by the run-time
@@ -11,11 +11,13 @@ import { closeObjects, CRD_AJV_OPTIONS, KUBERNETES_KEYWORDS, type Schema } from 
 // ajv-formats is CommonJS: under NodeNext its default export is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
 
-/** Adds the formats and keywords CRD schemas use to an ajv instance made with CRD_AJV_OPTIONS. */
+/**
+ * Adds the formats CRD schemas use (uuid, ipv4, date-time, …) to an ajv instance made with
+ * CRD_AJV_OPTIONS. Kubernetes' x-kubernetes-* extensions need no declaring: with `strict: false`
+ * ajv ignores keywords it does not know, and closeObjects spells out the ones that matter.
+ */
 export function prepareCrdAjv(ajv: Ajv): Ajv {
-  addFormats(ajv);
-  for (const k of KUBERNETES_KEYWORDS) ajv.addKeyword({ keyword: k });
-  return ajv;
+  return addFormats(ajv);
 }
 
 let ajv: Ajv | undefined;

@@ -17,10 +17,6 @@ export type Schema = Record<string, unknown>;
 /** ajv's options for CRD validation (the build compiles with the same ones). */
 export const CRD_AJV_OPTIONS: Options = { strict: false, allErrors: true, useDefaults: true };
 
-/** Kubernetes' OpenAPI extensions: annotations for ajv, checked (where they matter) by closeObjects. */
-export const KUBERNETES_KEYWORDS = ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string', 'x-kubernetes-list-type',
-  'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-validations', 'x-kubernetes-embedded-resource'];
-
 /**
  * Structural schemas prune unknown fields; the API server with strict field validation rejects
  * them. Make that explicit for ajv: objects with `properties` and no other escape get
@@ -28,7 +24,7 @@ export const KUBERNETES_KEYWORDS = ['x-kubernetes-preserve-unknown-fields', 'x-k
  */
 export function closeObjects(s: Schema, atRoot = true): Schema {
   const out: Schema = { ...s };
-  if (s.properties && typeof s.properties === 'object') {
+  if (s.properties) {
     const props: Record<string, Schema> = {};
     for (const [k, v] of Object.entries(s.properties as Record<string, Schema>)) {
       props[k] = atRoot && k === 'metadata' ? v : closeObjects(v, false);
@@ -36,8 +32,8 @@ export function closeObjects(s: Schema, atRoot = true): Schema {
     out.properties = props;
     if (s.additionalProperties === undefined && !s['x-kubernetes-preserve-unknown-fields']) out.additionalProperties = false;
   }
-  if (s.items && typeof s.items === 'object') out.items = closeObjects(s.items as Schema, false);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+  if (s.items) out.items = closeObjects(s.items as Schema, false);
+  if (typeof s.additionalProperties === 'object') {
     out.additionalProperties = closeObjects(s.additionalProperties as Schema, false);
   }
   // int-or-string: kube-openapi types these as "either"; ajv needs it spelled out.
@@ -47,9 +43,9 @@ export function closeObjects(s: Schema, atRoot = true): Schema {
 
 /** A CRD manifest's versions as `group/version/Kind` → schema (served versions only). */
 export function crdSchemas(crd: KubeObject): [string, Schema][] {
-  const spec = crd.spec as { group: string; names: { kind: string }; versions: { name: string; served?: boolean; schema?: { openAPIV3Schema?: Schema } }[] };
+  const spec = crd.spec as { group: string; names: { kind: string }; versions: { name: string; served: boolean; schema?: { openAPIV3Schema?: Schema } }[] };
   return spec.versions
-    .filter((v) => v.served !== false && v.schema?.openAPIV3Schema)
+    .filter((v) => v.served && v.schema?.openAPIV3Schema)
     .map((v) => [`${spec.group}/${v.name}/${spec.names.kind}`, v.schema!.openAPIV3Schema!]);
 }
 
@@ -72,7 +68,7 @@ export function validateCustomResources(
     }
     // Validate a copy: useDefaults writes defaults into the data.
     if (!fn(structuredClone(o))) {
-      for (const e of fn.errors ?? []) {
+      for (const e of fn.errors!) { // ajv sets errors whenever it returns false
         const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : '';
         problems.push(`${objectKey(o)}: ${e.instancePath || '/'} ${e.message}${extra}`);
       }

@@ -18,7 +18,8 @@ export function objectKey(o: { kind: string; metadata: { name: string; namespace
 /**
  * Parses multi-document YAML and checks every document: YAML syntax, then apiVersion, kind and
  * metadata.name present as non-empty strings. Empty documents (a lone `---`) are dropped. Every
- * problem in every document is collected into one RenderError naming `source` and the document number.
+ * problem in every document is collected, in document order, into one RenderError naming `source`
+ * and the document number.
  */
 export function parseDocuments(text: string, source: string): KubeObject[] {
   const problems: string[] = [];
@@ -30,7 +31,7 @@ export function parseDocuments(text: string, source: string): KubeObject[] {
       return;
     }
     const o = doc.toJS() as Record<string, unknown> | null;
-    if (o === null || o === undefined) return;
+    if (o === null) return; // an empty document
     if (typeof o !== 'object' || Array.isArray(o)) {
       problems.push(`${where}: is not a mapping`);
       return;
@@ -41,7 +42,7 @@ export function parseDocuments(text: string, source: string): KubeObject[] {
     }
     out.push(o as KubeObject);
   });
-  if (problems.length) throw new RenderError(`${source} does not hold valid Kubernetes objects`, problems.sort());
+  if (problems.length) throw new RenderError(`${source} does not hold valid Kubernetes objects`, problems);
   return out;
 }
 
@@ -67,7 +68,7 @@ export function rememberDocument(o: object, as: unknown, text: string): void {
  */
 export function stringifyDocuments(objects: unknown[]): string {
   return objects.map((o) => {
-    const k = typeof o === 'object' && o !== null ? known.get(o) : undefined;
+    const k = known.get(o as object); // undefined for anything never remembered, primitives included
     return k && isDeepStrictEqual(o, k.as) ? k.text : stringifyDocument(o);
   }).join('');
 }

@@ -18,40 +18,44 @@ for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
 
 type Node = hbs.AST.Node & Record<string, unknown>;
 
-/** Lists the top-level variables a template reads. Paths inside #each/#with bodies are local and skipped. */
+/**
+ * Lists the top-level variables a template reads. Inside #each/#with bodies names are local, but a
+ * path that climbs out of every such body (`{{#each xs}}{{../prefix}}{{/each}}`) reads the top level:
+ * Handlebars counts only the blocks that change the context (#if and #unless do not).
+ */
 export function templateVariables(source: string): string[] {
   const found = new Set<string>();
-  const visitExpr = (e: Node | undefined, local: boolean) => {
-    if (!e) return;
+  // `level`: how many #each/#with bodies enclose the expression.
+  const visitExpr = (e: Node, level: number) => {
     if (e.type === 'PathExpression') {
       const p = e as unknown as hbs.AST.PathExpression;
-      if (!local && !p.data && p.depth === 0 && p.parts.length > 0 && !/^this\b/.test(p.original)) found.add(p.parts[0]);
+      if (!p.data && p.depth === level && p.parts.length > 0) found.add(p.parts[0]);
     } else if (e.type === 'SubExpression') {
       const s = e as unknown as hbs.AST.SubExpression;
-      for (const q of s.params) visitExpr(q as Node, local);
-      for (const pair of s.hash?.pairs ?? []) visitExpr(pair.value as Node, local);
+      for (const q of s.params) visitExpr(q as Node, level);
+      for (const pair of s.hash?.pairs ?? []) visitExpr(pair.value as Node, level);
     }
   };
-  const visitCall = (n: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, local: boolean) => {
+  const visitCall = (n: hbs.AST.MustacheStatement | hbs.AST.BlockStatement, level: number) => {
     const head = n.path as hbs.AST.PathExpression;
     const isHelper = n.params.length > 0 || (n.hash?.pairs.length ?? 0) > 0 || HELPER_NAMES.has(head.original);
-    if (!isHelper) visitExpr(n.path as Node, local);
-    for (const q of n.params) visitExpr(q as Node, local);
-    for (const pair of n.hash?.pairs ?? []) visitExpr(pair.value as Node, local);
+    if (!isHelper) visitExpr(n.path as Node, level);
+    for (const q of n.params) visitExpr(q as Node, level);
+    for (const pair of n.hash?.pairs ?? []) visitExpr(pair.value as Node, level);
   };
-  const visitProgram = (prog: hbs.AST.Program | undefined, local: boolean) => {
-    for (const st of prog?.body ?? []) {
-      if (st.type === 'MustacheStatement') visitCall(st as hbs.AST.MustacheStatement, local);
+  const visitProgram = (prog: hbs.AST.Program, level: number) => {
+    for (const st of prog.body) {
+      if (st.type === 'MustacheStatement') visitCall(st as hbs.AST.MustacheStatement, level);
       else if (st.type === 'BlockStatement') {
         const b = st as hbs.AST.BlockStatement;
-        visitCall(b, local);
+        visitCall(b, level);
         const name = (b.path as hbs.AST.PathExpression).original;
-        visitProgram(b.program, local || name === 'each' || name === 'with');
-        visitProgram(b.inverse, local);
+        visitProgram(b.program, name === 'each' || name === 'with' ? level + 1 : level);
+        if (b.inverse) visitProgram(b.inverse, level);
       }
     }
   };
-  visitProgram(hb.parse(source), false);
+  visitProgram(hb.parse(source), 0);
   return [...found].sort();
 }
 

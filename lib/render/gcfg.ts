@@ -38,4 +38,4 @@ export function gcfgSection(line: string): string | undefined {
 }
 
 /** gcfg booleans (types.ParseBool): true, yes, on, 1 in any case. */
-export const gcfgTrue = (v: string | undefined): boolean => /^(true|yes|on|1)$/i.test((v ?? '').trim());
+export const gcfgTrue = (v: string | undefined): boolean => v !== undefined && /^(true|yes|on|1)$/i.test(v.trim());

@@ -10,9 +10,20 @@ describe('template engine', () => {
     ['helpers are not variables', '{{json name}} {{eq kind "x"}}', ['kind', 'name']],
     ['@data and this are not variables', '{{#each xs}}{{@index}} {{this}}{{/each}}', ['xs']],
     ['comments', '{{!-- {{nope}} --}}{{yes}}', ['yes']],
+    ['../ climbs out of #each to the top level', '{{#each xs}}{{../prefix}}{{name}}{{/each}}', ['prefix', 'xs']],
+    ['#if inside #each is no level of its own', '{{#each xs}}{{#if ../on}}{{../p}}{{/if}}{{/each}}', ['on', 'p', 'xs']],
+    ['nested #each: ../../ is the top level, ../ the outer item', '{{#each a}}{{#each b}}{{../x}}{{../../y}}{{/each}}{{/each}}', ['a', 'y']],
+    ['#with body is local, its else is not', '{{#with a}}{{b}}{{else}}{{c}}{{/with}}', ['a', 'c']],
+    ['#each else runs in the outer context', '{{#each xs}}{{x}}{{else}}{{none}}{{/each}}', ['none', 'xs']],
+    ['#unless and its else', '{{#unless a}}{{b}}{{else}}{{c}}{{/unless}}', ['a', 'b', 'c']],
+    ['block params are local', '{{#each xs as |x|}}{{x.n}}{{/each}}', ['xs']],
+    ['this.x at the top level is x', '{{this.x}}{{this}}', ['x']],
+    ['subexpressions and hash arguments', '{{json (lookup m k) a=(eq b "c")}}', ['b', 'k', 'm']],
+    ['a name with arguments or hash is a helper call', '{{upper name}} {{fmt width=w}}', ['name', 'w']],
+    ['literals are not variables', '{{json "x"}} {{eq 1 true}}', []],
   ])('knows its variables: %s', (_n, src, vars) => {
-    expect(templateVariables(src)).toEqual(vars);
-    expect(compileTemplate(src, 't').variables).toEqual(vars);
+    expect(templateVariables(src)).toStrictEqual(vars);
+    expect(compileTemplate(src, 't').variables).toStrictEqual(vars);
   });
 
   it('names every missing variable in one error, sorted', () => {
@@ -28,12 +39,40 @@ describe('template engine', () => {
     expect((err as RenderError).problems).toEqual(['alpha', 'beta', 'zeta']);
   });
 
+  it('names a variable read from inside #each in the one error too', () => {
+    expect(() => compileTemplate('{{#each xs}}{{../prefix}}{{this}}{{/each}}', 't.hbs').render({ xs: [1] }))
+      .toThrow('template t.hbs needs variables that were not given: prefix');
+  });
+
+  it('takes null as given (a template may print or test it), only undefined as missing', () => {
+    expect(compileTemplate('a: {{json x}}{{#if y}}!{{/if}}', 't').render({ x: null, y: null })).toBe('a: null');
+  });
+
+  it('names the template when Handlebars fails while rendering', () => {
+    const t = compileTemplate('{{upper name}}', 'addons/x.yaml.hbs');
+    expect(() => t.render({ name: 'n' })).toThrow(RenderError);
+    expect(() => t.render({ name: 'n' })).toThrow(/^template addons\/x\.yaml\.hbs failed to render: "upper" not defined/);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['json', 'on', '"on"'],
+    ['yaml', { a: [1, 'b'] }, '{"a":[1,"b"]}'],
+    ['yaml', '1.10', '"1.10"'],
+  ])('helper %s writes %j as %s', (helper, value, out) => {
+    expect(compileTemplate(`{{${helper} v}}`, 't').render({ v: value })).toBe(out);
+  });
+
+  it.each<[unknown, unknown, string]>([['ovn', 'ovn', 'yes'], ['ovn', 'amphora', 'no'], [1, '1', 'no']])('eq %j %j: %s', (a, b, out) => {
+    expect(compileTemplate('{{#if (eq a b)}}yes{{else}}no{{/if}}', 't').render({ a, b })).toBe(out);
+  });
+
   it('does not HTML-escape, and json quotes safely for YAML', () => {
     expect(compileTemplate('a: {{x}}\nb: {{json y}}', 't').render({ x: '<&>', y: 'yes: "no"' })).toBe('a: <&>\nb: "yes: \\"no\\""');
   });
 
   it('reports a template that does not parse, naming it', () => {
     expect(() => compileTemplate('{{#if x}}', 'broken.hbs')).toThrow(/template broken.hbs does not parse/);
+    expect(() => compileTemplate('{{#if x}}', 'broken.hbs')).toThrow(expect.objectContaining({ problems: [], exitCode: 1 }));
   });
 });
 
