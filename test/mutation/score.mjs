@@ -6,7 +6,8 @@
 // ignored mutants do not count. When several reports hold the same file (runs with different tests in
 // scope), a mutant counts as detected if any run detected it: each scoped run is a lower bound.
 // A report's result for a file whose source has changed since that run (compared with the file on disk
-// under the report's projectRoot) is stale: it is left out, with a note on stderr.
+// in the checkout score.mjs runs in: reports copied from another worktree are judged against this one)
+// is stale: it is left out, with a note on stderr.
 // --under DIR keeps only files under DIR (e.g. lib/openstack); --survivors lists the mutants left alive,
 // with their place, mutator and replacement, to decide which behaviour is not pinned by a test.
 import fs from 'node:fs';
@@ -36,7 +37,7 @@ for (const report of reports) {
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
   for (const [file, { mutants, source }] of Object.entries(json.files)) {
     if (under && !(file === under || file.startsWith(`${under}/`))) continue;
-    const onDisk = path.join(json.projectRoot ?? process.cwd(), file);
+    const onDisk = path.join(process.cwd(), file);
     if (fs.existsSync(onDisk) && fs.readFileSync(onDisk, 'utf8') !== source) {
       console.error(`stale: ${report} ran on an older ${file}; left out`);
       continue;
