@@ -63,19 +63,20 @@ export function requestToken(cloud: CloudConfig, opts: { timeoutMs?: number; rea
   // Whoever takes the token over awaits the session (and sees its failure); an unused one fails unseen.
   session.catch(() => undefined);
   const sameCloud = (other: CloudConfig) => JSON.stringify(other) === JSON.stringify(cloud);
-  let state: 'pending' | 'taken' | 'dropped' = 'pending';
+  // Until taken over or dropped; then neither can happen again.
+  let open = true;
   return {
     cloud,
     timeoutMs: opts.timeoutMs,
     take(other, timeoutMs, logger) {
-      if (state !== 'pending' || timeoutMs !== opts.timeoutMs || !sameCloud(other)) return undefined;
-      state = 'taken';
+      if (!open || timeoutMs !== opts.timeoutMs || !sameCloud(other)) return undefined;
+      open = false;
       log.replayTo(logger);
       return { http, session };
     },
     drop() {
-      if (state !== 'pending') return;
-      state = 'dropped';
+      if (!open) return;
+      open = false;
       abort.abort();
     },
   };
