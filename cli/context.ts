@@ -4,7 +4,6 @@ import { statSync } from 'node:fs';
 import { resolveSettingsDir } from '../lib/settings/dirs.js';
 import { createProcessRunner, type ProcessRunner } from '../lib/exec/runner.js';
 import { createLogger, type Logger, type StepHandle } from '../lib/log.js';
-import type { EarlyToken } from '../lib/openstack/connection.js';
 import { redact } from '../lib/redact.js';
 
 export type OutputFormat = 'text' | 'json' | 'yaml';
@@ -28,8 +27,6 @@ export interface CliContext extends GlobalArgs {
   environ: NodeJS.ProcessEnv;
   cwd: string;
   home: string;
-  /** The Keystone token asked for at start (cli/early-token.ts), for the use case to take over or drop. */
-  earlyToken?: Promise<EarlyToken | undefined>;
 }
 
 /**
@@ -57,12 +54,6 @@ export function globalOptions<T>(y: Argv<T>, environ: NodeJS.ProcessEnv) {
 }
 
 let current: CommandResult | undefined;
-let earlyToken: Promise<EarlyToken | undefined> | undefined;
-
-/** The entry point hands over the token it asked for at start (see cli/early-token.ts). */
-export function offerEarlyToken(t: Promise<EarlyToken | undefined> | undefined): void {
-  earlyToken = t;
-}
 
 /** The result the last command produced (read by the entry point). */
 export function takeResult(): CommandResult | undefined {
@@ -108,7 +99,6 @@ export async function makeContext(argv: ArgumentsCamelCase<Record<string, unknow
     environ: process.env,
     cwd: process.cwd(),
     home,
-    earlyToken,
   };
 }
 

@@ -3,13 +3,15 @@
  * The kaas entry point: the only place that parses argv, prints results and exits.
  * Exit codes: 0 ok, 1 the operation failed, 2 bad usage or invalid settings.
  */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
 import { fsError, isFsError } from '../lib/fs/errors.js';
 import { kaasVersion } from '../lib/paths.js';
 import { redact } from '../lib/redact.js';
 import os from 'node:os';
-import { globalOptions, offerEarlyToken, settingsDirOf, takeResult, type OutputFormat } from './context.js';
-import { startEarlyToken } from './early-token.js';
+import { commands } from './commands/index.js';
+import { globalOptions, settingsDirOf, takeResult, type OutputFormat } from './context.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -52,20 +54,6 @@ function completeWords(argv: string[], c: typeof import('./completion.js')) {
 }
 
 async function main(rawArgv: string[]): Promise<number> {
-  // First of all, before the parser and the commands load: detect's Keystone token (cli/early-token.ts).
-  const early = startEarlyToken(rawArgv, process.env, process.cwd(), os.homedir());
-  offerEarlyToken(early);
-  try {
-    // The request is on its way before the parser starts loading (early never rejects).
-    await early;
-    return await run(rawArgv);
-  } finally {
-    // Unused (another command, another cloud, a usage error): its request must not keep kaas waiting.
-    void early?.then((t) => t?.drop());
-  }
-}
-
-async function run(rawArgv: string[]): Promise<number> {
   const verbose = rawArgv.includes('--verbose');
   if (rawArgv[0] === 'completion' && (rawArgv.includes('--help') || rawArgv.includes('-h'))) {
     // yargs would print the script itself here.
@@ -82,7 +70,6 @@ async function run(rawArgv: string[]): Promise<number> {
   // Completion data (environments, clusters) is read from YAML settings files: cli/completion.ts is
   // loaded only when the shell asks for completions (the callback below must answer synchronously).
   const completion = argv.includes('--get-yargs-completions') ? await import('./completion.js') : undefined;
-  const [{ default: yargs }, { commands }] = await Promise.all([import('yargs'), import('./commands/index.js')]);
   let parser = globalOptions(yargs(argv), process.env)
     .scriptName('kaas')
     .usage('kaas — Kubernetes clusters on OpenStack with Cluster API, and their\ningress done right\n\nUsage: $0 <command> [options]')
@@ -131,7 +118,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-main(process.argv.slice(2)).then(
+main(hideBin(process.argv)).then(
   (code) => {
     process.exitCode = code;
   },

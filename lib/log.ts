@@ -70,30 +70,3 @@ export function memoryLogger(verbose = true): Logger & { lines: string[] } {
   const l = createLogger({ verbose, write: (t) => lines.push(t.replace(/\n$/, '')) });
   return Object.assign(l, { lines });
 }
-
-/**
- * A logger for work that starts before the run's logger exists (the early Keystone token, see
- * lib/openstack/connection.ts): it keeps what is logged until `replayTo` hands it to the run's
- * logger, and forwards everything after that. What is never replayed is never shown.
- */
-export function deferredLogger(): Logger & { replayTo(target: Logger): void } {
-  const kept: [keyof Pick<Logger, 'info' | 'warn' | 'debug'>, string][] = [];
-  let target: Logger | undefined;
-  const line = (level: 'info' | 'warn' | 'debug') => (m: string) => (target ? target[level](m) : kept.push([level, m]));
-  return {
-    verbose: true,
-    interactive: false,
-    info: line('info'),
-    warn: line('warn'),
-    debug: line('debug'),
-    step: (title) => {
-      if (target) return target.step(title);
-      line('info')(`… ${title}`);
-      return { update: (m) => line('debug')(`  ${m}`), succeed: (m) => line('info')(`✓ ${m ?? title}`), fail: (m) => line('info')(`✗ ${m ?? title}`) };
-    },
-    replayTo(t) {
-      target = t;
-      for (const [level, m] of kept.splice(0)) t[level](m);
-    },
-  };
-}

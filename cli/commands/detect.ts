@@ -26,6 +26,6 @@ export const detect: Command = {
     return runDetect({
       settingsDir: ctx.settingsDir, env: ctx.env, cluster: argv.cluster, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
       sets: ctx.set, cloud: argv.cloud, capabilitiesFile: argv.capabilities, timeoutMs: argv.timeout * 1000,
-    }, { logger: ctx.logger, earlyToken: ctx.earlyToken });
+    }, { logger: ctx.logger });
   }),
 };

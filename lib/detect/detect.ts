@@ -1,7 +1,7 @@
 import type { Logger } from '../log.js';
 import { resolveCloudConfig } from '../openstack/cloud-config.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
-import { connect, type EarlyToken } from '../openstack/connection.js';
+import { connect } from '../openstack/connection.js';
 import { detectCapabilities } from '../openstack/detect.js';
 import type { HttpClient } from '../openstack/http.js';
 import type { Capabilities } from '../openstack/types.js';
@@ -33,8 +33,6 @@ export interface DetectDeps {
   logger: Logger;
   /** Injected HTTP client (tests); otherwise one is built from the cloud's TLS settings. */
   http?: HttpClient;
-  /** A token asked for at start (cli/early-token.ts): taken over when it is for this run's cloud, else dropped. */
-  earlyToken?: Promise<EarlyToken | undefined>;
 }
 
 /** What `kaas detect -o json` prints: the capabilities, the Service load-balancer plan and the kube-API LB check. */
@@ -44,7 +42,7 @@ export type DetectReport = Capabilities & { loadBalancer: LoadBalancerPlan; kube
 export async function detectCloud(opts: DetectOptions, deps: DetectDeps, cloudSetting?: string): Promise<{ capabilities: Capabilities; requests: number }> {
   const cloud = resolveCloudConfig({ environ: opts.environ, cwd: opts.cwd, home: opts.home, cloudFlag: opts.cloud, cloudSetting });
   deps.logger.debug(`cloud "${cloud.name}" from ${cloud.source}, region ${cloud.regionName ?? '(any)'}, interface ${cloud.interface}`);
-  const conn = await connect(cloud, { logger: deps.logger, timeoutMs: opts.timeoutMs, http: deps.http, early: await deps.earlyToken });
+  const conn = await connect(cloud, { logger: deps.logger, timeoutMs: opts.timeoutMs, http: deps.http });
   const capabilities = await detectCapabilities(conn);
   return { capabilities, requests: conn.http.stats.requests };
 }

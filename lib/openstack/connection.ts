@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { UsageError } from '../errors.js';
-import { deferredLogger, type Logger } from '../log.js';
+import type { Logger } from '../log.js';
 import { findEndpoint, joinUrl, type EndpointLookup } from './catalog.js';
 import type { CloudConfig } from './cloud-config.js';
 import { createHttpClient, type HttpClient, type HttpRequest, type HttpResponse } from './http.js';
@@ -32,54 +32,6 @@ export interface ConnectOptions {
   timeoutMs?: number;
   http?: HttpClient;
   readFile?: (p: string) => string;
-  /** A token asked for before the run knew its cloud for sure (see requestToken); used only for the same cloud. */
-  early?: EarlyToken;
-}
-
-/**
- * A Keystone token requested ahead of time, for the cloud a run will most likely use: the request
- * goes out while the rest of kaas loads, and connect() takes it over when the cloud it is given is the
- * same (same clouds.yaml entry, credentials, region, interface, TLS and timeout). Otherwise it is
- * dropped: its request is aborted and its trace discarded.
- */
-export interface EarlyToken {
-  readonly cloud: CloudConfig;
-  readonly timeoutMs?: number;
-  /** Takes the token over (once): its client and session, with its trace sent to `logger`. */
-  take(cloud: CloudConfig, timeoutMs: number | undefined, logger: Logger): { http: HttpClient; session: Promise<KeystoneSession> } | undefined;
-  /** Aborts the request if nothing took the token over; nothing happens if something did. */
-  drop(): void;
-}
-
-/** Asks Keystone for a token now, with a client of its own whose trace waits for the run's logger. */
-export function requestToken(cloud: CloudConfig, opts: { timeoutMs?: number; readFile?: (p: string) => string } = {}): EarlyToken {
-  const log = deferredLogger();
-  const abort = new AbortController();
-  const http = createHttpClient({
-    logger: log, cloud: cloud.name, timeoutMs: opts.timeoutMs, signal: abort.signal,
-    ca: readCaBundle(cloud, opts.readFile ?? ((p) => fs.readFileSync(p, 'utf8'))), verify: cloud.verify,
-  });
-  const session = authenticate(http, cloud.auth);
-  // Whoever takes the token over awaits the session (and sees its failure); an unused one fails unseen.
-  session.catch(() => undefined);
-  const sameCloud = (other: CloudConfig) => JSON.stringify(other) === JSON.stringify(cloud);
-  // Until taken over or dropped; then neither can happen again.
-  let open = true;
-  return {
-    cloud,
-    timeoutMs: opts.timeoutMs,
-    take(other, timeoutMs, logger) {
-      if (!open || timeoutMs !== opts.timeoutMs || !sameCloud(other)) return undefined;
-      open = false;
-      log.replayTo(logger);
-      return { http, session };
-    },
-    drop() {
-      if (!open) return;
-      open = false;
-      abort.abort();
-    },
-  };
 }
 
 /** Reads the CA bundle named by clouds.yaml `cacert`, with a clear error when it is missing. */
@@ -96,13 +48,7 @@ export function readCaBundle(cloud: CloudConfig, readFile: (p: string) => string
 
 /** Authenticates against Keystone and returns the connection every service module uses. */
 export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise<Connection> {
-  const early = opts.http ? undefined : opts.early?.take(cloud, opts.timeoutMs, opts.logger);
-  if (opts.early && !early) {
-    opts.early.drop();
-    opts.logger.debug(`the token requested at start (cloud "${opts.early.cloud.name}") is not used: this run's cloud or timeout differs`);
-  }
   const http =
-    early?.http ??
     opts.http ??
     createHttpClient({
       logger: opts.logger,
@@ -111,7 +57,7 @@ export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise
       ca: readCaBundle(cloud, opts.readFile ?? ((p) => fs.readFileSync(p, 'utf8'))),
       verify: cloud.verify,
     });
-  const session = await (early?.session ?? authenticate(http, cloud.auth));
+  const session = await authenticate(http, cloud.auth);
   opts.logger.debug(`authenticated to ${cloud.name} (project ${session.projectName ?? session.projectId ?? '?'}, region ${cloud.regionName ?? 'any'})`);
   // The token body is redacted as a whole in the HTTP trace, so the catalog is shown here.
   for (const s of session.catalog) {

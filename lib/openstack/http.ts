@@ -47,8 +47,6 @@ export interface HttpClientOptions {
   /** false = do not check TLS certificates. */
   verify?: boolean;
   sleep?: (ms: number) => Promise<void>;
-  /** Aborting it ends the requests in flight (and any retry) at once, with an HttpError. */
-  signal?: AbortSignal;
 }
 
 const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
@@ -91,7 +89,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const headers = { Accept: 'application/json', ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...req.headers };
     log.debug(`→ ${req.method} ${req.url} ${JSON.stringify(redactValue(headers))} ${trace(req.body)}`.trimEnd());
     const t0 = Date.now();
-    const res = await ax.request({ method: req.method, url: req.url, headers, data: req.body, signal: opts.signal });
+    const res = await ax.request({ method: req.method, url: req.url, headers, data: req.body });
     const rid = res.headers['x-openstack-request-id'] ?? res.headers['x-compute-request-id'] ?? '';
     log.debug(`← ${res.status} ${req.method} ${req.url} (${Date.now() - t0} ms) ${rid} ${trace(res.data)}`.trimEnd());
     return res;
@@ -106,7 +104,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         res = await attempt(req);
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (!last && code && RETRY_CODES.has(code) && !opts.signal?.aborted) {
+        if (!last && code && RETRY_CODES.has(code)) {
           log.debug(`  ${code}; retrying in ${backoffMs * 2 ** n} ms`);
           await sleep(backoffMs * 2 ** n);
           continue;
