@@ -1,1 +1,0 @@
-import{validate}from"./chunk-AVL5AMQN.js";import"./chunk-HTTSLKFK.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var AggregationRule=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(AggregationRule,validate);export{AggregationRule,AggregationRule as IoK8sApiRbacV1AggregationRule};

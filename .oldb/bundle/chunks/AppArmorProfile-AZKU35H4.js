@@ -1,1 +1,0 @@
-import{validate}from"./chunk-6CDXMAVA.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var AppArmorProfile=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(AppArmorProfile,validate);export{AppArmorProfile,AppArmorProfile as IoK8sApiCoreV1AppArmorProfile};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-GW7TP5DG.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var AttachedVolume=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(AttachedVolume,validate);export{AttachedVolume,AttachedVolume as IoK8sApiCoreV1AttachedVolume};

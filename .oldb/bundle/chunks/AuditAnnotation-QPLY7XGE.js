@@ -1,1 +1,0 @@
-import{validate}from"./chunk-3DC4Z7BI.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var AuditAnnotation=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(AuditAnnotation,validate);export{AuditAnnotation,AuditAnnotation as IoK8sApiAdmissionregistrationV1AuditAnnotation};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-AHDVXQUA.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var AzureDiskVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(AzureDiskVolumeSource,validate);export{AzureDiskVolumeSource,AzureDiskVolumeSource as IoK8sApiCoreV1AzureDiskVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-HQOJRSNE.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var AzureFileVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(AzureFileVolumeSource,validate);export{AzureFileVolumeSource,AzureFileVolumeSource as IoK8sApiCoreV1AzureFileVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-2E7XZQDC.js";import"./chunk-A2EWAIZH.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var CSIDriverSpec=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(CSIDriverSpec,validate);export{CSIDriverSpec,CSIDriverSpec as IoK8sApiStorageV1CSIDriverSpec};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-N3JXTPU6.js";import"./chunk-V7TXIDZL.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var CSINodeDriver=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(CSINodeDriver,validate);export{CSINodeDriver,CSINodeDriver as IoK8sApiStorageV1CSINodeDriver};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-YXBUXPSV.js";import"./chunk-N3JXTPU6.js";import"./chunk-V7TXIDZL.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var CSINodeSpec=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(CSINodeSpec,validate);export{CSINodeSpec,CSINodeSpec as IoK8sApiStorageV1CSINodeSpec};

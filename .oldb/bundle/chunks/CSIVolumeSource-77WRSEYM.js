@@ -1,1 +1,0 @@
-import{validate}from"./chunk-MXA7Z63I.js";import"./chunk-QCBOTJAO.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var CSIVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(CSIVolumeSource,validate);export{CSIVolumeSource,CSIVolumeSource as IoK8sApiCoreV1CSIVolumeSource};

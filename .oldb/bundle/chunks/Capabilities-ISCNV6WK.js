@@ -1,1 +1,0 @@
-import{validate}from"./chunk-JWHL3VQ4.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var Capabilities=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(Capabilities,validate);export{Capabilities,Capabilities as IoK8sApiCoreV1Capabilities};

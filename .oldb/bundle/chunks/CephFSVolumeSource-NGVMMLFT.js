@@ -1,1 +1,0 @@
-import{validate}from"./chunk-G6S56XSJ.js";import"./chunk-QCBOTJAO.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var CephFSVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(CephFSVolumeSource,validate);export{CephFSVolumeSource,CephFSVolumeSource as IoK8sApiCoreV1CephFSVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-TUABU4HC.js";import"./chunk-QCBOTJAO.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var CinderVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(CinderVolumeSource,validate);export{CinderVolumeSource,CinderVolumeSource as IoK8sApiCoreV1CinderVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-N53TW7Y3.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ClientIPConfig=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ClientIPConfig,validate);export{ClientIPConfig,ClientIPConfig as IoK8sApiCoreV1ClientIPConfig};

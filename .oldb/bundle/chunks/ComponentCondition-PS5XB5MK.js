@@ -1,1 +1,0 @@
-import{validate}from"./chunk-2FVXYQ6V.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ComponentCondition=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ComponentCondition,validate);export{ComponentCondition,ComponentCondition as IoK8sApiCoreV1ComponentCondition};

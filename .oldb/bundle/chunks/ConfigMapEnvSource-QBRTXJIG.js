@@ -1,1 +1,0 @@
-import{validate}from"./chunk-THBB77NB.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ConfigMapEnvSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ConfigMapEnvSource,validate);export{ConfigMapEnvSource,ConfigMapEnvSource as IoK8sApiCoreV1ConfigMapEnvSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-B23NL4R4.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ConfigMapKeySelector=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ConfigMapKeySelector,validate);export{ConfigMapKeySelector,ConfigMapKeySelector as IoK8sApiCoreV1ConfigMapKeySelector};

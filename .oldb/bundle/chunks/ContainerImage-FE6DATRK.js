@@ -1,1 +1,0 @@
-import{validate}from"./chunk-IPAEMUFI.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ContainerImage=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ContainerImage,validate);export{ContainerImage,ContainerImage as IoK8sApiCoreV1ContainerImage};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-7RIZJDHX.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ContainerPort=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ContainerPort,validate);export{ContainerPort,ContainerPort as IoK8sApiCoreV1ContainerPort};

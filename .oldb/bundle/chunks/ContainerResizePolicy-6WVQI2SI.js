@@ -1,1 +1,0 @@
-import{validate}from"./chunk-G5WTJI5C.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ContainerResizePolicy=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ContainerResizePolicy,validate);export{ContainerResizePolicy,ContainerResizePolicy as IoK8sApiCoreV1ContainerResizePolicy};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-JZ5RIHMJ.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ContainerStateWaiting=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ContainerStateWaiting,validate);export{ContainerStateWaiting,ContainerStateWaiting as IoK8sApiCoreV1ContainerStateWaiting};

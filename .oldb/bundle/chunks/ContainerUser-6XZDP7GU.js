@@ -1,1 +1,0 @@
-import{validate}from"./chunk-77SOT6JY.js";import"./chunk-NHLY3LZ2.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ContainerUser=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ContainerUser,validate);export{ContainerUser,ContainerUser as IoK8sApiCoreV1ContainerUser};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-NYBFQ4PF.js";import"./chunk-AWXRJ3VJ.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var CronJobStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(CronJobStatus,validate);export{CronJobStatus,CronJobStatus as IoK8sApiBatchV1CronJobStatus};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-7OWQOIOG.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var DaemonEndpoint=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(DaemonEndpoint,validate);export{DaemonEndpoint,DaemonEndpoint as IoK8sApiCoreV1DaemonEndpoint};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-QF2ACDVY.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var DaemonSetCondition=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(DaemonSetCondition,validate);export{DaemonSetCondition,DaemonSetCondition as IoK8sApiAppsV1DaemonSetCondition};

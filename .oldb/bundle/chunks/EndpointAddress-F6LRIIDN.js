@@ -1,1 +1,0 @@
-import{validate}from"./chunk-7JFLNPGM.js";import"./chunk-AWXRJ3VJ.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var EndpointAddress=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(EndpointAddress,validate);export{EndpointAddress,EndpointAddress as IoK8sApiCoreV1EndpointAddress};

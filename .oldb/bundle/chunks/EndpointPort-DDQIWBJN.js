@@ -1,1 +1,0 @@
-import{validate}from"./chunk-DHOWYASN.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var EndpointPort=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(EndpointPort,validate);export{EndpointPort,EndpointPort as IoK8sApiCoreV1EndpointPort};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-QCMOKJAP.js";import"./chunk-SZWCTSWN.js";import"./chunk-THBB77NB.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var EnvFromSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(EnvFromSource,validate);export{EnvFromSource,EnvFromSource as IoK8sApiCoreV1EnvFromSource};

@@ -1,1 +1,0 @@
-import{validate2 as validate}from"./chunk-NZGA5XCK.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var EventSeries=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(EventSeries,validate);export{EventSeries,EventSeries as IoK8sApiCoreV1EventSeries};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-OO5GR6OG.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var EventSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(EventSource,validate);export{EventSource,EventSource as IoK8sApiCoreV1EventSource};

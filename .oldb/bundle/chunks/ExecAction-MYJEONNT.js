@@ -1,1 +1,0 @@
-import{validate}from"./chunk-JTLLRUT5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ExecAction=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ExecAction,validate);export{ExecAction,ExecAction as IoK8sApiCoreV1ExecAction};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-H4IEL7RZ.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ExpressionWarning=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ExpressionWarning,validate);export{ExpressionWarning,ExpressionWarning as IoK8sApiAdmissionregistrationV1ExpressionWarning};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-BI5DMW4V.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var FCVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(FCVolumeSource,validate);export{FCVolumeSource,FCVolumeSource as IoK8sApiCoreV1FCVolumeSource};

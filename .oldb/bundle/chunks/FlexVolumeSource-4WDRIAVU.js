@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ROTLXYVK.js";import"./chunk-QCBOTJAO.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var FlexVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(FlexVolumeSource,validate);export{FlexVolumeSource,FlexVolumeSource as IoK8sApiCoreV1FlexVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-VNIH4VKL.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var FlockerVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(FlockerVolumeSource,validate);export{FlockerVolumeSource,FlockerVolumeSource as IoK8sApiCoreV1FlockerVolumeSource};

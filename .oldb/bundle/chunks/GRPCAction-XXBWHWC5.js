@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ZYNZKHQ5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var GRPCAction=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(GRPCAction,validate);export{GRPCAction,GRPCAction as IoK8sApiCoreV1GRPCAction};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-AZ5NVCB5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var GitRepoVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(GitRepoVolumeSource,validate);export{GitRepoVolumeSource,GitRepoVolumeSource as IoK8sApiCoreV1GitRepoVolumeSource};

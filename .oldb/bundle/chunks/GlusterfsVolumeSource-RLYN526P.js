@@ -1,1 +1,0 @@
-import{validate}from"./chunk-POFOHCN6.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var GlusterfsVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(GlusterfsVolumeSource,validate);export{GlusterfsVolumeSource,GlusterfsVolumeSource as IoK8sApiCoreV1GlusterfsVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-TQB6KB67.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var HPAScalingPolicy=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(HPAScalingPolicy,validate);export{HPAScalingPolicy,HPAScalingPolicy as IoK8sApiAutoscalingV2HPAScalingPolicy};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-3RG46XLF.js";import"./chunk-Q7ZDCWXU.js";import"./chunk-7HIFRSTB.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var HTTPGetAction=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(HTTPGetAction,validate);export{HTTPGetAction,HTTPGetAction as IoK8sApiCoreV1HTTPGetAction};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-7HIFRSTB.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var HTTPHeader=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(HTTPHeader,validate);export{HTTPHeader,HTTPHeader as IoK8sApiCoreV1HTTPHeader};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-YTTED6BI.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var HostAlias=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(HostAlias,validate);export{HostAlias,HostAlias as IoK8sApiCoreV1HostAlias};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-5D76SGFX.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var HostIP=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(HostIP,validate);export{HostIP,HostIP as IoK8sApiCoreV1HostIP};

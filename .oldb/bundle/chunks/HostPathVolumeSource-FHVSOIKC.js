@@ -1,1 +1,0 @@
-import{validate}from"./chunk-FTZ4AWMK.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var HostPathVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(HostPathVolumeSource,validate);export{HostPathVolumeSource,HostPathVolumeSource as IoK8sApiCoreV1HostPathVolumeSource};

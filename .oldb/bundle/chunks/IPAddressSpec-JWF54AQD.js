@@ -1,1 +1,0 @@
-import{validate}from"./chunk-5UB4LO5L.js";import"./chunk-Q5IBDAGU.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var IPAddressSpec=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(IPAddressSpec,validate);export{IPAddressSpec,IPAddressSpec as IoK8sApiNetworkingV1IPAddressSpec};

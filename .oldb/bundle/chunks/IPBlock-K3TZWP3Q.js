@@ -1,1 +1,0 @@
-import{validate}from"./chunk-CLO26FQ6.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var IPBlock=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(IPBlock,validate);export{IPBlock,IPBlock as IoK8sApiNetworkingV1IPBlock};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-NBSG3FHK.js";import"./chunk-QCBOTJAO.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ISCSIVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ISCSIVolumeSource,validate);export{ISCSIVolumeSource,ISCSIVolumeSource as IoK8sApiCoreV1ISCSIVolumeSource};

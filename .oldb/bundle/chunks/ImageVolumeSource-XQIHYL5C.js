@@ -1,1 +1,0 @@
-import{validate}from"./chunk-Q6OFEABB.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ImageVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ImageVolumeSource,validate);export{ImageVolumeSource,ImageVolumeSource as IoK8sApiCoreV1ImageVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-5JJ5QHME.js";import"./chunk-R22AZEO5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var IngressClassSpec=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(IngressClassSpec,validate);export{IngressClassSpec,IngressClassSpec as IoK8sApiNetworkingV1IngressClassSpec};

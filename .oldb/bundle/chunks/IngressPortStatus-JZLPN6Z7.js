@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ND5RV3Y5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var IngressPortStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(IngressPortStatus,validate);export{IngressPortStatus,IngressPortStatus as IoK8sApiNetworkingV1IngressPortStatus};

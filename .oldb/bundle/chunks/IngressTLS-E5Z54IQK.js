@@ -1,1 +1,0 @@
-import{validate}from"./chunk-KHXFCVPQ.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var IngressTLS=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(IngressTLS,validate);export{IngressTLS,IngressTLS as IoK8sApiNetworkingV1IngressTLS};

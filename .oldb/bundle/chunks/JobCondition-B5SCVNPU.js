@@ -1,1 +1,0 @@
-import{validate}from"./chunk-L4CPUE5B.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var JobCondition=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(JobCondition,validate);export{JobCondition as IoK8sApiBatchV1JobCondition,JobCondition};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-HLGENSXX.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var KeyToPath=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(KeyToPath,validate);export{KeyToPath as IoK8sApiCoreV1KeyToPath,KeyToPath};

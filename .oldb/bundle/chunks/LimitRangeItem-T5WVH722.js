@@ -1,1 +1,0 @@
-import{validate}from"./chunk-QMWMLHRW.js";import"./chunk-ROO6H2ML.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var LimitRangeItem=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(LimitRangeItem,validate);export{LimitRangeItem as IoK8sApiCoreV1LimitRangeItem,LimitRangeItem};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-NHLY3LZ2.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var LinuxContainerUser=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(LinuxContainerUser,validate);export{LinuxContainerUser as IoK8sApiCoreV1LinuxContainerUser,LinuxContainerUser};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-QCBOTJAO.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var LocalObjectReference=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(LocalObjectReference,validate);export{LocalObjectReference as IoK8sApiCoreV1LocalObjectReference,LocalObjectReference};

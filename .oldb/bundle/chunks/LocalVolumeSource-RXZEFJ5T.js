@@ -1,1 +1,0 @@
-import{validate}from"./chunk-BMY2IZEI.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var LocalVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(LocalVolumeSource,validate);export{LocalVolumeSource as IoK8sApiCoreV1LocalVolumeSource,LocalVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-U4PO2J65.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var MatchCondition=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(MatchCondition,validate);export{MatchCondition as IoK8sApiAdmissionregistrationV1MatchCondition,MatchCondition};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-HGOKMP54.js";import"./chunk-HTTSLKFK.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var MetricIdentifier=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(MetricIdentifier,validate);export{MetricIdentifier as IoK8sApiAutoscalingV2MetricIdentifier,MetricIdentifier};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-2JBBZS67.js";import"./chunk-ROO6H2ML.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var MetricTarget=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(MetricTarget,validate);export{MetricTarget as IoK8sApiAutoscalingV2MetricTarget,MetricTarget};

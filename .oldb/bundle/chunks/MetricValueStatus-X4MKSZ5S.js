@@ -1,1 +1,0 @@
-import{validate}from"./chunk-BKM6ZCX6.js";import"./chunk-ROO6H2ML.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var MetricValueStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(MetricValueStatus,validate);export{MetricValueStatus as IoK8sApiAutoscalingV2MetricValueStatus,MetricValueStatus};

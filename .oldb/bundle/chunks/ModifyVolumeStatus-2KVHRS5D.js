@@ -1,1 +1,0 @@
-import{validate}from"./chunk-SCDAI3E5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ModifyVolumeStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ModifyVolumeStatus,validate);export{ModifyVolumeStatus as IoK8sApiCoreV1ModifyVolumeStatus,ModifyVolumeStatus};

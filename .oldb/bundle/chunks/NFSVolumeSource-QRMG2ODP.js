@@ -1,1 +1,0 @@
-import{validate}from"./chunk-YANCHJCR.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NFSVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NFSVolumeSource,validate);export{NFSVolumeSource as IoK8sApiCoreV1NFSVolumeSource,NFSVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-4KB2F4UQ.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NamespaceCondition=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NamespaceCondition,validate);export{NamespaceCondition as IoK8sApiCoreV1NamespaceCondition,NamespaceCondition};

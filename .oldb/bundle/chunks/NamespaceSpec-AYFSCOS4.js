@@ -1,1 +1,0 @@
-import{validate}from"./chunk-XIXRTVC5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NamespaceSpec=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NamespaceSpec,validate);export{NamespaceSpec as IoK8sApiCoreV1NamespaceSpec,NamespaceSpec};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-3F2TCTN7.js";import"./chunk-Q7ZDCWXU.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NetworkPolicyPort=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NetworkPolicyPort,validate);export{NetworkPolicyPort as IoK8sApiNetworkingV1NetworkPolicyPort,NetworkPolicyPort};

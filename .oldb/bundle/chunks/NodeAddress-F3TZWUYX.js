@@ -1,1 +1,0 @@
-import{validate}from"./chunk-JFS5M57D.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeAddress=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeAddress,validate);export{NodeAddress as IoK8sApiCoreV1NodeAddress,NodeAddress};

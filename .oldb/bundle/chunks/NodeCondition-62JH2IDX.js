@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ONBDJE6U.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeCondition=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeCondition,validate);export{NodeCondition as IoK8sApiCoreV1NodeCondition,NodeCondition};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-3C4CDVG6.js";import"./chunk-QDY7A47V.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeConfigSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeConfigSource,validate);export{NodeConfigSource as IoK8sApiCoreV1NodeConfigSource,NodeConfigSource};

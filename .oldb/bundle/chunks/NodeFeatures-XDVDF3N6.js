@@ -1,1 +1,0 @@
-import{validate}from"./chunk-UBMAI2IY.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeFeatures=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeFeatures,validate);export{NodeFeatures as IoK8sApiCoreV1NodeFeatures,NodeFeatures};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-IAOILB6M.js";import"./chunk-XHTUEB2N.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeRuntimeHandler=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeRuntimeHandler,validate);export{NodeRuntimeHandler as IoK8sApiCoreV1NodeRuntimeHandler,NodeRuntimeHandler};

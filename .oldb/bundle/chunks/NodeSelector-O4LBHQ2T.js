@@ -1,1 +1,0 @@
-import{validate}from"./chunk-RL6AGZXJ.js";import"./chunk-QI6K3RFO.js";import"./chunk-UQ4K5OAI.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeSelector=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeSelector,validate);export{NodeSelector as IoK8sApiCoreV1NodeSelector,NodeSelector};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-UQ4K5OAI.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeSelectorRequirement=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeSelectorRequirement,validate);export{NodeSelectorRequirement as IoK8sApiCoreV1NodeSelectorRequirement,NodeSelectorRequirement};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-QI6K3RFO.js";import"./chunk-UQ4K5OAI.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeSelectorTerm=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeSelectorTerm,validate);export{NodeSelectorTerm as IoK8sApiCoreV1NodeSelectorTerm,NodeSelectorTerm};

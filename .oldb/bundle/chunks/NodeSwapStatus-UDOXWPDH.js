@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ASGGYW2R.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeSwapStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeSwapStatus,validate);export{NodeSwapStatus as IoK8sApiCoreV1NodeSwapStatus,NodeSwapStatus};

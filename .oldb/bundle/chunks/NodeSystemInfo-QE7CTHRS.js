@@ -1,1 +1,0 @@
-import{validate}from"./chunk-TLXUYYGA.js";import"./chunk-ASGGYW2R.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var NodeSystemInfo=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(NodeSystemInfo,validate);export{NodeSystemInfo as IoK8sApiCoreV1NodeSystemInfo,NodeSystemInfo};

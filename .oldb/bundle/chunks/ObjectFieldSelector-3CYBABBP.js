@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ENWIU6HT.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ObjectFieldSelector=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ObjectFieldSelector,validate);export{ObjectFieldSelector as IoK8sApiCoreV1ObjectFieldSelector,ObjectFieldSelector};

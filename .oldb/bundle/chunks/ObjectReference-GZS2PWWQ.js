@@ -1,1 +1,0 @@
-import{validate}from"./chunk-AWXRJ3VJ.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ObjectReference=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ObjectReference,validate);export{ObjectReference as IoK8sApiCoreV1ObjectReference,ObjectReference};

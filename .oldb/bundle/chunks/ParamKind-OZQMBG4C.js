@@ -1,1 +1,0 @@
-import{validate}from"./chunk-XYKVKAXL.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ParamKind=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ParamKind,validate);export{ParamKind as IoK8sApiAdmissionregistrationV1ParamKind,ParamKind};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-MCXESVHJ.js";import"./chunk-HTTSLKFK.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ParamRef=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ParamRef,validate);export{ParamRef as IoK8sApiAdmissionregistrationV1ParamRef,ParamRef};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-Q5IBDAGU.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ParentReference=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ParentReference,validate);export{ParentReference as IoK8sApiNetworkingV1ParentReference,ParentReference};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-EXWOPVEY.js";import"./chunk-HTTSLKFK.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodAffinityTerm=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodAffinityTerm,validate);export{PodAffinityTerm as IoK8sApiCoreV1PodAffinityTerm,PodAffinityTerm};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-S7OUJE5U.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodCondition=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodCondition,validate);export{PodCondition as IoK8sApiCoreV1PodCondition,PodCondition};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-EVYKRGZB.js";import"./chunk-XMUEZLCY.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodDNSConfig=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodDNSConfig,validate);export{PodDNSConfig as IoK8sApiCoreV1PodDNSConfig,PodDNSConfig};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-XMUEZLCY.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodDNSConfigOption=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodDNSConfigOption,validate);export{PodDNSConfigOption as IoK8sApiCoreV1PodDNSConfigOption,PodDNSConfigOption};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-VPFKSQMP.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodIP=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodIP,validate);export{PodIP as IoK8sApiCoreV1PodIP,PodIP};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-D5KZJF7T.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodOS=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodOS,validate);export{PodOS as IoK8sApiCoreV1PodOS,PodOS};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-OPXW2FQ5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodReadinessGate=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodReadinessGate,validate);export{PodReadinessGate as IoK8sApiCoreV1PodReadinessGate,PodReadinessGate};

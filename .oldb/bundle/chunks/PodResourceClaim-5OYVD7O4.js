@@ -1,1 +1,0 @@
-import{validate}from"./chunk-D4H3KEB4.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodResourceClaim=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodResourceClaim,validate);export{PodResourceClaim as IoK8sApiCoreV1PodResourceClaim,PodResourceClaim};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-LD7DUBUR.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodResourceClaimStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodResourceClaimStatus,validate);export{PodResourceClaimStatus as IoK8sApiCoreV1PodResourceClaimStatus,PodResourceClaimStatus};

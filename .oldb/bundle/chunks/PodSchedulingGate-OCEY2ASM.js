@@ -1,1 +1,0 @@
-import{validate}from"./chunk-WSX26LBB.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PodSchedulingGate=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PodSchedulingGate,validate);export{PodSchedulingGate as IoK8sApiCoreV1PodSchedulingGate,PodSchedulingGate};

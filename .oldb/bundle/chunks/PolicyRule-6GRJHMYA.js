@@ -1,1 +1,0 @@
-import{validate}from"./chunk-WW3XZXUD.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PolicyRule=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PolicyRule,validate);export{PolicyRule as IoK8sApiRbacV1PolicyRule,PolicyRule};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-FTUIRD6E.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PortStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PortStatus,validate);export{PortStatus as IoK8sApiCoreV1PortStatus,PortStatus};

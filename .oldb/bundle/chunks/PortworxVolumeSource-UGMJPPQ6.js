@@ -1,1 +1,0 @@
-import{validate}from"./chunk-367EVPJL.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var PortworxVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(PortworxVolumeSource,validate);export{PortworxVolumeSource as IoK8sApiCoreV1PortworxVolumeSource,PortworxVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-GUT3J36I.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var QuobyteVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(QuobyteVolumeSource,validate);export{QuobyteVolumeSource as IoK8sApiCoreV1QuobyteVolumeSource,QuobyteVolumeSource};

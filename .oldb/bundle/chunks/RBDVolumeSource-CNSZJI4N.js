@@ -1,1 +1,0 @@
-import{validate}from"./chunk-YSUCXKNW.js";import"./chunk-QCBOTJAO.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var RBDVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(RBDVolumeSource,validate);export{RBDVolumeSource as IoK8sApiCoreV1RBDVolumeSource,RBDVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-S5DZIREX.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ResourceClaim=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ResourceClaim,validate);export{ResourceClaim as IoK8sApiCoreV1ResourceClaim,ResourceClaim};

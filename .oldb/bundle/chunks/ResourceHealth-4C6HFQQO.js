@@ -1,1 +1,0 @@
-import{validate}from"./chunk-J5QF5XFS.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ResourceHealth=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ResourceHealth,validate);export{ResourceHealth as IoK8sApiCoreV1ResourceHealth,ResourceHealth};

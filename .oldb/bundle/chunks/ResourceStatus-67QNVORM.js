@@ -1,1 +1,0 @@
-import{validate}from"./chunk-FRK223GB.js";import"./chunk-J5QF5XFS.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ResourceStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ResourceStatus,validate);export{ResourceStatus as IoK8sApiCoreV1ResourceStatus,ResourceStatus};

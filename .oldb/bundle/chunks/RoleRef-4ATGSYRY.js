@@ -1,1 +1,0 @@
-import{validate}from"./chunk-X7SCO6UQ.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var RoleRef=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(RoleRef,validate);export{RoleRef as IoK8sApiRbacV1RoleRef,RoleRef};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-W544RGXE.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var RuleWithOperations=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(RuleWithOperations,validate);export{RuleWithOperations as IoK8sApiAdmissionregistrationV1RuleWithOperations,RuleWithOperations};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-Q4X6YZ5L.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SELinuxOptions=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SELinuxOptions,validate);export{SELinuxOptions as IoK8sApiCoreV1SELinuxOptions,SELinuxOptions};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-HALB55WO.js";import"./chunk-RFB3WP2B.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ScopeSelector=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ScopeSelector,validate);export{ScopeSelector as IoK8sApiCoreV1ScopeSelector,ScopeSelector};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-U3QUO4HU.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SeccompProfile=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SeccompProfile,validate);export{SeccompProfile as IoK8sApiCoreV1SeccompProfile,SeccompProfile};

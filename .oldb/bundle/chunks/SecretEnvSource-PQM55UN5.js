@@ -1,1 +1,0 @@
-import{validate}from"./chunk-SZWCTSWN.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SecretEnvSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SecretEnvSource,validate);export{SecretEnvSource as IoK8sApiCoreV1SecretEnvSource,SecretEnvSource};

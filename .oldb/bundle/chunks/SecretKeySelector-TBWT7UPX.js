@@ -1,1 +1,0 @@
-import{validate}from"./chunk-FRRWIPSA.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SecretKeySelector=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SecretKeySelector,validate);export{SecretKeySelector as IoK8sApiCoreV1SecretKeySelector,SecretKeySelector};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-H5NKF7Y3.js";import"./chunk-HLGENSXX.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SecretProjection=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SecretProjection,validate);export{SecretProjection as IoK8sApiCoreV1SecretProjection,SecretProjection};

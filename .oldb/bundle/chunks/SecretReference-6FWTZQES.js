@@ -1,1 +1,0 @@
-import{validate}from"./chunk-BIRB5DER.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SecretReference=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SecretReference,validate);export{SecretReference as IoK8sApiCoreV1SecretReference,SecretReference};

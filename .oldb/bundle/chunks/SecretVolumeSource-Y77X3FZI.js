@@ -1,1 +1,0 @@
-import{validate}from"./chunk-BCXRJKF4.js";import"./chunk-HLGENSXX.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SecretVolumeSource=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SecretVolumeSource,validate);export{SecretVolumeSource as IoK8sApiCoreV1SecretVolumeSource,SecretVolumeSource};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-T6MZZGRG.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ServiceBackendPort=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ServiceBackendPort,validate);export{ServiceBackendPort as IoK8sApiNetworkingV1ServiceBackendPort,ServiceBackendPort};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-XZWEWBQ2.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ServiceCIDRSpec=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ServiceCIDRSpec,validate);export{ServiceCIDRSpec as IoK8sApiNetworkingV1ServiceCIDRSpec,ServiceCIDRSpec};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ZWAZDUMF.js";import"./chunk-Q7ZDCWXU.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ServicePort=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ServicePort,validate);export{ServicePort as IoK8sApiCoreV1ServicePort,ServicePort};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-36WOZYK2.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var ServiceReference=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(ServiceReference,validate);export{ServiceReference as IoK8sApiAdmissionregistrationV1ServiceReference,ServiceReference};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-BHLYRRDV.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SleepAction=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SleepAction,validate);export{SleepAction as IoK8sApiCoreV1SleepAction,SleepAction};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-BKFKRH42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var StatefulSetOrdinals=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(StatefulSetOrdinals,validate);export{StatefulSetOrdinals as IoK8sApiAppsV1StatefulSetOrdinals,StatefulSetOrdinals};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-7KAKNSY5.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var Subject=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(Subject,validate);export{Subject as IoK8sApiRbacV1Subject,Subject};

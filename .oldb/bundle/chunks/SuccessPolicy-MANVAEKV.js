@@ -1,1 +1,0 @@
-import{validate}from"./chunk-T7KFTSTH.js";import"./chunk-KSWIYTGC.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SuccessPolicy=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SuccessPolicy,validate);export{SuccessPolicy as IoK8sApiBatchV1SuccessPolicy,SuccessPolicy};

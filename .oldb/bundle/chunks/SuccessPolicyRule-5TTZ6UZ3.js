@@ -1,1 +1,0 @@
-import{validate}from"./chunk-KSWIYTGC.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var SuccessPolicyRule=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(SuccessPolicyRule,validate);export{SuccessPolicyRule as IoK8sApiBatchV1SuccessPolicyRule,SuccessPolicyRule};

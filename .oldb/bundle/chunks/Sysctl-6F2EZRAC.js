@@ -1,1 +1,0 @@
-import{validate}from"./chunk-35VTTDZS.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var Sysctl=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(Sysctl,validate);export{Sysctl as IoK8sApiCoreV1Sysctl,Sysctl};

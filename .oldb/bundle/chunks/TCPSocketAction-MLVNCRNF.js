@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ATNPQGJP.js";import"./chunk-Q7ZDCWXU.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var TCPSocketAction=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(TCPSocketAction,validate);export{TCPSocketAction as IoK8sApiCoreV1TCPSocketAction,TCPSocketAction};

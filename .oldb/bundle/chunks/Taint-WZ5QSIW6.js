@@ -1,1 +1,0 @@
-import{validate}from"./chunk-3NZLCJ3C.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var Taint=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(Taint,validate);export{Taint as IoK8sApiCoreV1Taint,Taint};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-A2EWAIZH.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var TokenRequest=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(TokenRequest,validate);export{TokenRequest as IoK8sApiStorageV1TokenRequest,TokenRequest};

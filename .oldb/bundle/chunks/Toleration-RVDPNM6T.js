@@ -1,1 +1,0 @@
-import{validate}from"./chunk-IVCYYIR2.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var Toleration=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(Toleration,validate);export{Toleration as IoK8sApiCoreV1Toleration,Toleration};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-VFTYSGIS.js";import"./chunk-H4IEL7RZ.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var TypeChecking=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(TypeChecking,validate);export{TypeChecking as IoK8sApiAdmissionregistrationV1TypeChecking,TypeChecking};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-UEGLYYHK.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var TypedObjectReference=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(TypedObjectReference,validate);export{TypedObjectReference as IoK8sApiCoreV1TypedObjectReference,TypedObjectReference};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-YWUDH6NX.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var UncountedTerminatedPods=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(UncountedTerminatedPods,validate);export{UncountedTerminatedPods as IoK8sApiBatchV1UncountedTerminatedPods,UncountedTerminatedPods};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-K2QNPXR3.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var Validation=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(Validation,validate);export{Validation as IoK8sApiAdmissionregistrationV1Validation,Validation};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-DNWGZ7UG.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var Variable=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(Variable,validate);export{Variable as IoK8sApiAdmissionregistrationV1Variable,Variable};

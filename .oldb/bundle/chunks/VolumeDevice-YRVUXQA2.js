@@ -1,1 +1,0 @@
-import{validate}from"./chunk-NZ4AGL4S.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var VolumeDevice=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(VolumeDevice,validate);export{VolumeDevice as IoK8sApiCoreV1VolumeDevice,VolumeDevice};

@@ -1,1 +1,0 @@
-import{validate}from"./chunk-ALBNX3GF.js";import"./chunk-ZIRTZJ42.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var VolumeError=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(VolumeError,validate);export{VolumeError as IoK8sApiStorageV1VolumeError,VolumeError};

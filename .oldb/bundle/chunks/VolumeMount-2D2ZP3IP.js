@@ -1,1 +1,0 @@
-import{validate}from"./chunk-3X2FI2CT.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var VolumeMount=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(VolumeMount,validate);export{VolumeMount as IoK8sApiCoreV1VolumeMount,VolumeMount};

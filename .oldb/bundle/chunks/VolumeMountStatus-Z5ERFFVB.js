@@ -1,1 +1,0 @@
-import{validate}from"./chunk-5Q3NUJIW.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var VolumeMountStatus=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(VolumeMountStatus,validate);export{VolumeMountStatus as IoK8sApiCoreV1VolumeMountStatus,VolumeMountStatus};

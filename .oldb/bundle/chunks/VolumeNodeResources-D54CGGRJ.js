@@ -1,1 +1,0 @@
-import{validate}from"./chunk-V7TXIDZL.js";import{Model,setValidateFunc}from"./chunk-FEUXSGYA.js";import"./chunk-TX362KRZ.js";var VolumeNodeResources=class extends Model{constructor(data){super(),this.setDefinedProps(data)}};setValidateFunc(VolumeNodeResources,validate);export{VolumeNodeResources as IoK8sApiStorageV1VolumeNodeResources,VolumeNodeResources};

@@ -1,1 +1,0 @@
-import{ALLOWED_CIDRS_VERSION,WALLABY_VERSION,detectCapabilities,octaviaFacts}from"./chunk-QEY7DS3D.js";import"./chunk-SHTDRQAJ.js";import"./chunk-TX362KRZ.js";export{ALLOWED_CIDRS_VERSION,WALLABY_VERSION,detectCapabilities,octaviaFacts};

@@ -1,1 +1,0 @@
-import{describeOrigin,schemaText,showSettings,validateSettings,validationReport}from"./chunk-GVCCQ32A.js";import"./chunk-VU7ROMYW.js";import"./chunk-EQSWMYZT.js";import"./chunk-QEY7DS3D.js";import"./chunk-SHTDRQAJ.js";import"./chunk-TX362KRZ.js";export{describeOrigin,schemaText,showSettings,validateSettings,validationReport};
