@@ -14,7 +14,7 @@ export const STAMP = path.join(ROOT, 'dist', '.inputs-sha256');
 
 /** sha256 over every input file's path and content, in a fixed order (`root`: the checkout). */
 export function inputsHash(root = ROOT) {
-  const files = [...FILES.filter((f) => existsSync(path.join(root, f)))];
+  const files = FILES.filter((f) => existsSync(path.join(root, f)));
   for (const tree of TREES) {
     const dir = path.join(root, tree);
     if (!existsSync(dir)) continue;

@@ -1,5 +1,6 @@
 import { liveCloudConfProblems, parseCloudConf } from '../ingress/live-check.js';
 import { CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../ingress/render.js';
+import { OCCM_DAEMONSET as OCCM_DAEMONSET_NAME } from '../ingress/apply-steps.js';
 import { MONITOR_ANNOTATION, PROXY_ANNOTATION } from '../plan/edge.js';
 import { findBundled, kubernetesMinor, rangeText, supportsKubernetes } from '../plan/ingress-versions.js';
 import { providerFacts } from '../plan/providers.js';
@@ -16,7 +17,7 @@ import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, OWNING_GATEWAY_NAME_LABEL, OWNING_G
  */
 
 const HOSTNAME_ANNOTATION = 'loadbalancer.openstack.org/hostname';
-const OCCM_DAEMONSET = 'daemonset/openstack-cloud-controller-manager';
+const OCCM_DAEMONSET = `daemonset/${OCCM_DAEMONSET_NAME}`;
 const svcRes = (s: KubeService) => ({ type: 'service', id: `${s.metadata.namespace}/${s.metadata.name}`, name: s.metadata.name });
 const lbServices = (i: CheckInput) => i.kube!.services.filter((s) => s.spec.type === 'LoadBalancer');
 const annotation = (s: KubeService, k: string) => s.metadata.annotations?.[k];
@@ -212,7 +213,7 @@ export const occmClusterNameDiffers: Check = {
   run: (i) => {
     const live = i.kube!.occmClusterName;
     if (!i.cluster || !i.names || live === undefined || live === i.names.occmCluster) return [];
-    const res = { type: 'daemonset', id: `kube-system/${OCCM_DAEMONSET.split('/')[1]}`, name: OCCM_DAEMONSET.split('/')[1] };
+    const res = { type: 'daemonset', id: `kube-system/${OCCM_DAEMONSET_NAME}`, name: OCCM_DAEMONSET_NAME };
     const lbName = (c: string) => `kube_service_${c}_<namespace>_<service>`;
     const namespace = live.endsWith(`-${i.cluster}`) ? live.slice(0, -(i.cluster.length + 1)) : undefined;
     const fix = namespace ? `set \`namespace: ${namespace}\` in the environment file (kaas then derives ${live}), if the cluster's objects are in namespace ${namespace} on the management cluster`

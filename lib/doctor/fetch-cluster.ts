@@ -1,5 +1,5 @@
 import { CONTROLLER_CONFIGMAP, CONTROLLER_DEPLOYMENT, INGRESS_NAMESPACE } from '../ingress/render.js';
-import { OCCM_SECRET } from '../ingress/apply-steps.js';
+import { OCCM_DAEMONSET, OCCM_SECRET } from '../ingress/apply-steps.js';
 import { listAllNamespaces } from '../kube/cluster-api.js';
 import { ExecError } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
@@ -24,9 +24,6 @@ export const CLIENT_TRAFFIC_POLICIES = 'clienttrafficpolicies.gateway.envoyproxy
 /** An envoy Service Envoy Gateway created for a Gateway (its owner labels). */
 export const isEnvoyService = (s: KubeService) =>
   Boolean(s.metadata.labels?.[OWNING_GATEWAY_NAME_LABEL] && s.metadata.labels?.[OWNING_GATEWAY_NAMESPACE_LABEL]);
-
-/** OCCM's DaemonSet in kube-system (kaas's bundled add-on, as upstream's manifests). */
-export const OCCM_DAEMONSET_NAME = 'openstack-cloud-controller-manager';
 
 /** Label of the OCCM pods (kaas's bundled add-on, as upstream's manifests). */
 export const OCCM_POD_SELECTOR = 'k8s-app=openstack-cloud-controller-manager';
@@ -67,7 +64,7 @@ export async function fetchClusterSnapshot(k: Kubectl): Promise<ClusterSnapshot>
   const secret = await k.getJson<Item>('secret', OCCM_SECRET.name, { namespace: OCCM_SECRET.namespace });
   const occm = await k.getJson<{ items?: Item<unknown, { startTime?: string }>[] }>('pods', undefined, { namespace: 'kube-system', selector: OCCM_POD_SELECTOR });
   // OCCM's --cluster-name names the cluster's load balancers: the live value beats the settings' rule.
-  const occmDaemonSet = await k.getJson<Item<{ template?: { spec?: { containers?: OccmContainer[] } } }>>('daemonset', OCCM_DAEMONSET_NAME, { namespace: 'kube-system' });
+  const occmDaemonSet = await k.getJson<Item<{ template?: { spec?: { containers?: OccmContainer[] } } }>>('daemonset', OCCM_DAEMONSET, { namespace: 'kube-system' });
 
   // The ClientTrafficPolicy type exists only where Envoy Gateway is installed; its envoy Services say so.
   const clientTrafficPolicies = services.some(isEnvoyService) ? await listAllNamespaces<ClientTrafficPolicy>(k, CLIENT_TRAFFIC_POLICIES) : undefined;
