@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { REFERENCE_DIR } from './reference.js';
 import { PEER_DIR, PEER_ENV_VAR, PEER_STARTED_MARK, PEER_USERS_DIR, PRINTED_ENV_VAR, PRINTED_ROOT, ROOT } from './peer-paths.js';
 
 /** The part of jest's global config read here (path patterns given on the command line). */
@@ -41,6 +42,10 @@ export default async function globalSetup(globalConfig?: JestGlobalConfig): Prom
   fs.rmSync(printed, { recursive: true, force: true });
   fs.mkdirSync(printed, { recursive: true });
   process.env[PRINTED_ENV_VAR] = printed;
+  // Without the upstream reference data, dozens of tests would each fail on a missing file: say it once.
+  if (!fs.existsSync(REFERENCE_DIR)) {
+    throw new Error(`[kaas tests] the upstream reference data is not at ${REFERENCE_DIR}: the tests compare against ../shared/reference beside the checkout (as CI has it); put the shared folder there, or point KAAS_REFERENCE_DIR at its reference/ directory`);
+  }
   if (!integrationSelected(globalConfig)) {
     process.stderr.write('\n[kaas tests] no integration test selected: the OpenStack peer is not started\n');
     return;

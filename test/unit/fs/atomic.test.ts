@@ -92,11 +92,12 @@ describe('file-system errors name the path and a fix (exit 2 for a bad path, 1 f
   it('EACCES: a read-only directory (as a user without root rights)', () => {
     const dir = tempDir();
     fs.chmodSync(dir, 0o500);
-    // root ignores directory modes; run the write as "nobody" to meet the real EACCES.
-    const script = `import('${path.resolve('dist/lib/fs/atomic.js')}').then((m) => { try { m.writeFileAtomic('${dir}/f', 'x'); } catch (e) { console.log(JSON.stringify({ m: e.message, c: e.exitCode, h: e.hint })); } })`;
-    const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
+    // root ignores directory modes: the write runs as "nobody" to meet the real EACCES. The module is
+    // loaded first, as root, so that the checkout need not be readable by nobody (a `mktemp -d` clone is not).
+    const drop = process.getuid?.() === 0 ? 'process.setgroups([]); process.setgid(65534); process.setuid(65534);' : '';
+    const script = `import('${path.resolve('dist/lib/fs/atomic.js')}').then((m) => { ${drop} try { m.writeFileAtomic('${dir}/f', 'x'); } catch (e) { console.log(JSON.stringify({ m: e.message, c: e.exitCode, h: e.hint })); } })`;
     fs.chmodSync(dir, 0o555);
-    const r = spawnSync(asNobody[0], [...asNobody.slice(1), '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     const out = JSON.parse(r.stdout) as { m: string; c: number; h: string };
     expect(out.m).toBe(`cannot write ${dir}/f: permission denied`);
     expect(out.c).toBe(2);

@@ -10,6 +10,7 @@ import { objectKey, stringifyDocuments, type KubeObject } from '../../../lib/ren
 import { loadSettings } from '../../../lib/settings/load.js';
 import { AMPHORA, OVN } from '../plan/edge-table.js';
 import { kustomizeBuild } from './kustomize.js';
+import { REFERENCE_DIR } from '../../support/reference.js';
 
 /**
  * The rendered gateway of the example environment in both provider modes: kaas's own objects
@@ -20,7 +21,7 @@ import { kustomizeBuild } from './kustomize.js';
 const GOLDEN = path.resolve(process.cwd(), 'test/golden/gateway');
 const UPSTREAM = path.resolve(process.cwd(), 'templates/gateway');
 // The reference folder beside the checkout (../shared), as CI lays it out.
-const REFERENCE = process.env.KAAS_REFERENCE_DIR ? path.join(process.env.KAAS_REFERENCE_DIR, 'gateway') : path.resolve(process.cwd(), '..', 'shared', 'reference', 'gateway');
+const REFERENCE = path.join(REFERENCE_DIR, 'gateway');
 const UPDATE = process.env.KAAS_UPDATE_GOLDEN === '1';
 const v = BUNDLED_GATEWAY_VERSIONS[0];
 const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS() as KubeObject).filter((o) => o !== null);

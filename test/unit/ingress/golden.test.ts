@@ -5,6 +5,7 @@ import { renderIngress } from '../../../lib/ingress/render.js';
 import { BUNDLED_INGRESS_VERSIONS } from '../../../lib/plan/ingress-versions.js';
 import type { IngressVariant } from '../../../lib/plan/ingress.js';
 import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
+import { REFERENCE_DIR } from '../../support/reference.js';
 
 /**
  * The rendered ingress manifests, compared with the verbatim upstream manifests in
@@ -12,7 +13,7 @@ import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
  * release) plus the changes each variant is documented to make, written out here by hand — never
  * with golden files written by the renderer under test. Compared semantically (parsed objects).
  */
-const REFERENCE = process.env.KAAS_REFERENCE_DIR ? path.join(process.env.KAAS_REFERENCE_DIR, 'ingress-nginx') : path.resolve(process.cwd(), '..', 'shared', 'reference', 'ingress-nginx');
+const REFERENCE = path.join(REFERENCE_DIR, 'ingress-nginx');
 
 type Obj = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; data?: Record<string, string> | null; spec?: Record<string, unknown> };
 const docs = (text: string) => parseAllDocuments(text).map((d) => d.toJS() as Obj).filter((o) => o !== null);

@@ -4,13 +4,14 @@ import { parseAllDocuments } from 'yaml';
 import { OperationError } from '../../../lib/errors.js';
 import { bundledFiles, bundledTemplate, readBundledObjects, readBundledText } from '../../../lib/render/bundled.js';
 import { RenderError } from '../../../lib/render/template.js';
+import { REFERENCE_DIR } from '../../support/reference.js';
 
 /**
  * The files kaas ships under templates/, as the tsc-built CLI reads them (test/cli/bundle-equivalence
  * holds the bundled CLI's twin to the same output). The upstream manifests are compared with the
  * copies in ../shared/reference, read with yaml rather than with the code under test.
  */
-const REFERENCE = process.env.KAAS_REFERENCE_DIR ?? path.resolve(process.cwd(), '..', 'shared', 'reference');
+const REFERENCE = REFERENCE_DIR;
 const NGINX = ['deploy-cloud-v1.14.5.yaml', 'deploy-cloud-v1.15.1.yaml', 'deploy-cloud-v1.9.6.yaml'];
 
 describe('the files kaas ships under templates/', () => {

@@ -5,6 +5,7 @@ import { compileCrdSchema } from '../../../lib/render/crd-compile.js';
 import { closeObjects, crdSchemas, validateCustomResources, type Schema } from '../../../lib/render/crd-schema.js';
 import type { KubeObject } from '../../../lib/render/documents.js';
 import { RenderError } from '../../../lib/render/template.js';
+import { REFERENCE_DIR } from '../../support/reference.js';
 
 /**
  * CRD validation as the API server does it with strict field validation, checked against the CRD
@@ -12,7 +13,7 @@ import { RenderError } from '../../../lib/render/template.js';
  * Each test compiles the schema it needs: a validator cached across tests would hide a broken compile
  * from the tests that did not build it.
  */
-const REFERENCE = process.env.KAAS_REFERENCE_DIR ?? path.resolve(process.cwd(), '..', 'shared', 'reference');
+const REFERENCE = REFERENCE_DIR;
 const parsed = new Map<string, KubeObject>();
 /** An upstream CRD manifest, parsed when a test first needs it (the mutation runs load this file for every mutant). */
 const upstream = (rel: string): KubeObject => {
