@@ -336,3 +336,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(STAMP, `${inputs}\n`);
   if (process.env.KAAS_BUNDLE_REPORT) console.log(await esbuild.analyzeMetafile(metafile));
 }
+
+/**
+ * Bundles one script (a benchmark's floor, test/bench/detect-floor-libs.ts) into a single ES module
+ * with the library trims of the CLI's bundle, so that it loads axios and yaml as the CLI does.
+ */
+export async function bundleScript(entry, outfile) {
+  await esbuild.build({
+    absWorkingDir: ROOT, entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20.19',
+    minifyWhitespace: true, minifySyntax: true, legalComments: 'none', logLevel: 'warning', banner: { js: BANNER },
+    plugins: [kaasPlugin(await trimmedFormats())],
+  });
+  writeFileSync(path.join(path.dirname(outfile), 'package.json'), '{ "type": "module" }\n');
+}

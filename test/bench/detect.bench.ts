@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PEER_DIR, ROOT } from '../support/peer-paths.js';
-import { compareMs, KAAS, type Bench } from './measure.js';
+import { KAAS, medianMs, type Bench } from './measure.js';
 
 /** Starts (or reuses) the test peer (KAAS_TEST_PEER_HOME is honoured); throws when it cannot start. */
 function ensurePeer(): Record<string, string> {
@@ -25,7 +25,9 @@ function kaasRequests(env: NodeJS.ProcessEnv, args: string[]): number {
 /**
  * `kaas detect` (settings, clouds.yaml, token, Octavia versions + providers, Neutron external
  * networks, planning) against its floor: a bare Node script sending the same four requests to the
- * same peer (test/bench/detect-floor.ts).
+ * same peer (test/bench/detect-floor.ts). A third script, timed in the same rounds, sends them through
+ * the libraries kaas must use, axios and yaml, bundled with kaas's trims (detect-floor-libs.ts): it
+ * splits kaas's distance to the floor into what those libraries cost and what kaas's own work costs.
  */
 export const bench: Bench = {
   name: 'kaas detect',
@@ -41,8 +43,22 @@ export const bench: Bench = {
         FLOOR_PROJECT: 'demo', FLOOR_REGION: peer.OS_PEER_REGION,
       };
       const floor = path.join(path.dirname(fileURLToPath(import.meta.url)), 'detect-floor.js');
-      const r = compareMs({ command: process.execPath, args: [KAAS, ...kaasArgs], opts: { env } }, { command: process.execPath, args: [floor], opts: { env: floorEnv } }, runs);
-      return { ...r, notes: [`HTTP requests: kaas detect ${kaasRequests(env, kaasArgs)} (token + 3 concurrent), floor script 4; target: ratio ≤ 1.06`] };
+      const libsFloor = path.join(settingsDir, 'floor-libs', 'detect-floor-libs.js');
+      const { bundleScript } = (await import(pathToFileURL(path.join(ROOT, 'build', 'bundle.mjs')).href)) as { bundleScript(entry: string, out: string): Promise<void> };
+      await bundleScript('test/bench/detect-floor-libs.ts', libsFloor);
+      const libsEnv = { PATH: process.env.PATH, FLOOR_CLOUDS: path.join(PEER_DIR, 'clouds.yaml'), FLOOR_CLOUD: 'peer-demo' };
+      const [candidateMs, baselineMs, libsMs] = medianMs([
+        { command: process.execPath, args: [KAAS, ...kaasArgs], opts: { env } },
+        { command: process.execPath, args: [floor], opts: { env: floorEnv } },
+        { command: process.execPath, args: [libsFloor], opts: { env: libsEnv } },
+      ], runs);
+      return {
+        candidateMs, baselineMs,
+        notes: [
+          `HTTP requests: kaas detect ${kaasRequests(env, kaasArgs)} (token + 3 concurrent), floor script 4; target: ratio ≤ 1.06`,
+          `the same 4 requests through bundled axios + yaml (detect-floor-libs.ts): ${libsMs.toFixed(1)} ms, ratio ${(libsMs / baselineMs).toFixed(2)} to the floor; kaas / that: ${(candidateMs / libsMs).toFixed(2)}`,
+        ],
+      };
     } finally {
       fs.rmSync(settingsDir, { recursive: true, force: true });
     }

@@ -45,17 +45,18 @@ function median(times: number[]): number {
 }
 
 /**
- * Median wall times of a candidate and its baseline, run alternately (after one warm-up run each),
- * so that a change in the machine's load during the run weighs on both alike.
+ * Median wall times of several commands, run in turn (after one warm-up run each), so that a change in
+ * the machine's load during the run weighs on all alike.
  */
+export function medianMs(commands: Timed[], runs: number): number[] {
+  for (const c of commands) timeOnce(c);
+  const times: number[][] = commands.map(() => []);
+  for (let i = 0; i < runs; i++) commands.forEach((c, j) => times[j].push(timeOnce(c)));
+  return times.map(median);
+}
+
+/** Median wall times of a candidate and its baseline (see medianMs). */
 export function compareMs(candidate: Timed, baseline: Timed, runs: number): { candidateMs: number; baselineMs: number } {
-  timeOnce(candidate);
-  timeOnce(baseline);
-  const c: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    c.push(timeOnce(candidate));
-    b.push(timeOnce(baseline));
-  }
-  return { candidateMs: median(c), baselineMs: median(b) };
+  const [candidateMs, baselineMs] = medianMs([candidate, baseline], runs);
+  return { candidateMs, baselineMs };
 }
