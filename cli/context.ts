@@ -121,3 +121,16 @@ export function handle<A>(fn: (ctx: CliContext, argv: ArgumentsCamelCase<A>) => 
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Command = CommandModule<object, any>;
+
+/**
+ * yargs renders a command's whole help text as soon as its handler has started (its usage
+ * instance's cacheHelpMessage), to print it should the handler fail later. kaas's fail() never prints
+ * help, so that text was never shown, and rendering it cost about 10 ms of every command's run.
+ */
+export function skipHelpCache(parser: unknown): boolean {
+  type Internals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
+  const usage = (parser as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage !== 'function') return false;
+  usage.cacheHelpMessage = () => undefined;
+  return true;
+}

@@ -11,7 +11,7 @@ import { kaasVersion } from '../lib/paths.js';
 import { redact } from '../lib/redact.js';
 import os from 'node:os';
 import { commands } from './commands/index.js';
-import { globalOptions, settingsDirOf, takeResult, type OutputFormat } from './context.js';
+import { globalOptions, settingsDirOf, skipHelpCache, takeResult, type OutputFormat } from './context.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -93,6 +93,7 @@ async function main(rawArgv: string[]): Promise<number> {
       throw new UsageError(err?.message ?? msg, { hint: 'see kaas --help' });
     });
   for (const c of commands) parser = parser.command(c as never);
+  skipHelpCache(parser);
   let format: OutputFormat = 'text';
   try {
     const parsed = await parser.parseAsync();
