@@ -16,6 +16,7 @@
 //   - axios: its fetch adapter and form-data (see AXIOS_TRIMS).
 //   - string-width (yargs' help layout): a fast path for text whose every character is one column
 //     wide, see build/shims/string-width.ts.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -203,7 +204,8 @@ function coreModules(metafile) {
   const shared = new Map();
   for (const e of lazy) for (const f of closure(e)) shared.set(f, (shared.get(f) ?? 0) + 1);
   const startup = closure('cli/main.ts');
-  const core = Object.keys(inputs).filter((f) => isPure(f));
+  // The entry itself stays the entry (cli/main.ts finds its data files beside dist/bundle/kaas.js).
+  const core = Object.keys(inputs).filter((f) => f !== 'cli/main.ts' && isPure(f));
   return {
     startup: new Set(core.filter((f) => startup.has(f))),
     shared: new Set(core.filter((f) => !startup.has(f) && (shared.get(f) ?? 0) >= CORE_SHARED)),
@@ -250,7 +252,21 @@ export async function bundle() {
   checkBundle(result.metafile, validators);
   checkInChunks(result.metafile, ['lib/render/bundled.bundle.ts', 'lib/gateway/crd-validators.bundle.ts']);
   chmodSync(path.join(OUT, 'kaas.js'), 0o755);
+  recordHelp();
   return result.metafile;
+}
+
+/**
+ * `kaas --help` recorded from the bundle itself, for cli/main.ts's recordedHelp: the run goes through
+ * yargs (no recording exists yet), with the default environment (no KAAS_ENV) and stdout a pipe (the
+ * 80-column layout).
+ */
+function recordHelp() {
+  const env = { ...process.env };
+  delete env.KAAS_ENV;
+  const r = spawnSync(process.execPath, [path.join(OUT, 'kaas.js'), '--help'], { env, encoding: 'utf8' });
+  if (r.status !== 0 || !r.stdout.includes('Usage: kaas')) throw new Error(`recording kaas --help failed (exit ${r.status}): ${r.stderr}`);
+  writeFileSync(path.join(OUT, 'data', 'help.txt'), r.stdout);
 }
 
 /** The require() banner costs a createRequire per chunk: kept only in the chunks that use require. */

@@ -3,8 +3,7 @@
  * The kaas entry point: the only place that parses argv, prints results and exits.
  * Exit codes: 0 ok, 1 the operation failed, 2 bad usage or invalid settings.
  */
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import { readFileSync } from 'node:fs';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
 import { fsError, isFsError } from '../lib/fs/errors.js';
 import { kaasVersion } from '../lib/paths.js';
@@ -53,7 +52,28 @@ function completeWords(argv: string[], c: typeof import('./completion.js')) {
   };
 }
 
+/**
+ * `kaas --help` as the build recorded it from this bundle's own yargs (dist/bundle/data/help.txt,
+ * see build/bundle.mjs), when this run would print exactly that: the default environment (KAAS_ENV
+ * shows as a default) and an 80-column layout (see .wrap below). Elsewhere, e.g. in the tsc-built
+ * tree, there is no recording and yargs prints the help.
+ */
+function recordedHelp(argv: string[]): string | undefined {
+  if (argv.length !== 1 || (argv[0] !== '--help' && argv[0] !== '-h')) return undefined;
+  if (process.env.KAAS_ENV || (process.stdout.columns || 80) < 80) return undefined;
+  try {
+    return readFileSync(new URL('./data/help.txt', import.meta.url), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(rawArgv: string[]): Promise<number> {
+  const recorded = recordedHelp(rawArgv);
+  if (recorded !== undefined) {
+    process.stdout.write(recorded);
+    return 0;
+  }
   const verbose = rawArgv.includes('--verbose');
   if (rawArgv[0] === 'completion' && (rawArgv.includes('--help') || rawArgv.includes('-h'))) {
     // yargs would print the script itself here.
@@ -70,6 +90,7 @@ async function main(rawArgv: string[]): Promise<number> {
   // Completion data (environments, clusters) is read from YAML settings files: cli/completion.ts is
   // loaded only when the shell asks for completions (the callback below must answer synchronously).
   const completion = argv.includes('--get-yargs-completions') ? await import('./completion.js') : undefined;
+  const { default: yargs } = await import('yargs');
   let parser = globalOptions(yargs(argv), process.env)
     .scriptName('kaas')
     .usage('kaas — Kubernetes clusters on OpenStack with Cluster API, and their\ningress done right\n\nUsage: $0 <command> [options]')
@@ -119,7 +140,8 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-main(hideBin(process.argv)).then(
+// The arguments after node and the script (yargs's hideBin, which differs only inside Electron).
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

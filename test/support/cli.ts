@@ -37,11 +37,11 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built `kaas` with a clean environment (cwd defaults to the repo root). */
-export function runKaas(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string; prefix?: string[] } = {}): CliRun {
+/** Runs the built `kaas` (or `entry`, another copy of it) with a clean environment (cwd defaults to the repo root). */
+export function runKaas(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string; prefix?: string[]; entry?: string } = {}): CliRun {
   // `prefix` runs kaas under another command, e.g. flock holding the test peer's shared lock.
   const [cmd, ...pre] = opts.prefix ?? [process.execPath];
-  const r = spawnSync(cmd, [...pre, ...(opts.prefix ? [process.execPath] : []), KAAS, ...args], {
+  const r = spawnSync(cmd, [...pre, ...(opts.prefix ? [process.execPath] : []), opts.entry ?? KAAS, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: cleanEnv(opts.env),
     encoding: 'utf8',
