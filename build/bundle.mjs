@@ -246,7 +246,7 @@ export async function bundle() {
   dropUnusedBanners(result.metafile);
   // Node looks up the package scope of every module it loads (package.json in each folder up to the
   // root): one right beside the modules ends that walk at once, with the same answer (ES modules).
-  for (const dir of [OUT, path.join(OUT, 'chunks')]) writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  for (const dir of [OUT, path.join(OUT, 'chunks')]) markEsModules(dir);
   await dataFiles(path.join(OUT, 'data'));
   const validators = await bundleGatewayValidators();
   checkBundle(result.metafile, validators);
@@ -267,6 +267,24 @@ function recordHelp() {
   const r = spawnSync(process.execPath, [path.join(OUT, 'kaas.js'), '--help'], { env, encoding: 'utf8' });
   if (r.status !== 0 || !r.stdout.includes('Usage: kaas')) throw new Error(`recording kaas --help failed (exit ${r.status}): ${r.stderr}`);
   writeFileSync(path.join(OUT, 'data', 'help.txt'), r.stdout);
+}
+
+/** A package.json that makes the .js files of `dir` ES modules (and ends Node's package-scope lookup there). */
+function markEsModules(dir) {
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+}
+
+/**
+ * Bundles one script (a benchmark's floor, test/bench/detect-floor-libs.ts) into a single ES module
+ * with the library trims of the CLI's bundle, so that it loads axios and yaml as the CLI does.
+ */
+export async function bundleScript(entry, outfile) {
+  await esbuild.build({
+    absWorkingDir: ROOT, entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20.19',
+    minifyWhitespace: true, minifySyntax: true, legalComments: 'none', logLevel: 'warning', banner: { js: BANNER },
+    plugins: [kaasPlugin(await trimmedFormats())],
+  });
+  markEsModules(path.dirname(outfile));
 }
 
 /** The require() banner costs a createRequire per chunk: kept only in the chunks that use require. */
@@ -353,15 +371,3 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.env.KAAS_BUNDLE_REPORT) console.log(await esbuild.analyzeMetafile(metafile));
 }
 
-/**
- * Bundles one script (a benchmark's floor, test/bench/detect-floor-libs.ts) into a single ES module
- * with the library trims of the CLI's bundle, so that it loads axios and yaml as the CLI does.
- */
-export async function bundleScript(entry, outfile) {
-  await esbuild.build({
-    absWorkingDir: ROOT, entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20.19',
-    minifyWhitespace: true, minifySyntax: true, legalComments: 'none', logLevel: 'warning', banner: { js: BANNER },
-    plugins: [kaasPlugin(await trimmedFormats())],
-  });
-  writeFileSync(path.join(path.dirname(outfile), 'package.json'), '{ "type": "module" }\n');
-}

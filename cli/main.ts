@@ -52,15 +52,19 @@ function completeWords(argv: string[], c: typeof import('./completion.js')) {
   };
 }
 
+/** Help fits an 80-column terminal (and narrower ones), whatever the terminal's width. */
+const HELP_WIDTH = 80;
+const helpWidth = () => Math.min(HELP_WIDTH, process.stdout.columns || HELP_WIDTH);
+
 /**
  * `kaas --help` as the build recorded it from this bundle's own yargs (dist/bundle/data/help.txt,
  * see build/bundle.mjs), when this run would print exactly that: the default environment (KAAS_ENV
- * shows as a default) and an 80-column layout (see .wrap below). Elsewhere, e.g. in the tsc-built
- * tree, there is no recording and yargs prints the help.
+ * shows as a default) and the full help width (helpWidth, which .wrap below uses too). Elsewhere, e.g.
+ * in the tsc-built tree, there is no recording and yargs prints the help.
  */
 function recordedHelp(argv: string[]): string | undefined {
   if (argv.length !== 1 || (argv[0] !== '--help' && argv[0] !== '-h')) return undefined;
-  if (process.env.KAAS_ENV || (process.stdout.columns || 80) < 80) return undefined;
+  if (process.env.KAAS_ENV || helpWidth() < HELP_WIDTH) return undefined;
   try {
     return readFileSync(new URL('./data/help.txt', import.meta.url), 'utf8');
   } catch {
@@ -105,8 +109,7 @@ async function main(rawArgv: string[]): Promise<number> {
     .help()
     .alias('help', 'h')
     .version(kaasVersion())
-    // Help fits an 80-column terminal (and narrower ones), whatever the terminal's width.
-    .wrap(Math.min(80, process.stdout.columns || 80))
+    .wrap(helpWidth())
     .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set.\nDocs: README.md')
     .fail((msg, err) => {
       // yargs rewraps what a coerce function throws as a YError: still a usage error (exit 2).

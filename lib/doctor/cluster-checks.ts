@@ -206,6 +206,8 @@ export const occmConfigDrift: Check = {
   },
 };
 
+const occmRes = { type: 'daemonset', id: `kube-system/${OCCM_DAEMONSET_NAME}`, name: OCCM_DAEMONSET_NAME };
+
 export const occmClusterNameDiffers: Check = {
   id: 'occm-cluster-name', severity: 'warning', needs: ['cluster'],
   what: 'OCCM runs with another --cluster-name than kaas derives from the settings (e.g. a cluster placed in another namespace without the namespace setting), so kaas\'s own commands look for its load balancers under the wrong name',
@@ -213,13 +215,12 @@ export const occmClusterNameDiffers: Check = {
   run: (i) => {
     const live = i.kube!.occmClusterName;
     if (!i.cluster || !i.names || live === undefined || live === i.names.occmCluster) return [];
-    const res = { type: 'daemonset', id: `kube-system/${OCCM_DAEMONSET_NAME}`, name: OCCM_DAEMONSET_NAME };
     const lbName = (c: string) => `kube_service_${c}_<namespace>_<service>`;
     const namespace = live.endsWith(`-${i.cluster}`) ? live.slice(0, -(i.cluster.length + 1)) : undefined;
     const fix = namespace ? `set \`namespace: ${namespace}\` in the environment file (kaas then derives ${live}), if the cluster's objects are in namespace ${namespace} on the management cluster`
       : live === i.cluster ? `remove the \`namespace\` setting (or set it to ${i.cluster} or default): OCCM was given the plain cluster name`
         : `OCCM's name is not one kaas derives from a namespace: kaas's commands will not find these load balancers; the doctor follows OCCM`;
-    return [finding(occmClusterNameDiffers, res,
+    return [finding(occmClusterNameDiffers, occmRes,
       `OCCM runs with --cluster-name ${live}, but kaas's settings give ${i.names.occmCluster}: its load balancers are named ${lbName(live)} (the doctor follows OCCM), while apply-ingress/apply-gateway verification and check-lb look for ${lbName(i.names.occmCluster)}.`,
       fix)];
   },
@@ -228,7 +229,7 @@ export const occmClusterNameDiffers: Check = {
 export const occmNotRestarted: Check = {
   id: 'occm-not-restarted', severity: 'warning', needs: ['cluster'],
   what: 'OCCM has not restarted since its cloud-config Secret changed (OCCM reads cloud.conf only at start)',
-  fix: 'kubectl -n kube-system rollout restart daemonset/openstack-cloud-controller-manager',
+  fix: `kubectl -n kube-system rollout restart ${OCCM_DAEMONSET}`,
   run: (i) => {
     const changed = Date.parse(i.kube!.cloudConf?.changedAt ?? '');
     if (Number.isNaN(changed)) return [];

@@ -124,7 +124,8 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   }
 
   const names = o.cluster === undefined ? undefined : clusterNames(s.namespace, o.cluster);
-  const exists = (cloud?.loadBalancers ?? []).some((l) => ownedBy(l, ownerNames({ cluster: o.cluster, names, kube })));
+  const owner = ownerNames({ cluster: o.cluster, names, kube });
+  const exists = (cloud?.loadBalancers ?? []).some((l) => ownedBy(l, owner));
   const occm = { ...lb.cloudConf, ...Object.fromEntries(Object.entries(s.occm_loadbalancer).map(([k, v]) => [k, String(v)])) };
   const input: CheckInput = {
     cluster: o.cluster, names, now: (deps.now ?? Date.now)(), stuckAfterSec, lb, edge, cloud, kube,
