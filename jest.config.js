@@ -3,6 +3,9 @@ export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/dist/test'],
   testMatch: ['**/*.test.js'],
+  // The testbed scenarios run inside the testbed's network namespace: npm test runs them after this suite
+  // (dist/test/testbed/run.js, jest.testbed.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/test/testbed/'],
   globalSetup: '<rootDir>/dist/test/support/global-setup.js',
   globalTeardown: '<rootDir>/dist/test/support/global-teardown.js',
   testTimeout: 60000,

@@ -6,6 +6,7 @@ interface Args {
   dryRun: boolean;
   outputDir?: string;
   listVariables: boolean;
+  wait: boolean;
   cloud?: string;
   capabilities?: string;
   kubeconfig?: string;
@@ -21,19 +22,21 @@ export const createCluster: Command = {
       .positional('cluster', { type: 'string', demandOption: true, describe: 'cluster name (its clusters.<name> section applies)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'render and check only: print the manifests (secrets redacted) or write them to --output-dir; touches nothing' })
       .option('output-dir', { type: 'string', describe: 'with --dry-run: write cluster.yaml, addon-*.yaml, ingress-nginx.yaml and cloud.conf here (secret files mode 0600)' })
+      .option('wait', { type: 'boolean', default: true, describe: '--no-wait: stop once the management-cluster objects are applied (webhooks passed); a later run without it waits and continues with the add-ons' })
       .option('list-variables', { type: 'boolean', default: false, describe: 'list the settings that shape the cluster, their values and origins, and exit' })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' })
       .options(kubeconfigOptions('management'))
       .example('kaas create-cluster demo --env example --dry-run', 'render everything offline (secrets redacted)')
       .example('kaas create-cluster demo --list-variables', 'the settings that shape cluster demo')
-      .example('kaas create-cluster demo --kubeconfig ~/.kube/mgmt.yaml', 'create it from that management cluster'),
+      .example('kaas create-cluster demo --kubeconfig ~/.kube/mgmt.yaml', 'create it from that management cluster')
+      .example('kaas create-cluster demo --no-wait', 'apply the cluster objects and return; re-run without --no-wait to finish'),
   handler: handle<Args>(async (ctx, argv) => {
     const { runCreateCluster } = await import('../../lib/cluster/run.js');
     const r = await runCreateCluster({
       cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       kubeconfig: argv.kubeconfig, context: argv.context,
-      dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
+      dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities, wait: argv.wait,
       environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
     }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };

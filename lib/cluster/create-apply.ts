@@ -64,7 +64,7 @@ export interface ApplyInput {
 }
 
 /** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
-export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts> }, deps: ApplyDeps, p: ApplyInput) {
+export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts>; wait?: boolean }, deps: ApplyDeps, p: ApplyInput) {
   const s = p.plan.decisions.settings;
   const waits = machineWaits(s.instance_create_timeout, s.controller_count);
   const t: CreateTimeouts = { ...DEFAULT_TIMEOUTS, ...waits, ...o.timeouts };
@@ -107,6 +107,8 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
     return `${what} in namespace ${ns}${created ? ' (created)' : ''}`;
   });
+  const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
+  if (o.wait === false) return { steps, kubeconfig, contexts: [] as string[], waited: false };
 
   await timed('control plane initialized', async () => {
     await wait('control plane initialized', t.controlPlaneSec, `kubectl describe kubeadmcontrolplane ${names.controlPlane} -n ${ns}; clusterctl describe cluster ${cluster}`, async () => {
@@ -124,7 +126,6 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     return `${names.kubeconfigSecret} present`;
   });
 
-  const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
   let contexts: string[] = [];
   await timed('workload kubeconfig', async () => {
     const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
@@ -188,5 +189,5 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     if (deps.applyGateway) await timed('gateway', () => deps.applyGateway!({ cluster, kubeconfig }));
     else deps.logger.warn(`gateway not applied: run kaas apply-gateway ${cluster} --kubeconfig ${kubeconfig}`);
   }
-  return { steps, kubeconfig, contexts };
+  return { steps, kubeconfig, contexts, waited: true };
 }

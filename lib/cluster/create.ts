@@ -31,6 +31,8 @@ import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, m
 /** Flags of create-cluster beyond the common ones. */
 export interface CreateClusterOptions extends ClusterRunOptions {
   outputDir?: string;
+  /** false (--no-wait): return once the management-cluster objects are applied. */
+  wait?: boolean;
   /** A `kaas detect -o json` file: plan the load balancers without asking Octavia. */
   capabilitiesFile?: string;
   timeouts?: Partial<CreateTimeouts>;
@@ -55,6 +57,8 @@ export interface CreateClusterResult {
   steps?: StepTime[];
   kubeconfig?: string;
   contexts?: string[];
+  /** false: --no-wait stopped after the management-cluster objects. */
+  waited?: boolean;
 }
 
 /** `--list-variables`: what each template reads, as clusterctl generate cluster --list-variables. */

@@ -12,11 +12,17 @@ export function createSummary(r: CreateClusterResult): string {
     lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`, `ingress: ${r.ingress}`);
     return lines.join('\n');
   }
-  lines.push(`cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}) is ready`);
+  lines.push(r.waited === false
+    ? `cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}): objects applied, not waited for (--no-wait)`
+    : `cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}) is ready`);
   const total = (r.steps ?? []).reduce((a, s) => a + s.seconds, 0);
   const width = Math.max(...(r.steps ?? []).map((s) => s.step.length), 4);
   for (const s of r.steps ?? []) lines.push(`  ${s.step.padEnd(width)}  ${s.seconds.toFixed(1).padStart(7)}s  ${s.detail}`);
   lines.push(`  ${'total'.padEnd(width)}  ${total.toFixed(1).padStart(7)}s`);
+  if (r.waited === false) {
+    lines.push('', 'follow it with:', `  clusterctl describe cluster ${r.cluster}`, `then run kaas create-cluster ${r.cluster} again (without --no-wait) for the kubeconfig, add-ons and edge`);
+    return lines.join('\n');
+  }
   lines.push('', 'reach it with:', `  kubectl --kubeconfig ${r.kubeconfig} get nodes`);
   if (r.contexts?.length) lines.push(`  kubectl --context ${r.contexts[0]} get nodes`);
   return lines.join('\n');

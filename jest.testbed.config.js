@@ -1,0 +1,12 @@
+/**
+ * The testbed scenarios (test/testbed/*.test.ts): run by `node dist/test/testbed/run.js` inside the
+ * testbed's network namespace, one file at a time, after `test/testbed/testbed.sh start` (npm test does both).
+ */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/dist/test/testbed'],
+  testMatch: ['**/*.test.js'],
+  testTimeout: 15 * 60_000,
+  maxWorkers: 1,
+  transform: {},
+};

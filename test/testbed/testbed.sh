@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# The kaas testbed: a real management cluster (etcd, kube-apiserver, kube-controller-manager, the Cluster
+# API core, kubeadm bootstrap and kubeadm control-plane managers, CAPO) built from pinned Go modules, next
+# to a real OpenStack peer (test/peer/start.sh), all inside a network namespace this script creates.
+#
+#   testbed.sh build         build (or find up to date) the binaries: test/testbed/build.sh
+#   testbed.sh start DIR     start everything, leave DIR/testbed.env and DIR/settings/testbed.yaml
+#   testbed.sh stop DIR      stop exactly what start DIR started, delete the namespace
+#
+# Isolation: everything runs in the named network namespace TESTBED_NETNS (ip netns), whose only link is
+# lo; the peer's external (floating-IP) range PEER_EXTERNAL_CIDR is put on that lo, so the API load
+# balancer's floating IP that CAPI's ClusterCache dials, and any LB VIP, is an address of the namespace
+# itself: nothing can reach, or leave for, an address outside it. The build (Go module proxy) and the
+# peer's package install (Debian) run outside, before.
+#
+# What runs inside (all on 127.0.0.1 unless said):
+#   the OpenStack peer       Keystone :5000, Octavia :9876/:9877 (+ worker), Neutron :9696, OVN NB/SB,
+#                            Glance, Placement, Nova (fake virt driver), RabbitMQ — see test/peer/start.sh
+#   etcd                     :2379 (tmpfs-friendly: --unsafe-no-fsync)
+#   kube-apiserver           :6443, etcd prefix /mgmt, RBAC, own CA (DIR/pki); admin = client cert
+#                            (O=system:masters), as envtest does
+#   kube-controller-manager  :10257, garbage collector + namespace controllers (CAPI's deletion needs GC)
+#   capi-manager             webhooks :9443, health :9440 (ClusterTopology on)
+#   capi-kubeadm-bootstrap   webhooks :9444, health :9441
+#   capi-kubeadm-control-plane webhooks :9445, health :9442
+#   capo-manager             webhooks :9446, health :9447
+# CRDs and webhook configurations come from the module zips, patched as envtest does
+# (test/testbed/manifests.mjs): contract labels, conversion and webhook URLs on 127.0.0.1, the testbed CA.
+#
+# DIR/testbed.env (shell assignments): TESTBED_NETNS, TESTBED_DIR, MGMT_KUBECONFIG, OS_CLIENT_CONFIG_FILE,
+# TESTBED_CLOUD (application credential of the peer's non-admin project "demo"), TESTBED_IMAGE,
+# TESTBED_FLAVOR, TESTBED_EXTERNAL_NETWORK, PATH (the built clusterctl first) and
+# CLUSTERCTL_DISABLE_VERSIONCHECK=true (clusterctl never looks online); DIR/settings/testbed.yaml: a kaas environment for it, so that
+#   ip netns exec "$TESTBED_NETNS" kaas create-cluster NAME --settings-dir DIR/settings --env testbed
+# is all a person types. Logs: DIR/log/. Needs root (namespaces, the peer).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BIN=${KAAS_TESTBED_BIN:-$ROOT/.kaas-test/testbed-bin}
+EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-172.24.4.0/24}
+PEER_SCRIPTS=${KAAS_TESTBED_PEER_SCRIPTS:-$ROOT/test/peer}   # the peer's start.sh/stop.sh
+K8S_VERSION=v1.34.10
+
+die() { echo "testbed.sh: $*" >&2; exit 1; }
+T0=$(date +%s%N)
+say() { local ms=$((($(date +%s%N) - T0) / 1000000)); printf '[testbed %3d.%01ds] %s\n' $((ms / 1000)) $((ms % 1000 / 100)) "$*"; }
+
+usage() { sed -n '7,9p' "$0" | sed 's/^# *//' >&2; exit 2; }
+[ $# -ge 1 ] || usage
+CMD=$1; shift
+
+if [ "$CMD" = build ]; then
+  bash "$HERE/build.sh" "$BIN"
+  # The peer's Debian packages, while the registries are reachable (the namespace has no network).
+  PEER_INSTALL_ONLY=1 bash "$PEER_SCRIPTS/start.sh" "${KAAS_TESTBED_PEER_PKGDIR:-$ROOT/.kaas-test/testbed-pkg}"
+  exit 0
+fi
+
+[ $# -ge 1 ] || usage
+mkdir -p "$1"
+DIR=$(cd "$1" && pwd)
+NS=kaas-tb-$(printf '%s' "$DIR" | sha1sum | cut -c1-8)
+PIDS="$DIR/pids"
+LOG="$DIR/log"
+[ "$(id -u)" = 0 ] || die "run as root (network namespaces, the OpenStack peer)"
+in_ns() { ip netns exec "$NS" "$@"; }
+
+# ---------------------------------------------------------------- process bookkeeping (as test/peer)
+ours() { ps -eo pgid=,args= | awk -v g="$1" -v d="$DIR/" '$1==g && index($0,d){f=1} END{exit !f}'; }
+alive() { ps -eo pgid=,stat= | awk -v g="$1" '$1==g && $2!~/^Z/{f=1} END{exit !f}'; }
+running() { [ -f "$PIDS" ] && awk -v n="$1" '$1==n{print $2}' "$PIDS" | { read -r p && ours "$p"; }; }
+record() { { [ -f "$PIDS" ] && grep -v "^$1 " "$PIDS"; echo "$1 $2"; } > "$PIDS.new" || true; mv "$PIDS.new" "$PIDS"; }
+launch() { # name cmd... (inside the namespace; its own process group, log in DIR/log/name.log)
+  local name=$1; shift
+  if running "$name"; then return 0; fi
+  ip netns exec "$NS" setsid "$@" </dev/null >>"$LOG/$name.log" 2>&1 &
+  record "$name" $!
+  STARTED="$STARTED $name"
+}
+wait_for() { # name timeout_s command...
+  local name=$1 limit=$2 i; shift 2
+  for ((i = 0; i < limit * 4; i++)); do
+    "$@" >/dev/null 2>&1 && return 0
+    running "$name" || { tail -25 "$LOG/$name.log" >&2; die "$name exited during start-up (log: $LOG/$name.log)"; }
+    sleep 0.25
+  done
+  tail -25 "$LOG/$name.log" >&2; die "$name was not ready within $limit s (log: $LOG/$name.log)"
+}
+
+stop_all() {
+  if [ -f "$PIDS" ]; then
+    tac "$PIDS" | while read -r name pgid; do
+      [ -n "${pgid:-}" ] || continue
+      ours "$pgid" || continue
+      kill -TERM -- "-$pgid" 2>/dev/null || true
+      for _ in $(seq 1 40); do alive "$pgid" || break; sleep 0.25; done
+      alive "$pgid" && kill -KILL -- "-$pgid" 2>/dev/null || true
+      echo "[testbed] stopped $name ($pgid)"
+    done
+    rm -f "$PIDS"
+  fi
+  [ -d "$DIR/peer" ] && bash "$PEER_SCRIPTS/stop.sh" "$DIR/peer" >/dev/null 2>&1 || true
+  if ip netns list 2>/dev/null | grep -qw "^$NS"; then
+    # Whatever still lives in the namespace was started by this testbed (tests' kaas/kubectl runs).
+    for p in $(ip netns pids "$NS" 2>/dev/null); do kill -KILL "$p" 2>/dev/null || true; done
+    ip netns del "$NS" && echo "[testbed] deleted network namespace $NS"
+  fi
+}
+
+if [ "$CMD" = stop ]; then
+  stop_all
+  exit 0
+fi
+[ "$CMD" = start ] || usage
+
+# ---------------------------------------------------------------- build, namespace
+bash "$HERE/build.sh" "$BIN"
+STARTED=""
+mkdir -p "$LOG" "$DIR/pki" "$DIR/settings"
+if ! ip netns list | grep -qw "^$NS"; then ip netns add "$NS"; fi
+in_ns ip link set lo up
+gw=$(python3 -c "import ipaddress,sys; n=ipaddress.ip_network(sys.argv[1]); print(f'{next(n.hosts())}/{n.prefixlen}')" "$EXTERNAL_CIDR")
+in_ns ip addr replace "$gw" dev lo
+# Nothing but lo: the namespace cannot send to any address outside itself.
+[ "$(in_ns ip -o link show | grep -vc ': lo:')" = 0 ] || die "namespace $NS has links other than lo"
+say "network namespace $NS (lo: 127.0.0.1/8, $gw)"
+
+# ---------------------------------------------------------------- the OpenStack peer, inside
+# The ovn provider's agent sockets live in /run/octavia (octavia-lib's default): a private tmpfs in the
+# namespace's own mount namespace keeps them apart from a peer running outside.
+in_ns bash -c 'mkdir -p /run/octavia && mount -t tmpfs -o mode=0755 tmpfs /run/octavia && exec "$@"' _ \
+  env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
+  || { tail -30 "$LOG/peer-start.log" >&2; die "the OpenStack peer did not start in $NS (log: $LOG/peer-start.log)"; }
+say "OpenStack peer up ($(tail -1 "$LOG/peer-start.log" | sed 's/^\[[^]]*\] //'))"
+# shellcheck disable=SC1091
+. "$DIR/peer/peer.env"
+
+# ---------------------------------------------------------------- certificates
+PKI=$DIR/pki
+if [ ! -f "$PKI/ca.crt" ]; then
+  (
+    cd "$PKI"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 30 -subj "/CN=kaas-testbed-ca" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' > serving.ext
+    openssl req -newkey rsa:2048 -nodes -keyout serving.key -out serving.csr -subj "/CN=127.0.0.1" 2>/dev/null
+    openssl x509 -req -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out serving.crt -days 30 -extfile serving.ext 2>/dev/null
+    printf 'extendedKeyUsage=clientAuth\n' > client.ext
+    openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=kaas-testbed-admin" 2>/dev/null
+    openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out admin.crt -days 30 -extfile client.ext 2>/dev/null
+    openssl genrsa -out sa.key 2048 2>/dev/null
+    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+    mkdir -p webhook && cp serving.crt webhook/tls.crt && cp serving.key webhook/tls.key
+    chmod 600 ./*.key webhook/tls.key
+  )
+  say "CA and certificates in $PKI"
+fi
+MGMT_KUBECONFIG=$DIR/mgmt.kubeconfig
+umask 077
+cat > "$MGMT_KUBECONFIG" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: testbed-mgmt
+  cluster:
+    server: https://127.0.0.1:6443
+    certificate-authority-data: $(base64 -w0 "$PKI/ca.crt")
+users:
+- name: testbed-admin
+  user:
+    client-certificate-data: $(base64 -w0 "$PKI/admin.crt")
+    client-key-data: $(base64 -w0 "$PKI/admin.key")
+contexts:
+- name: testbed-mgmt
+  context: {cluster: testbed-mgmt, user: testbed-admin}
+current-context: testbed-mgmt
+EOF
+umask 022
+k() { in_ns kubectl --kubeconfig "$MGMT_KUBECONFIG" "$@"; }
+
+# ---------------------------------------------------------------- etcd, kube-apiserver, kube-controller-manager
+launch etcd "$BIN/etcd" --name testbed --data-dir "$DIR/etcd" --log-level warn --unsafe-no-fsync \
+  --listen-client-urls http://127.0.0.1:2379 --advertise-client-urls http://127.0.0.1:2379 \
+  --listen-peer-urls http://127.0.0.1:2380 --initial-advertise-peer-urls http://127.0.0.1:2380 \
+  --initial-cluster testbed=http://127.0.0.1:2380 --quota-backend-bytes 4294967296
+wait_for etcd 60 in_ns curl -sf http://127.0.0.1:2379/health
+launch kube-apiserver "$BIN/kube-apiserver" --etcd-servers http://127.0.0.1:2379 --etcd-prefix /mgmt \
+  --secure-port 6443 --bind-address 127.0.0.1 --advertise-address 127.0.0.1 \
+  --tls-cert-file "$PKI/serving.crt" --tls-private-key-file "$PKI/serving.key" --client-ca-file "$PKI/ca.crt" \
+  --authorization-mode RBAC --service-account-issuer https://127.0.0.1:6443 \
+  --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
+  --service-cluster-ip-range 10.0.0.0/24 --allow-privileged=true --disable-admission-plugins ServiceAccount \
+  --profiling=false --v=1
+wait_for kube-apiserver 180 k get --raw /readyz
+launch kube-controller-manager "$BIN/kube-controller-manager" --kubeconfig "$MGMT_KUBECONFIG" \
+  --authentication-kubeconfig "$MGMT_KUBECONFIG" --authorization-kubeconfig "$MGMT_KUBECONFIG" \
+  --controllers garbage-collector-controller,namespace-controller --leader-elect=false \
+  --use-service-account-credentials=false --bind-address 127.0.0.1 --secure-port 10257 --profiling=false --v=1
+wait_for kube-controller-manager 120 in_ns curl -sfk https://127.0.0.1:10257/healthz
+say "etcd, kube-apiserver $K8S_VERSION, kube-controller-manager ready"
+
+# ---------------------------------------------------------------- CRDs, managers, webhooks
+node "$HERE/manifests.mjs" "$BIN/manifests" "$PKI/ca.crt" "$DIR/manifests" >"$LOG/manifests.log"
+k apply --server-side --force-conflicts -f "$DIR/manifests/crds.yaml" >"$LOG/crds.log"
+k wait --for condition=Established crd --all --timeout 180s >>"$LOG/crds.log"
+say "$(cat "$LOG/manifests.log" | sed 's/^\[testbed\] //') installed"
+
+manager() { # name binary webhook-port health-port diagnostics-port [flags...]
+  local name=$1 bin=$2 wh=$3 health=$4 diag=$5; shift 5
+  launch "$name" "$BIN/$bin" --kubeconfig "$MGMT_KUBECONFIG" --leader-elect=false \
+    --webhook-port "$wh" --webhook-cert-dir "$PKI/webhook" --health-addr "127.0.0.1:$health" \
+    --diagnostics-address "127.0.0.1:$diag" --insecure-diagnostics "$@"
+}
+manager capi-manager capi-manager 9443 9440 8443 --feature-gates ClusterTopology=true
+manager capi-kubeadm-bootstrap capi-kubeadm-bootstrap 9444 9441 8444
+manager capi-kubeadm-control-plane capi-kubeadm-control-plane 9445 9442 8445
+manager capo-manager capo-manager 9446 9447 8446
+launch orc-manager "$BIN/orc-manager" --kubeconfig "$MGMT_KUBECONFIG" --leader-elect=false \
+  --health-probe-bind-address 127.0.0.1:9448 --metrics-bind-address 0
+for pair in capi-manager:9440 capi-kubeadm-bootstrap:9441 capi-kubeadm-control-plane:9442 capo-manager:9447 orc-manager:9448; do
+  wait_for "${pair%%:*}" 240 in_ns curl -sf "http://127.0.0.1:${pair##*:}/readyz"
+done
+k apply --server-side --force-conflicts -f "$DIR/manifests/webhooks.yaml" >"$LOG/webhooks.log"
+say "CAPI core, kubeadm bootstrap, kubeadm control plane, CAPO and ORC managers ready, webhooks installed"
+
+# The managers run as processes, not in Pods; what `clusterctl init` leaves behind is mirrored so that
+# kaas's preflight and clusterctl read the same facts: the provider inventory (clusterctl's own CRD,
+# from the module) and, per manager, a Deployment in its provider namespace whose status says Available
+# only because the process answered /readyz above (no deployment controller runs to change it; an
+# annotation names the process).
+inventory() { # deployment namespace image version provider-name provider-type process
+  local dep=$1 ns=$2 image=$3 version=$4 pname=$5 ptype=$6 proc=$7 pid
+  pid=$(awk -v n="$proc" '$1==n{print $2}' "$PIDS")
+  printf '%s\n' "apiVersion: v1" "kind: Namespace" "metadata: {name: $ns}" "---" \
+    "apiVersion: apps/v1" "kind: Deployment" "metadata:" "  name: $dep" "  namespace: $ns" \
+    "  labels: {cluster.x-k8s.io/provider: $pname}" "  annotations: {kaas.testbed/process: \"$proc (pid $pid, outside any Pod)\"}" \
+    "spec:" "  replicas: 1" "  selector: {matchLabels: {app: $dep}}" "  template:" "    metadata: {labels: {app: $dep}}" \
+    "    spec:" "      containers: [{name: manager, image: \"$image:$version\"}]" "---" \
+    "apiVersion: clusterctl.cluster.x-k8s.io/v1alpha3" "kind: Provider" "metadata:" "  name: $pname" "  namespace: $ns" \
+    "  labels: {clusterctl.cluster.x-k8s.io: \"\", cluster.x-k8s.io/provider: $pname}" \
+    "providerName: ${pname#*-}" "type: $ptype" "version: $version" "---"
+}
+CAPI_V=$(awk '{print $2}' "$BIN/manifests/cluster-api/VERSION")
+CAPO_V=$(awk '{print $2}' "$BIN/manifests/cluster-api-provider-openstack/VERSION")
+ORC_V=$(awk '{print $2}' "$BIN/manifests/openstack-resource-controller/VERSION")
+{
+  inventory capi-controller-manager capi-system registry.k8s.io/cluster-api/cluster-api-controller "$CAPI_V" cluster-api CoreProvider capi-manager
+  inventory capi-kubeadm-bootstrap-controller-manager capi-kubeadm-bootstrap-system registry.k8s.io/cluster-api/kubeadm-bootstrap-controller "$CAPI_V" bootstrap-kubeadm BootstrapProvider capi-kubeadm-bootstrap
+  inventory capi-kubeadm-control-plane-controller-manager capi-kubeadm-control-plane-system registry.k8s.io/cluster-api/kubeadm-control-plane-controller "$CAPI_V" control-plane-kubeadm ControlPlaneProvider capi-kubeadm-control-plane
+  inventory capo-controller-manager capo-system registry.k8s.io/capi-openstack/capi-openstack-controller "$CAPO_V" infrastructure-openstack InfrastructureProvider capo-manager
+  inventory orc-controller-manager orc-system quay.io/orc/openstack-resource-controller "$ORC_V" addon-orc AddonProvider orc-manager
+} > "$DIR/manifests/controllers.yaml"
+k apply --server-side --force-conflicts -f "$DIR/manifests/controllers.yaml" >"$LOG/controllers.log"
+NOW=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+AVAILABLE='{"status":{"observedGeneration":1,"replicas":1,"updatedReplicas":1,"readyReplicas":1,"availableReplicas":1,"conditions":[{"type":"Available","status":"True","reason":"TestbedProcessReady","message":"the manager runs as a testbed process and answered /readyz","lastUpdateTime":"NOW","lastTransitionTime":"NOW"}]}}'
+for d in capi-system/capi-controller-manager capi-kubeadm-bootstrap-system/capi-kubeadm-bootstrap-controller-manager \
+  capi-kubeadm-control-plane-system/capi-kubeadm-control-plane-controller-manager capo-system/capo-controller-manager \
+  orc-system/orc-controller-manager; do
+  k -n "${d%/*}" patch deployment "${d#*/}" --subresource status --type merge -p "${AVAILABLE//NOW/$NOW}" >>"$LOG/controllers.log"
+done
+say "clusterctl inventory: cluster-api $CAPI_V, kubeadm $CAPI_V, openstack $CAPO_V, orc $ORC_V"
+
+# ---------------------------------------------------------------- what kaas needs of the cloud, settings
+# An image and a flavor with the names kaas looks for; both in the peer's Glance and Nova.
+IMAGE=ubuntu-capi-image-$K8S_VERSION
+FLAVOR=tb.small
+osa() { in_ns env OS_CLIENT_CONFIG_FILE="$OS_CLIENT_CONFIG_FILE" openstack --os-cloud peer-admin "$@"; }
+if [ -n "${OS_PEER_NOVA_URL:-}" ]; then
+  osa flavor show "$FLAVOR" >/dev/null 2>&1 || osa flavor create --public --vcpus 2 --ram 4096 --disk 20 "$FLAVOR" >/dev/null
+  if ! osa image show "$IMAGE" >/dev/null 2>&1; then
+    head -c 4096 /dev/zero > "$DIR/image.raw"
+    osa image create --public --disk-format raw --container-format bare --file "$DIR/image.raw" "$IMAGE" >/dev/null
+  fi
+fi
+cat > "$DIR/settings/testbed.yaml" <<EOF
+# kaas environment for the testbed in $DIR (written by test/testbed/testbed.sh start).
+cloud: peer-demo-appcred
+kubernetes_version: $K8S_VERSION
+image: $IMAGE
+controller_flavor: $FLAVOR
+worker_flavor: $FLAVOR
+worker_count: 1
+external_network: public
+node_cidr: 10.8.0.0/20
+dns_nameservers: [127.0.0.53]
+mgmt_kubeconfig: $MGMT_KUBECONFIG
+mgmt_host_cidrs: [${gw%/*}]
+workload_kubeconfig: $DIR/workload.kubeconfig
+anti_affinity: false
+instance_create_timeout: 1
+use_ovn_lb_provider: false
+use_cilium: false               # calico is bundled; the cilium CLI/helm are not on the testbed
+EOF
+cat > "$DIR/testbed.env" <<EOF
+TESTBED_NETNS=$NS
+TESTBED_DIR=$DIR
+TESTBED_BIN=$BIN
+MGMT_KUBECONFIG=$MGMT_KUBECONFIG
+OS_CLIENT_CONFIG_FILE=$OS_CLIENT_CONFIG_FILE
+TESTBED_CLOUD=peer-demo-appcred
+TESTBED_IMAGE=$IMAGE
+TESTBED_FLAVOR=$FLAVOR
+TESTBED_EXTERNAL_NETWORK=public
+TESTBED_EXTERNAL_CIDR=$EXTERNAL_CIDR
+TESTBED_K8S_VERSION=$K8S_VERSION
+PATH=$BIN:$PATH
+CLUSTERCTL_DISABLE_VERSIONCHECK=true
+EOF
+say "ready: $DIR/testbed.env, $DIR/settings/testbed.yaml (started:${STARTED:- nothing, all running})"
