@@ -29,8 +29,14 @@ function stop(): void {
   spawnSync('bash', [script, 'stop', dir], { stdio: 'inherit', timeout: 300_000 });
 }
 
-process.stderr.write(`[testbed] starting in ${dir}\n`);
-const started = spawnSync('bash', [script, 'start', dir], { stdio: 'inherit', timeout: 60 * 60_000 });
+process.stderr.write(`[testbed] building (or finding up to date) the Go-built components and the peer's packages\n`);
+const built = spawnSync('bash', [script, 'build'], { stdio: 'inherit', timeout: 60 * 60_000 });
+if (built.status !== 0) {
+  process.stderr.write(`[testbed] FAILED to build (exit ${built.status ?? built.signal}) after ${secs()}: the testbed tests did not run; see the lines above\n`);
+  process.exit(1);
+}
+process.stderr.write(`[testbed] built in ${secs()}; starting in ${dir}\n`);
+const started = spawnSync('bash', [script, 'start', dir], { stdio: 'inherit', timeout: 30 * 60_000 });
 if (started.status !== 0) {
   process.stderr.write(`[testbed] FAILED to build or start (exit ${started.status ?? started.signal}) after ${secs()}: the testbed tests did not run; see the lines above and ${dir}/log/\n`);
   stop();

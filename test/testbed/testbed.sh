@@ -53,7 +53,8 @@ CMD=$1; shift
 if [ "$CMD" = build ]; then
   bash "$HERE/build.sh" "$BIN"
   # The peer's Debian packages, while the registries are reachable (the namespace has no network).
-  PEER_INSTALL_ONLY=1 bash "$PEER_SCRIPTS/start.sh" "${KAAS_TESTBED_PEER_PKGDIR:-$ROOT/.kaas-test/testbed-pkg}"
+  grep -q PEER_INSTALL_ONLY "$PEER_SCRIPTS/start.sh" || die "$PEER_SCRIPTS/start.sh cannot install its packages alone (PEER_INSTALL_ONLY)"
+  PEER_INSTALL_ONLY=1 NOVA=1 OCTAVIA_WORKER=1 NEUTRON=1 bash "$PEER_SCRIPTS/start.sh" "$ROOT/.kaas-test/testbed-packages"
   exit 0
 fi
 
