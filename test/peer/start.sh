@@ -979,7 +979,9 @@ say "keystone up"
 # router, so that a load balancer can be created on private-subnet straight away. With nova: the
 # nova, glance and placement users and their catalog entries (compute, image, placement).
 # The marker records which optional parts were done, so a later run with more parts adds them.
-IDENTITY_MARK=$(cat "$DIR/.identity-ready" 2>/dev/null || true)
+# .identity-ready keeps its first format ("kaas-v1 neutron=N", which earlier versions of this script
+# check); what nova and the external network add is in .identity-extra ("nova=N ext=CIDR").
+IDENTITY_MARK=$(cat "$DIR/.identity-ready" "$DIR/.identity-extra" 2>/dev/null | paste -sd' ' || true)
 has() { case " $IDENTITY_MARK " in *" $1=1 "*) return 0;; *) return 1;; esac; }
 IDENTITY_JOB=""
 # The marker also records the external network's CIDR; an older marker without it means the default.
@@ -1141,7 +1143,8 @@ fi
 if [ -n "$IDENTITY_JOB" ]; then
   wait "$IDENTITY_JOB" || die "creating the identity data failed (log: $LOG/setup.log)"
   n=$NEUTRON; has neutron && n=1; v=$NOVA; has nova && v=1
-  echo "kaas-v2 neutron=$n nova=$v ext=$PEER_EXTERNAL_CIDR" > "$DIR/.identity-ready"
+  echo "kaas-v1 neutron=$n" > "$DIR/.identity-ready"
+  echo "nova=$v ext=$PEER_EXTERNAL_CIDR" > "$DIR/.identity-extra"
   say "identity data created"
 fi
 
