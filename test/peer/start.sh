@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Start a real (unmocked) OpenStack control plane on loopback, as a test peer.
+# kaas test peer: a real (unmocked) OpenStack control plane on loopback, from Debian packages.
+# Used by the integration tests (jest globalSetup starts it), by `npm run bench`, and by the testbed
+# (test/testbed/), which runs a second one inside a network namespace.
 #
-#   start.sh [DIR]        DIR defaults to /tmp/os-peer
+#   test/peer/start.sh [DIR]     DIR defaults to .kaas-test/peer under the repository
 #
 # What runs (all bound to 127.0.0.1, all state under DIR):
 #   keystone     :5000   Keystone (Debian bookworm = OpenStack Zed) under uwsgi, sqlite, fernet tokens
 #   octavia-api  :9876   Octavia API under uwsgi, sqlite, providers "amphora" and "ovn"
+#   octavia-api-noovn :9877  a second Octavia API on the same database offering only "amphora";
+#                        it is the load-balancer endpoint of region RegionNoOvn (a cloud without OVN)
 #   octavia-driver-agent Octavia provider status agent (needed by the ovn provider)
 #   octavia-worker       Octavia controller worker for the amphora provider (amphorav2 flows, no
 #                        jobboard) with the no-op amphora/compute/network drivers: amphora load
@@ -27,32 +31,60 @@
 #                        it, kept alive by the ovn-fake-chassis loop, which also sets its ports up);
 #                        neutron sends nova its port events (a floating IP shows in the addresses)
 #
-# Set OVN_PROVIDER=0 to offer only the amphora provider (a cloud without OVN load balancers). The
-# provider list is read when octavia-api starts: stop.sh DIR, then start.sh DIR with the new value
-# (the same holds for every switch below).
+# Regions in the catalog: RegionOne (everything), RegionNoOvn (octavia-api-noovn + neutron) and
+# RegionBare (no endpoints at all: every service is "missing from the catalog").
 #
-# Set OCTAVIA_WORKER=0 to skip octavia-worker: amphora load balancers then stay PENDING_CREATE
-# (the ovn provider still works). Set NOVA=0 to skip glance, placement and nova. RabbitMQ runs
-# only for those two. Set NEUTRON=0 to skip neutron (and the OVN southbound DB; implies NOVA=0):
-# load balancer creation then fails with "publicURL endpoint for network service not found".
+# Switches (environment, 0 or 1; default: everything on). A value not given in the environment is
+# the one DIR last ran with (DIR/switches), so "start.sh DIR" after "stop.sh DIR SERVICE" keeps the
+# peer as it was; a peer running with other switches is stopped and started again with the new ones.
+#   OCTAVIA_WORKER=0  no octavia-worker: amphora load balancers stay PENDING_CREATE (the ovn
+#                     provider still works). The main jest suite runs with this (PEER_SWITCHES in
+#                     test/support/peer-paths.ts): its doctor tests need a stuck amphora LB.
+#   NOVA=0            no glance, placement, nova (the main jest suite runs with this too).
+#                     RabbitMQ runs only for octavia-worker and nova.
+#   OVN_PROVIDER=0    only the amphora provider on :9876 too (a cloud without OVN load balancers).
+#   NEUTRON=0         no neutron (nor the OVN southbound DB; needs NOVA=0): load balancer creation
+#                     then fails with "publicURL endpoint for network service not found".
+# Other settings (also recorded in DIR/switches):
+#   PEER_EXTERNAL_CIDR     subnet of the external network "public" (default 172.24.4.0/24; the
+#                          gateway is its first host). Fixed when DIR's cloud is first made.
+#   PEER_AGENT_SOCKET_DIR  where octavia-driver-agent's sockets live (default DIR/run). octavia-lib
+#                          defaults them to /run/octavia for the ovn provider; DIR/lib/usercustomize.py
+#                          repoints those defaults in the octavia processes. Set it to /run/octavia
+#                          for the upstream layout (then one peer per mount namespace).
 #
 # Outputs in DIR:
-#   clouds.yaml  clouds "peer-admin", "peer-demo" (password) and "peer-demo-appcred"
-#                (v3applicationcredential); use with OS_CLIENT_CONFIG_FILE=DIR/clouds.yaml
-#   peer.env     the same facts as shell variables (source it), with nova: OS_PEER_NOVA_URL,
-#                OS_PEER_FLAVOR (public flavor "peer.tiny") and OS_PEER_IMAGE_ID (public 4 KiB raw
-#                image "peer-image"), OS_PEER_PRIVATE_NETWORK_ID to boot a server on
-#   pids         one "name pid" line per started process group; stop.sh DIR stops exactly those
+#   clouds.yaml  clouds "peer-admin", "peer-demo" (password; "peer-demo-noovn" and "peer-demo-bare"
+#                are the same user in regions RegionNoOvn and RegionBare), "peer-demo-appcred"
+#                (v3applicationcredential by id) and "peer-demo-appcred-name" (by name + user);
+#                use with OS_CLIENT_CONFIG_FILE=DIR/clouds.yaml
+#   peer.env     the same facts as shell variables (source it); with nova also OS_PEER_NOVA_URL,
+#                OS_PEER_FLAVOR (public flavor "peer.tiny"), OS_PEER_IMAGE_ID (public 4 KiB raw
+#                image "peer-image"); OS_PEER_PRIVATE_NETWORK_ID to boot a server on,
+#                OS_PEER_OCTAVIA_WORKER, OS_PEER_EXTERNAL_CIDR
+#   pids         one "name pid" line per started process group; stop.sh DIR [SERVICE...] stops those
+#   switches     the switches above, as this DIR last ran with them
 #   log/         service logs
 #   lib/         usercustomize.py, put on the services' PYTHONPATH: sqlite locking fixes for
-#                concurrent use (see "sqlite under concurrent writers" below)
+#                concurrent use (see "sqlite under concurrent writers" below), agent socket paths
+#   run/         the octavia driver agent's sockets;  cache/  stevedore's entry-point cache
+#
+# Nothing is written outside DIR (besides the packages apt-get installs): the processes get
+# XDG_CACHE_HOME=DIR/cache, RabbitMQ its HOME (cookie), mnesia, config, logs and pid file in DIR,
+# every service its lock_path in DIR. Loopback ports are fixed (5000, 9876, 9877, 9696, 6641,
+# 6642, 5672, 25672, 4369, 9292, 8778, 8774), so one peer per network namespace. A second peer in
+# a namespace of its own (the testbed's way; it puts PEER_EXTERNAL_CIDR on the namespace's lo):
+#   ip netns add NS; ip netns exec NS ip link set lo up
+#   ip netns exec NS ip addr add 172.24.4.1/24 dev lo
+#   ip netns exec NS bash test/peer/start.sh /tmp/NS-peer       (stop.sh works from anywhere)
+# With PEER_AGENT_SOCKET_DIR=/run/octavia, run it under `unshare -m --propagation private` with a
+# tmpfs mounted on /run/octavia instead.
 #
 # Running it again on the same DIR is cheap: packages and databases are reused, services that are
-# still running are left alone. Loopback ports are fixed (5000, 9876, 9696, 6641, 6642, 5672,
-# 25672, 4369, 9292, 8778, 8774) and the ovn provider insists on its agent sockets in /run/octavia,
-# so run one peer per machine (or per network+mount namespace). Needs root (apt-get install;
-# /run/octavia). On 2 cores: fresh DIR ~45-60 s (packages already installed), restart after
-# stop.sh ~25 s, a run while all is up ~1.5 s; ~2 GiB of memory (PSS) with everything on.
+# still running are left alone. Needs root (apt-get install). Two runs on one DIR wait for each
+# other (flock DIR/.lock). Times on 2 busy cores (load 8-12): apt-get of everything ~3 min; fresh
+# DIR everything on ~100 s, main suite's switches ~65 s; restart after stop.sh ~40 s / ~22 s; a
+# run while all is up ~2.5 s. Memory (PSS): ~2.1 GiB everything on, ~0.9 GiB main suite's switches.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
