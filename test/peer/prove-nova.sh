@@ -4,6 +4,9 @@
 # shows in its addresses. Exits non-zero on any failure.
 #   test/peer/prove-nova.sh PEER_DIR   (inside the peer's network namespace, if it has one)
 D=${1:?usage: prove-nova.sh PEER_DIR}
+# The openstack CLI's caches (stevedore, novaclient) go to DIR/cli-home, not root's home.
+export HOME=$D/cli-home XDG_CACHE_HOME=$D/cli-home/.cache
+mkdir -p "$HOME"
 export OS_CLIENT_CONFIG_FILE=$D/clouds.yaml
 O=/usr/bin/openstack
 A() { OS_CLOUD=peer-admin $O "$@"; }
