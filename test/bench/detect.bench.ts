@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PEER_DIR, ROOT } from '../support/peer-paths.js';
+import { PEER_DIR, PEER_SWITCHES, ROOT } from '../support/peer-paths.js';
 import { KAAS, medianMs, type Bench } from './measure.js';
 
 /** Starts (or reuses) the test peer (KAAS_TEST_PEER_HOME is honoured); throws when it cannot start. */
 function ensurePeer(): Record<string, string> {
-  const r = spawnSync('bash', [path.join(ROOT, 'test', 'peer', 'start.sh'), PEER_DIR], { encoding: 'utf8', timeout: 20 * 60_000 });
+  const r = spawnSync('bash', [path.join(ROOT, 'test', 'peer', 'start.sh'), PEER_DIR], { encoding: 'utf8', timeout: 20 * 60_000, env: { ...process.env, ...PEER_SWITCHES } });
   if (r.status !== 0) throw new Error(`test/peer/start.sh failed: ${(r.stderr || r.stdout).slice(-800)}`);
   const lines = fs.readFileSync(path.join(PEER_DIR, 'peer.env'), 'utf8').split('\n').filter((l) => l.includes('='));
   return Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLb, setLbStatus, testProject } from '../support/doctor-project.js';
-import { PEER_DIR, PEER_ENV_VAR } from '../support/peer-paths.js';
+import { PEER_DIR, PEER_ENV_VAR, PEER_SWITCHES } from '../support/peer-paths.js';
 import { compareMs, KAAS, type Bench } from './measure.js';
 
 const ROOT = process.cwd();
@@ -17,7 +17,7 @@ async function prepare(): Promise<{ cloudsFile: string }> {
   // A running peer (another checkout's, KAAS_TEST_PEER_HOME) is used as it is: never restarted.
   const up = spawnSync('curl', ['-sf', '-o', '/dev/null', 'http://127.0.0.1:5000/v3'], { timeout: 10_000 }).status === 0 && fs.existsSync(path.join(PEER_DIR, 'peer.env'));
   if (!up) {
-    const r = spawnSync('bash', [path.join(ROOT, 'test', 'peer', 'start.sh'), PEER_DIR], { encoding: 'utf8', timeout: 20 * 60_000 });
+    const r = spawnSync('bash', [path.join(ROOT, 'test', 'peer', 'start.sh'), PEER_DIR], { encoding: 'utf8', timeout: 20 * 60_000, env: { ...process.env, ...PEER_SWITCHES } });
     if (r.status !== 0) throw new Error(`test/peer/start.sh failed: ${(r.stderr || r.stdout).slice(-800)}`);
   }
   process.env[PEER_ENV_VAR] = path.join(PEER_DIR, 'peer.env');

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REFERENCE_DIR } from './reference.js';
-import { PEER_DIR, PEER_ENV_VAR, PEER_STARTED_MARK, PEER_USERS_DIR, PRINTED_ENV_VAR, PRINTED_ROOT, ROOT } from './peer-paths.js';
+import { PEER_DIR, PEER_ENV_VAR, PEER_STARTED_MARK, PEER_SWITCHES, PEER_USERS_DIR, PRINTED_ENV_VAR, PRINTED_ROOT, ROOT } from './peer-paths.js';
 
 /** The part of jest's global config read here (path patterns given on the command line). */
 interface JestGlobalConfig {
@@ -31,7 +31,7 @@ function integrationSelected(config?: JestGlobalConfig): boolean {
 
 /**
  * Jest global setup: starts the real OpenStack peer (test/peer/start.sh: Keystone, Octavia,
- * Neutron from Debian packages on loopback) once for the whole run, and tells the test workers
+ * Neutron from Debian packages on loopback, with the switches PEER_SWITCHES) once for the whole run, and tells the test workers
  * where its peer.env is (env KAAS_TEST_PEER_ENV). Idempotent: a peer already running is reused.
  * If the peer cannot start, the run fails here — integration tests never skip silently. A run
  * whose path patterns select no integration test (e.g. `jest dist/test/unit`) does not start it.
@@ -62,7 +62,7 @@ export default async function globalSetup(globalConfig?: JestGlobalConfig): Prom
   fs.writeFileSync(path.join(PEER_USERS_DIR, String(process.pid)), '');
   const script = path.join(ROOT, 'test', 'peer', 'start.sh');
   process.stderr.write(`\n[kaas tests] starting the OpenStack peer: ${script} ${PEER_DIR}\n`);
-  const r = spawnSync('bash', [script, PEER_DIR], { encoding: 'utf8', timeout: 20 * 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync('bash', [script, PEER_DIR], { encoding: 'utf8', timeout: 20 * 60_000, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...PEER_SWITCHES } });
   process.stderr.write(r.stdout ?? '');
   if (r.status !== 0) {
     throw new Error(`[kaas tests] the OpenStack peer did not start (exit ${r.status ?? r.signal}):\n${(r.stderr ?? '').slice(-3000)}`);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { PEER_DIR, PEER_ENV_VAR, ROOT } from './peer-paths.js';
+import { PEER_DIR, PEER_ENV_VAR, PEER_SWITCHES, ROOT } from './peer-paths.js';
 import { recordPrinted } from './printed.js';
 import { runKaas, tempDir, type CliRun } from './cli.js';
 import path from 'node:path';
@@ -100,7 +100,7 @@ export async function withPeer<T>(fn: () => Promise<T>): Promise<T> {
 /** Runs test/peer/stop.sh for some services, or start.sh to bring missing ones back (caller holds the lock). */
 function peerScript(script: 'start.sh' | 'stop.sh', ...services: string[]): void {
   const r = spawnSync('bash', [path.join(ROOT, 'test', 'peer', script), peer().dir, ...services], {
-    encoding: 'utf8', timeout: 300_000, env: { ...process.env, KAAS_PEER_LOCK_HELD: '1' },
+    encoding: 'utf8', timeout: 300_000, env: { ...process.env, ...PEER_SWITCHES, KAAS_PEER_LOCK_HELD: '1' },
   });
   if (r.status !== 0) throw new Error(`${script} failed: ${r.stdout}\n${r.stderr}`);
 }
