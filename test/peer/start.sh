@@ -188,6 +188,9 @@ if [ -n "$missing" ]; then
   [ -n "$guard" ] && rm -f /usr/sbin/policy-rc.d
   say "packages installed (apt-get update + install; log: $DIR/apt.log)"
 fi
+# PEER_INSTALL_ONLY=1: only make sure the packages are there (the testbed's build step, run where the
+# Debian registry is reachable, before the peer starts inside a namespace without network).
+if [ -n "${PEER_INSTALL_ONLY:-}" ]; then say "packages present:$(printf ' %s' $PACKAGES | wc -w) (PEER_INSTALL_ONLY: nothing started)"; exit 0; fi
 T0=$(date +%s%N)
 
 # ---------------------------------------------------------------- process bookkeeping

@@ -128,10 +128,9 @@ in_ns ip addr replace "$gw" dev lo
 say "network namespace $NS (lo: 127.0.0.1/8, $gw)"
 
 # ---------------------------------------------------------------- the OpenStack peer, inside
-# The ovn provider's agent sockets live in /run/octavia (octavia-lib's default): a private tmpfs in the
-# namespace's own mount namespace keeps them apart from a peer running outside.
-in_ns bash -c 'mkdir -p /run/octavia && mount -t tmpfs -o mode=0755 tmpfs /run/octavia && exec "$@"' _ \
-  env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
+# The ovn provider's agent sockets live under DIR/peer/run (test/peer/start.sh repoints octavia-lib's
+# /run/octavia default), so this peer and one outside the namespace do not meet.
+in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
   || { tail -30 "$LOG/peer-start.log" >&2; die "the OpenStack peer did not start in $NS (log: $LOG/peer-start.log)"; }
 say "OpenStack peer up ($(tail -1 "$LOG/peer-start.log" | sed 's/^\[[^]]*\] //'))"
 # shellcheck disable=SC1091
