@@ -73,12 +73,22 @@ export function kaasOnPeer(args: string[], env: Record<string, string> = {}, ext
 let holdingLock = false;
 const lockFile = () => path.join(peer().dir, '.lock');
 
+/**
+ * How long an exclusive hold waits for the lock: less than jest's 60 s hook timeout, so that a
+ * wait jest has given up on never goes on to take the lock (and stop or pause a service) after the
+ * test file's afterAll has run, leaving every other user of the peer waiting on it for good.
+ */
+const EXCLUSIVE_WAIT_S = 45;
+
 /** Holds the peer's lock in `mode` through a flock child until the returned function is called. */
-async function holdLock(mode: '-s' | '-x'): Promise<() => void> {
-  const holder = spawn('flock', [mode, lockFile(), '-c', 'echo locked; read _'], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function holdLock(mode: '-s' | '-x', waitSeconds?: number): Promise<() => void> {
+  const wait = waitSeconds === undefined ? [] : ['-w', String(waitSeconds)];
+  const holder = spawn('flock', [...wait, mode, lockFile(), '-c', 'echo locked; read _'], { stdio: ['pipe', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     holder.stdout.once('data', () => resolve());
-    holder.once('exit', (code) => reject(new Error(`flock exited ${code}`)));
+    holder.once('exit', (code) => reject(new Error(code === 1 && waitSeconds !== undefined
+      ? `the test peer's lock ${lockFile()} was not free within ${waitSeconds} s: other test runs on this peer (KAAS_TEST_PEER_HOME) kept it busy; run this file again when they are done`
+      : `flock on ${lockFile()} exited ${code}`)));
   });
   return () => holder.stdin.end();
 }
@@ -111,7 +121,7 @@ function peerScript(script: 'start.sh' | 'stop.sh', ...services: string[]): void
  * and releases the lock.
  */
 export async function stopPeerServices(...services: string[]): Promise<() => void> {
-  const release = await holdLock('-x');
+  const release = await holdLock('-x', EXCLUSIVE_WAIT_S);
   holdingLock = true;
   const done = () => {
     holdingLock = false;
@@ -138,7 +148,7 @@ export async function stopPeerServices(...services: string[]): Promise<() => voi
  * Returns the function that resumes it (SIGCONT) and releases the lock; call it in `finally`.
  */
 export async function pausePeerService(service: string): Promise<() => void> {
-  const release = await holdLock('-x');
+  const release = await holdLock('-x', EXCLUSIVE_WAIT_S);
   holdingLock = true;
   const line = fs.readFileSync(path.join(peer().dir, 'pids'), 'utf8').split('\n').find((l) => l.startsWith(`${service} `));
   const pgid = Number(line?.split(/\s+/)[1]);
