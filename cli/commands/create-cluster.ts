@@ -11,6 +11,7 @@ interface Args {
   capabilities?: string;
   kubeconfig?: string;
   context?: string;
+  upgrade: boolean;
 }
 
 /** kaas create-cluster <cluster>: create or converge a workload cluster and its add-ons. */
@@ -26,6 +27,7 @@ export const createCluster: Command = {
       .option('list-variables', { type: 'boolean', default: false, describe: 'list the settings that shape the cluster, their values and origins, and exit' })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' })
+      .option('upgrade', { type: 'boolean', default: false, describe: 'with kubernetes_version vX.Y.x: move a live cluster to the newest patch image of that minor (without it, a live cluster keeps its version)' })
       .options(kubeconfigOptions('management'))
       .example('kaas create-cluster demo --env example --dry-run', 'render everything offline (secrets redacted)')
       .example('kaas create-cluster demo --list-variables', 'the settings that shape cluster demo')
@@ -36,8 +38,8 @@ export const createCluster: Command = {
     const r = await runCreateCluster({
       cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       kubeconfig: argv.kubeconfig, context: argv.context,
-      dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities, wait: argv.wait,
-      environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
+      dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
+      wait: argv.wait, upgrade: argv.upgrade, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
     }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };
   }),

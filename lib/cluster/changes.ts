@@ -149,7 +149,8 @@ const minor = (v: string): [number, number] | undefined => {
 
 /**
  * A Kubernetes version change of the control plane or the workers: one minor at a time, never
- * down (kubeadm cannot skip or downgrade minors). Same minor, newer patch is fine.
+ * down (kubeadm upgrades one minor per step and never downgrades). Same minor, newer patch is
+ * fine. A skip is refused with the intermediate minors to run first.
  */
 export function classifyVersion(what: string, live: string, wanted: string): Decision<'unchanged' | 'upgrade'> {
   if (live === wanted) return decided('unchanged');
@@ -162,10 +163,18 @@ export function classifyVersion(what: string, live: string, wanted: string): Dec
     return refused({ message: `${what}: Kubernetes ${live} cannot be downgraded to ${wanted}`, hint: `set kubernetes_version to ${live} or newer` });
   }
   if (step > 1) {
+    const between = intermediateMinors(l, w);
     return refused({
-      message: `${what}: Kubernetes ${live} → ${wanted} skips a minor version; kubeadm upgrades one minor at a time`,
-      hint: `upgrade to v${l[0]}.${l[1] + 1}.x first (set kubernetes_version, run create-cluster), then to ${wanted}`,
+      message: `${what}: Kubernetes ${live} → ${wanted} skips ${between.length === 1 ? 'a minor version' : `${between.length} minor versions`} (${between.join(', ')}); kubeadm and Cluster API upgrade one minor at a time`,
+      hint: `run create-cluster once per minor: ${[...between, wanted].map((v) => `kubernetes_version=${v}`).join(', then ')}`,
     });
   }
-  return decided('upgrade', [`${what}: Kubernetes ${live} → ${wanted} (machines roll, control plane first)`]);
+  return decided('upgrade', [`${what}: Kubernetes ${live} → ${wanted} (one apply: Cluster API rolls the control plane first, then each worker once)`]);
+}
+
+/** The minors strictly between two versions of the same major, as `vX.Y.x`. */
+function intermediateMinors(l: [number, number], w: [number, number]): string[] {
+  const out: string[] = [];
+  for (let m = l[1] + 1; l[0] === w[0] && m < w[1]; m++) out.push(`v${l[0]}.${m}.x`);
+  return out.length ? out : [`v${l[0]}.${l[1] + 1}.x`];
 }

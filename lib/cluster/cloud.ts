@@ -6,7 +6,7 @@ import {
   deleteFloatingIp, deleteSecurityGroup, listExternalNetworks, listFloatingIps, listSecurityGroups, neutronRoot, serverFloatingIps,
 } from '../openstack/neutron.js';
 import { createServerGroup, deleteServerGroup, findServersByName, listFlavors, listServerGroups } from '../openstack/nova.js';
-import { deleteLoadBalancer, highestVersion, listLoadBalancers, listVersions, octaviaRoot } from '../openstack/octavia.js';
+import { deleteLoadBalancer, getLoadBalancer, highestVersion, listLoadBalancers, listVersions, octaviaRoot } from '../openstack/octavia.js';
 import type { MgmtHostAddresses } from '../plan/kubeapi.js';
 import type { FlavorFact } from '../plan/machines.js';
 import type { ExistingServerGroup } from '../plan/server-groups.js';
@@ -32,6 +32,8 @@ export interface ClusterCloud {
   /** Octavia's highest API version ("2.26"). */
   octaviaVersion(): Promise<string | undefined>;
   loadBalancers(): Promise<{ id: string; name: string; vipPortId?: string }[]>;
+  /** The provider Octavia reports for a load balancer ("amphora", "ovn"); undefined when there is none with that id. */
+  loadBalancerProvider(id: string): Promise<string | undefined>;
   deleteLoadBalancer(id: string): Promise<void>;
   /** Floating IPs bound to a port. */
   floatingIpsOfPort(portId: string): Promise<{ id: string; address: string }[]>;
@@ -77,6 +79,7 @@ export function openstackClusterCloud(c: Connection): ClusterCloud {
     },
     octaviaVersion: async () => highestVersion(await listVersions(c, octavia())),
     loadBalancers: async () => (await listLoadBalancers(c, octavia())).map((l) => ({ id: l.id, name: l.name, vipPortId: l.vip_port_id })),
+    loadBalancerProvider: async (id) => (await getLoadBalancer(c, octavia(), id))?.provider,
     deleteLoadBalancer: (id) => deleteLoadBalancer(c, octavia(), id),
     floatingIpsOfPort: async (portId) => (await listFloatingIps(c, neutron(), { portId })).map((f) => ({ id: f.id, address: f.floating_ip_address })),
     deleteFloatingIp: (id) => deleteFloatingIp(c, neutron(), id),

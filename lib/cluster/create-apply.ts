@@ -1,4 +1,4 @@
-import { controlPlaneStatus, exists, machineDeploymentStatus, rolledOut, workloadKubeconfig, type ReplicaStatus } from '../kube/cluster-api.js';
+import { controlPlaneStatus, exists, machineDeploymentStatus, workloadKubeconfig } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from './cloud.js';
@@ -7,7 +7,8 @@ import { mergeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { referencedTemplates } from './live.js';
 import { ensureNamespace, liveConvergence } from './live-plan.js';
-import { converge } from './mgmt.js';
+import { converge, serverDryRun } from './mgmt.js';
+import { controlPlaneAt, machinesProgress } from './progress.js';
 import { checkManagementCluster } from './preflight.js';
 import { clusterObjectNames, occmClusterName } from './model.js';
 import type { ClusterPlan } from './plan.js';
@@ -16,10 +17,12 @@ import { machineWaits } from './timeouts.js';
 import { waitFor } from './wait.js';
 
 /**
- * The apply half of create-cluster: management-cluster preflight, server groups, converge the Cluster
- * API objects, wait (control plane initialized → kubeconfig secret → kubeconfig written), cloud
- * provider and CNI, wait for the machines to be ready (nodes need the CNI for that), the other
- * add-ons, the rollout of the cloud.conf consumers, the ingress. Every step first looks at what exists, so an interrupted run resumes.
+ * The apply half of create-cluster: management-cluster preflight, the server's dry-run of every
+ * object (nothing is created when the apiserver or a webhook refuses one), server groups, converge
+ * the Cluster API objects, wait (control plane initialized → kubeconfig secret → kubeconfig written;
+ * during a Kubernetes upgrade, the control plane on the new version), cloud provider and CNI, wait
+ * for the machines to be ready (nodes need the CNI for that), the other add-ons, the rollout of the
+ * cloud.conf consumers, the ingress. Every step first looks at what exists, so an interrupted run resumes.
  */
 
 /** Per-step timeouts in seconds, and the poll interval. */
@@ -27,13 +30,15 @@ export interface CreateTimeouts {
   controlPlaneSec: number;
   kubeconfigSec: number;
   machinesSec: number;
+  /** A machine wait fails when its counts have not moved for this long. */
+  stallSec: number;
   /** Rollout of each cloud-config consumer (OCCM, Cinder CSI). */
   rolloutSec: number;
   pollMs: number;
 }
 
 /** Defaults of the waits not derived from instance_create_timeout (see timeouts.ts). */
-export const DEFAULT_TIMEOUTS: Omit<CreateTimeouts, 'controlPlaneSec' | 'machinesSec'> = { kubeconfigSec: 300, rolloutSec: 300, pollMs: 10_000 };
+export const DEFAULT_TIMEOUTS: Omit<CreateTimeouts, 'controlPlaneSec' | 'machinesSec' | 'stallSec'> = { kubeconfigSec: 300, rolloutSec: 300, pollMs: 10_000 };
 
 /** Time one step took, for the summary. */
 export interface StepTime {
@@ -64,9 +69,9 @@ export interface ApplyInput {
 }
 
 /** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
-export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts>; wait?: boolean }, deps: ApplyDeps, p: ApplyInput) {
+export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts>; upgrade?: boolean; wait?: boolean }, deps: ApplyDeps, p: ApplyInput) {
   const s = p.plan.decisions.settings;
-  const waits = machineWaits(s.instance_create_timeout, s.controller_count);
+  const waits = machineWaits(s.instance_create_timeout, { controllers: s.controller_count, workers: s.worker_count });
   const t: CreateTimeouts = { ...DEFAULT_TIMEOUTS, ...waits, ...o.timeouts };
   deps.logger.info(waits.reason);
   const cluster = p.plan.decisions.cluster;
@@ -82,15 +87,23 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     steps.push({ step, seconds: Math.round((deps.clock.now() - t0) / 100) / 10, detail });
     deps.logger.info(`✓ ${step}: ${detail}`);
   };
-  const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>) =>
-    waitFor({ title, timeoutSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
+  const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>, stallSec?: number) =>
+    waitFor({ title, timeoutSec, stallSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
 
   await timed('management cluster', async () => `CAPO serves ${(await checkManagementCluster(mgmt, p.plan.checks)).join(', ')}`);
 
   // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
-  const live = await liveConvergence(mgmt, p.plan, deps.logger);
+  const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id) });
   ns = live.namespace;
   const addonCtx: AddonContext = { ...p.addonCtx, cluster: occmClusterName(ns, cluster) };
+
+  // The namespace first (an empty one; the server's dry-run needs it), then the apiserver's own verdict
+  // on every object, webhooks included, before anything else is created.
+  const createdNs = await ensureNamespace(mgmt, ns);
+  await timed('server dry-run', async () => {
+    await serverDryRun(mgmt, live.converge.objects, `cluster ${cluster}`);
+    return `${live.converge.objects.length} objects accepted by the management cluster (kubectl apply --server-side --dry-run=server)`;
+  });
 
   await timed('server groups', async () => {
     const done: string[] = [];
@@ -102,13 +115,12 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   });
 
   await timed('cluster objects', async () => {
-    const created = await ensureNamespace(mgmt, ns);
     const r = await converge(mgmt, live.converge.objects, deps.logger, `cluster ${cluster}`);
     const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
-    return `${what} in namespace ${ns}${created ? ' (created)' : ''}`;
+    return `${what} in namespace ${ns}${createdNs ? ' (created)' : ''}`;
   });
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
-  if (o.wait === false) return { steps, kubeconfig, contexts: [] as string[], waited: false };
+  if (o.wait === false) return { steps, kubeconfig, contexts: [] as string[], kubernetesVersion: live.kubernetesVersion, waited: false };
 
   await timed('control plane initialized', async () => {
     await wait('control plane initialized', t.controlPlaneSec, `kubectl describe kubeadmcontrolplane ${names.controlPlane} -n ${ns}; clusterctl describe cluster ${cluster}`, async () => {
@@ -136,26 +148,28 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
 
   const workload = kubectlFor({ kubeconfig });
   const target = { kubectl: workload, runner: deps.runner, kubeconfig, logger: deps.logger };
+  const machineHint = `kubectl get machines -n ${ns} -l cluster.x-k8s.io/cluster-name=${cluster}; kubectl --kubeconfig ${kubeconfig} get nodes`;
+  const upgrade = live.converge.upgrade;
+  if (upgrade) {
+    // Add-ons whose version follows the Kubernetes minor (OCCM, Cinder CSI, cilium) must not run ahead
+    // of the apiserver: they are applied only once the control plane reports the new version.
+    await timed(`control plane ${upgrade.to}`, async () => {
+      await wait(`control plane ${upgrade.to}`, t.machinesSec, machineHint, async () => controlPlaneAt(await controlPlaneStatus(mgmt, names.controlPlane, ns), upgrade.to), t.stallSec);
+      return `all ${s.controller_count} control-plane machines run ${upgrade.to} (from ${upgrade.from})`;
+    });
+  }
   const early = p.plan.addons.steps.filter((a) => a.name === 'occm' || a.name === 'cilium' || a.name === 'calico');
   const late = p.plan.addons.steps.filter((a) => !early.includes(a));
   for (const a of early) await timed(`add-on ${a.name}`, () => installAddon(a, addonCtx, target));
 
-  const machinesReady = () => timed('machines ready', async () => {
-    await wait('machines ready', t.machinesSec, `kubectl get machines -n ${ns} -l cluster.x-k8s.io/cluster-name=${cluster}; kubectl --kubeconfig ${kubeconfig} get nodes`, async () => {
+  await timed('machines ready', async () => {
+    await wait('machines ready', t.machinesSec, machineHint, async () => {
       const cp = await controlPlaneStatus(mgmt, names.controlPlane, ns);
       const md = await machineDeploymentStatus(mgmt, names.machineDeployment, ns);
-      const done = rolledOut(cp) && rolledOut(md);
-      const old = (r: ReplicaStatus) => (r.currentReplicas > r.replicas || r.updatedReplicas < r.replicas ? ` (rolling out: ${r.updatedReplicas} updated)` : '');
-      return { done, progress: `control plane ${cp.readyReplicas}/${cp.replicas}${old(cp)}, workers ${md.readyReplicas}/${md.replicas}${old(md)}` };
-    });
+      return machinesProgress(cp, md);
+    }, t.stallSec);
     return `${s.controller_count} control-plane and ${s.worker_count} worker nodes ready`;
   });
-  await machinesReady();
-  if (live.converge.later.length) {
-    // The workers' Kubernetes upgrade, once the control plane runs the new version.
-    await timed('worker upgrade', async () => `${(await converge(mgmt, live.converge.later, deps.logger, `workers of ${cluster}`)).applied.length} objects applied`);
-    await machinesReady();
-  }
   if (live.converge.replaced.length) {
     await timed('old machine templates', async () => {
       const used = await referencedTemplates(mgmt, ns, cluster);
@@ -189,5 +203,5 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     if (deps.applyGateway) await timed('gateway', () => deps.applyGateway!({ cluster, kubeconfig }));
     else deps.logger.warn(`gateway not applied: run kaas apply-gateway ${cluster} --kubeconfig ${kubeconfig}`);
   }
-  return { steps, kubeconfig, contexts, waited: true };
+  return { steps, kubeconfig, contexts, kubernetesVersion: live.kubernetesVersion, waited: true };
 }

@@ -16,6 +16,7 @@ import { planCluster, type ClusterPlan } from './plan.js';
 import { reportManagementCluster, servesClusterObjects, type ManagementVerdict } from './preflight.js';
 import { liveConvergence } from './live-plan.js';
 import type { ObjectDiff } from './reconcile.js';
+import type { ClusterCloud } from './cloud.js';
 import { occmClusterName } from './model.js';
 import { writeOutputDir } from '../fs/output-dir.js';
 import { dryRunFiles, stdoutText } from './output.js';
@@ -36,6 +37,8 @@ export interface CreateClusterOptions extends ClusterRunOptions {
   /** A `kaas detect -o json` file: plan the load balancers without asking Octavia. */
   capabilitiesFile?: string;
   timeouts?: Partial<CreateTimeouts>;
+  /** A floating kubernetes_version (vX.Y.x) moves a live cluster to the newest patch image; without it the live version is kept. */
+  upgrade?: boolean;
 }
 
 /** What create-cluster reports (printed as text, JSON or YAML). */
@@ -93,7 +96,7 @@ export function ingressStep(i: IngressPlan): string {
  * also shows what would change per object (and refuses what CAPO would refuse); without one, or
  * without Cluster API/CAPO on it, it stays offline.
  */
-async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan, verdict: ManagementVerdict | undefined): Promise<CreateClusterResult['live']> {
+async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan, verdict: ManagementVerdict | undefined, cloud?: ClusterCloud): Promise<(CreateClusterResult['live'] & { kubernetesVersion: string }) | undefined> {
   const s = plan.decisions.settings;
   const mgmt = (deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t)))(managementTarget(o, s));
   if (!verdict) {
@@ -104,8 +107,8 @@ async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: Cluste
     deps.logger.info('- management cluster: Cluster API or CAPO not installed, the dry-run stays offline (no per-object diff)');
     return undefined;
   }
-  const live = await liveConvergence(mgmt, plan, deps.logger);
-  return { namespace: live.namespace, objects: live.converge.diffs };
+  const live = await liveConvergence(mgmt, plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: cloud ? (id) => cloud.loadBalancerProvider(id) : undefined });
+  return { namespace: live.namespace, objects: live.converge.diffs, kubernetesVersion: live.kubernetesVersion };
 }
 
 /** Runs create-cluster. */
@@ -163,8 +166,11 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   };
   deps.logger.info(`ingress step: ${base.ingress}`);
   if (o.dryRun) {
-    const live = await dryRunLive(o, deps, plan, verdict);
-    if (live) base.live = live;
+    const live = await dryRunLive(o, deps, plan, verdict, conn.cloud);
+    if (live) {
+      base.live = { namespace: live.namespace, objects: live.objects };
+      base.kubernetesVersion = live.kubernetesVersion;
+    }
     const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
     if (addons.ingress.deploy) {
       // The ingress goes in last; its manifests sit before cloud.conf, as the apply order has it.

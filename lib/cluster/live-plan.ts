@@ -2,7 +2,11 @@ import { CAPI_CLUSTER, listAllNamespaces } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { decided, orThrow, refused, type Decision } from '../plan/decision.js';
-import { readLive } from './live.js';
+import type { KubeObject } from '../render/documents.js';
+import type { LiveApiLb } from '../plan/kubeapi-live.js';
+import { defaultImageName } from '../plan/machines.js';
+import { pinKubernetesVersion } from '../plan/version-pin.js';
+import { liveObject, liveRefs, readLive } from './live.js';
 import { clusterNamespace, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
 import { diffLines, planConvergence, type ConvergePlan } from './reconcile.js';
@@ -53,25 +57,64 @@ export interface LiveConvergence {
   namespace: string;
   converge: ConvergePlan;
   lines: string[];
+  /** The Kubernetes version rendered: the resolved one, or the live one a floating setting keeps. */
+  kubernetesVersion: string;
+}
+
+/** Options of a live convergence. */
+export interface LiveOptions {
+  /** `--upgrade`: a floating kubernetes_version (vX.Y.x) moves a live cluster to its newest patch. */
+  upgrade?: boolean;
+  /** The provider Octavia reports for a load balancer id (undefined: not found); absent = cloud not asked. */
+  loadBalancerProvider?: (id: string) => Promise<string | undefined>;
+}
+
+type Obj = Record<string, unknown>;
+const dig = (o: unknown, path: string[]): unknown => path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Obj)[k] : undefined), o);
+
+/** What is known of the live kube-API load balancer, asked of Octavia only when it matters. */
+async function liveApiLb(osc: Obj | undefined, wanted: KubeObject | undefined, o: LiveOptions): Promise<Omit<LiveApiLb, 'specProvider'>> {
+  if (!osc) return {};
+  const restricted = ((dig(wanted, ['spec', 'apiServerLoadBalancer', 'allowedCIDRs']) as string[] | undefined) ?? []).length > 0;
+  if (!restricted || dig(osc, ['spec', 'apiServerLoadBalancer', 'provider']) === 'amphora') return {};
+  const id = dig(osc, ['status', 'apiServerLoadBalancer', 'id']);
+  if (typeof id !== 'string' || !id) return { unknown: 'CAPO has not created it yet (no status.apiServerLoadBalancer.id)' };
+  if (!o.loadBalancerProvider) return { id, unknown: 'the cloud is not asked' };
+  const provider = await o.loadBalancerProvider(id);
+  return provider ? { id, octaviaProvider: provider } : { id, unknown: `Octavia has no load balancer ${id}` };
 }
 
 /**
  * Resolves the namespace, reads the live objects and plans the change per object. The plan's
- * objects are re-rendered when the namespace differs from the one planned offline.
+ * objects are re-rendered when the namespace differs from the one planned offline, and when a
+ * floating kubernetes_version keeps the live cluster's version (lib/plan/version-pin.ts).
  */
-export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: Logger): Promise<LiveConvergence> {
+export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: Logger, o: LiveOptions = {}): Promise<LiveConvergence> {
   const d = plan.decisions;
   const found = orThrow(liveClusterNamespace(d.cluster, await namespacesHolding(mgmt, d.cluster), d.settings.namespace));
   const namespace = clusterNamespace(d.settings.namespace, d.cluster, found);
-  const objects = namespace === d.namespace ? plan.objects : renderClusterObjects({ ...d, namespace });
+  let objects = namespace === d.namespace ? plan.objects : renderClusterObjects({ ...d, namespace });
   const names = clusterObjectNames(d.cluster);
-  const live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment);
+  let live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment);
+  const refs = liveRefs(live, d.cluster, names.controlPlane, names.machineDeployment);
+  const liveVersion = dig(liveObject(live, 'KubeadmControlPlane', refs.controlPlane), ['spec', 'version']);
+  const pin = orThrow(andReport(pinKubernetesVersion({ setting: d.settings.kubernetes_version, resolved: d.image.kubernetesVersion, live: typeof liveVersion === 'string' ? liveVersion : undefined, upgrade: o.upgrade ?? false }), logger));
+  if (pin !== d.image.kubernetesVersion) {
+    objects = renderClusterObjects({ ...d, namespace, image: { kubernetesVersion: pin, image: defaultImageName(pin) } });
+    live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment);
+  }
   const ids = Object.fromEntries(plan.serverGroups.filter((g) => g.id).map((g) => [g.name, g.id!]));
-  const decision = planConvergence(objects, live, d.cluster, names, ids);
+  const apiLb = await liveApiLb(liveObject(live, 'OpenStackCluster', refs.openStackCluster), objects.find((x) => x.kind === 'OpenStackCluster'), o);
+  const decision = planConvergence(objects, live, d.cluster, names, ids, apiLb);
   for (const r of decision.reasons) logger.info(`  ${r}`);
   const converge = orThrow(decision);
   const lines = diffLines(converge.diffs);
   logger.info(`cluster objects in namespace ${namespace}:`);
   for (const l of lines) logger.info(`  ${l}`);
-  return { namespace, converge, lines };
+  return { namespace, converge, lines, kubernetesVersion: pin };
+}
+
+function andReport<T>(d: Decision<T>, logger: Logger): Decision<T> {
+  for (const r of d.reasons) logger.info(`  ${r}`);
+  return d;
 }

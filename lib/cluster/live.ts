@@ -8,7 +8,7 @@ import type { KubeObject } from '../render/documents.js';
  * names) are found as they are.
  */
 
-type Obj = Record<string, unknown> & { metadata?: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: Record<string, unknown> };
+type Obj = Record<string, unknown> & { metadata?: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
 
 /** The versioned resource names kaas reads. */
 export const RESOURCES = {
@@ -20,7 +20,11 @@ export const RESOURCES = {
   KubeadmConfigTemplate: 'kubeadmconfigtemplates.v1beta1.bootstrap.cluster.x-k8s.io',
   Secret: 'secret',
   Machine: 'machines.v1beta1.cluster.x-k8s.io',
+  OpenStackMachine: 'openstackmachines.v1beta1.infrastructure.cluster.x-k8s.io',
 } as const;
+
+/** The annotation Cluster API puts on every object it clones from a template, naming the template. */
+export const CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
 
 /** What exists of the cluster: each object by kind and name. */
 export interface LiveCluster {
@@ -87,15 +91,16 @@ export async function readLive(k: Kubectl, namespace: string, rendered: KubeObje
 }
 
 /**
- * Names still referenced on the management cluster: by the control plane, the MachineDeployment,
- * or any Machine of the cluster (an old template stays until its last machine is gone).
+ * Machine templates still in use: a Machine refers to the OpenStackMachine cloned for it (never to
+ * the template), and Cluster API marks each clone with the template it came from
+ * (`cluster.x-k8s.io/cloned-from-name`). An old template stays until its last OpenStackMachine is gone.
  */
 export async function referencedTemplates(k: Kubectl, namespace: string, cluster: string): Promise<Set<string>> {
-  const used = new Set<string>();
-  const list = await k.getJson<{ items?: Obj[] }>(RESOURCES.Machine, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${cluster}` });
-  for (const m of list?.items ?? []) {
-    const n = refName(m, ['spec', 'infrastructureRef', 'name']);
-    if (n) used.add(n);
-  }
-  return used;
+  const list = await k.getJson<{ items?: Obj[] }>(RESOURCES.OpenStackMachine, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${cluster}` });
+  return templatesInUse(list?.items ?? []);
+}
+
+/** The template names the cloned objects were made from (pure). */
+export function templatesInUse(clones: { metadata?: { annotations?: Record<string, string> } }[]): Set<string> {
+  return new Set(clones.map((o) => o.metadata?.annotations?.[CLONED_FROM_NAME]).filter((n): n is string => !!n));
 }

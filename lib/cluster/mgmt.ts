@@ -1,3 +1,5 @@
+import { PlanError } from '../errors.js';
+import { ExecError } from '../exec/runner.js';
 import { serverSideDiff } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
@@ -30,4 +32,27 @@ export async function converge(k: Kubectl, objects: KubeObject[], logger: Logger
   const out = await k.apply(manifest, { forceConflicts: true });
   logger.debug(`applied ${objects.map(objectKey).join(', ')}`);
   return { changed: true, applied: out.split('\n').filter(Boolean) };
+}
+
+// What kubectl prints when the apiserver (or an admission webhook) refuses an object, as opposed to
+// not reaching it: `Error from server (…)`, the detail form `The X "n" is invalid: …`, a missing CRD.
+const REFUSED = /^(Error from server|The [A-Za-z]+ "[^"]*" is invalid|error: resource mapping not found)/m;
+
+/**
+ * The gate before every real apply: `kubectl apply --server-side --dry-run=server` of the whole
+ * object set. The apiserver runs defaulting, schema validation and every admission webhook (CAPI's
+ * KubeadmControlPlane and MachineDeployment, CAPO's) and stores nothing. kubectl applies object by
+ * object, so a refusal found only in the real apply would leave the objects before it created; a
+ * refusal here throws a PlanError (exit 2) with the apiserver's words, before anything is written.
+ */
+export async function serverDryRun(k: Kubectl, objects: KubeObject[], what: string): Promise<void> {
+  try {
+    await k.apply(stringifyDocuments(objects), { forceConflicts: true, dryRun: 'server' });
+  } catch (e) {
+    if (!(e instanceof ExecError) || !REFUSED.test(e.stderrTail)) throw e;
+    throw new PlanError(`the management cluster refuses ${what} (server-side dry-run; nothing was applied)`, {
+      problems: e.stderrTail.split('\n').filter(Boolean),
+      hint: 'change the setting behind the refused field (the message names it) and run create-cluster again',
+    });
+  }
 }

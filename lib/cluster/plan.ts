@@ -8,6 +8,7 @@ import { chooseExternalNetwork } from '../plan/external-network.js';
 import { chooseFlavor, chooseImage } from '../plan/machines.js';
 import { planNodePortSources } from '../plan/nodeports.js';
 import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
+import { checkWorkerCount } from '../plan/cluster-shape.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { KubeObject } from '../render/documents.js';
 import type { Settings } from '../settings/types.js';
@@ -67,6 +68,7 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const why = i.cloudProblem ?? 'the cloud is not asked';
   const ask = <T>(name: string, fn: (c: ClusterCloud) => Promise<T>) => lookup(checks, name, i.cloud ? () => fn(i.cloud!) : undefined, why, i.strict);
 
+  reasons.push(...must(checkWorkerCount(s), checks, 'cluster shape').reasons);
   const images = await ask('image', (c) => c.imageNames());
   const imageDecision = must(chooseImage(s.kubernetes_version, s.image, images), checks, 'image');
   const image = imageDecision.value;

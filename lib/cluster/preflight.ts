@@ -6,9 +6,10 @@ import type { CheckList } from './checks.js';
 
 /**
  * Is the management cluster ready for what kaas renders, as CAPO v0.14 needs it: Cluster API core
- * and the kubeadm providers, CAPO serving OpenStackCluster v1beta1, ORC (openstack-resource-controller,
- * a separate install since CAPO v0.12: CAPO resolves images through its Image CRD and stops without
- * it), and each controller Deployment available. Every missing piece is reported at once, sorted,
+ * and the kubeadm providers, CAPO serving OpenStackCluster v1beta1, provider versions that fit each
+ * other (read from the controllers' image tags: CAPO v0.14 needs Cluster API ≥ v1.12), ORC
+ * (openstack-resource-controller, a separate install since CAPO v0.12: CAPO resolves images through
+ * its Image CRD and stops without it; not asked of an older CAPO), and each controller Deployment available. Every missing piece is reported at once, sorted,
  * each with the command that fixes it.
  */
 
@@ -27,8 +28,11 @@ export interface ManagementFacts {
   capoCrd?: string[];
   /** Served versions of the CRD images.openstack.k-orc.cloud; undefined = no CRD. */
   orcCrd?: string[];
-  /** Deployments by name (any namespace); undefined with `deploymentsProblem` when they cannot be listed. */
-  deployments?: { namespace: string; name: string; available: boolean }[];
+  /**
+   * Deployments by name (any namespace), with the version tag of their image (`…:v1.12.1`) when it
+   * has one; undefined with `deploymentsProblem` when they cannot be listed.
+   */
+  deployments?: { namespace: string; name: string; available: boolean; version?: string }[];
   deploymentsProblem?: string;
 }
 
@@ -67,6 +71,51 @@ export function fixCommands(target: { kubeconfig?: string; context?: string }) {
   };
 }
 
+/**
+ * The Cluster API release each CAPO minor needs (CAPO README@v0.14.7 "Compatibility": v0.14 ≥ v1.12,
+ * v0.13 ≥ v1.11, v0.12 ≥ v1.9), newest first; and the CAPO minor from which it needs ORC (v0.12
+ * resolves images through ORC's Image CRD; older releases do it themselves).
+ */
+export const CAPO_NEEDS_CAPI: readonly { capo: [number, number]; capi: [number, number] }[] = [
+  { capo: [0, 14], capi: [1, 12] },
+  { capo: [0, 13], capi: [1, 11] },
+  { capo: [0, 12], capi: [1, 9] },
+];
+export const ORC_SINCE_CAPO: [number, number] = [0, 12];
+/** The releases the fix lines name (the ones kaas is tested against). */
+export const CAPI_RELEASE = 'v1.12.11';
+
+const minorOf = (v: string | undefined): [number, number] | undefined => {
+  const m = /^v?(\d+)\.(\d+)\./.exec(v ?? '');
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+};
+const atLeast = (a: [number, number], b: [number, number]) => a[0] > b[0] || (a[0] === b[0] && a[1] >= b[1]);
+
+/** Judges the provider versions (pure): Cluster API new enough for CAPO; whether ORC is needed. */
+export function assessProviderVersions(f: ManagementFacts, target: { kubeconfig?: string } = {}): { ok?: { name: string; detail: string }; problem?: string; skipped?: { name: string; detail: string }; orcNeeded: boolean } {
+  const version = (name: string) => f.deployments?.find((d) => d.name === name)?.version;
+  const capi = version('capi-controller-manager');
+  const capo = version('capo-controller-manager');
+  const capoMinor = minorOf(capo);
+  const orcNeeded = capoMinor === undefined || atLeast(capoMinor, ORC_SINCE_CAPO);
+  // Deployments that cannot be listed are reported once, as the skipped controllers check.
+  if (!f.deployments) return { orcNeeded };
+  if (!capi || !capo) {
+    return { orcNeeded, skipped: { name: 'provider versions', detail: `not checked: the image of ${!capi ? 'capi-controller-manager' : 'capo-controller-manager'} carries no version tag` } };
+  }
+  const rule = CAPO_NEEDS_CAPI.find((r) => atLeast(capoMinor!, r.capo));
+  const capiMinor = minorOf(capi);
+  if (rule && capiMinor && !atLeast(capiMinor, rule.capi)) {
+    const kc = target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : '';
+    return {
+      orcNeeded,
+      problem: `Cluster API ${capi} is too old for CAPO ${capo}: CAPO v${rule.capo.join('.')} needs Cluster API ≥ v${rule.capi.join('.')} — clusterctl upgrade apply --core cluster-api:${CAPI_RELEASE} --bootstrap kubeadm:${CAPI_RELEASE} --control-plane kubeadm:${CAPI_RELEASE}${kc}`,
+    };
+  }
+  const needs = rule ? ` (CAPO v${rule.capo.join('.')} needs Cluster API ≥ v${rule.capi.join('.')})` : '';
+  return { orcNeeded, ok: { name: 'provider versions', detail: `Cluster API ${capi}, CAPO ${capo}${needs}${orcNeeded ? '' : `; ORC not needed (CAPO < v${ORC_SINCE_CAPO.join('.')} resolves images itself)`}` } };
+}
+
 /** Judges the facts (pure): what is there, what is missing and how to fix each piece. */
 export function assessManagementCluster(f: ManagementFacts, target: { kubeconfig?: string; context?: string } = {}): ManagementVerdict {
   const fix = fixCommands(target);
@@ -80,7 +129,11 @@ export function assessManagementCluster(f: ManagementFacts, target: { kubeconfig
     v.problems.push(`CAPO serves OpenStackCluster ${f.capoCrd.join(', ') || 'in no version'}; kaas renders v1beta1 (CAPO ≥ v0.10, v0.14 recommended) — ${fix.upgrade}`);
   } else v.ok.push({ name: 'CAPO', detail: `OpenStackCluster served as ${f.capoCrd.join(', ')}` });
 
-  if (!f.orcCrd) v.problems.push(`ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${fix.orc}`);
+  const versions = assessProviderVersions(f, target);
+  if (versions.problem) v.problems.push(versions.problem);
+  if (!versions.orcNeeded) {
+    // CAPO before v0.12 does not use ORC: its absence is no problem.
+  } else if (!f.orcCrd) v.problems.push(`ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${fix.orc}`);
   else if (!f.orcCrd.includes('v1alpha1')) v.problems.push(`ORC serves Image ${f.orcCrd.join(', ') || 'in no version'}; CAPO v0.14 reads v1alpha1 — ${fix.orc}`);
   else v.ok.push({ name: 'ORC', detail: `Image served as ${f.orcCrd.join(', ')}` });
 
@@ -88,14 +141,16 @@ export function assessManagementCluster(f: ManagementFacts, target: { kubeconfig
     v.skipped.push({ name: 'controllers', detail: f.deploymentsProblem ?? 'the Deployments could not be listed' });
   } else {
     const up: string[] = [];
-    for (const c of CONTROLLERS) {
+    for (const c of CONTROLLERS.filter((x) => !x.orc || versions.orcNeeded)) {
       const d = f.deployments.find((x) => x.name === c.name);
       if (!d) v.problems.push(`${c.what}: no Deployment ${c.name} — ${c.orc ? fix.orc : fix.init}`);
       else if (!d.available) v.problems.push(`${c.what}: Deployment ${d.namespace}/${c.name} is not available — ${fix.look(d.namespace, c.name)}`);
       else up.push(`${d.namespace}/${c.name}`);
     }
-    if (up.length === CONTROLLERS.length) v.ok.push({ name: 'controllers', detail: `available: ${up.join(', ')}` });
+    if (up.length === CONTROLLERS.filter((x) => !x.orc || versions.orcNeeded).length) v.ok.push({ name: 'controllers', detail: `available: ${up.join(', ')}` });
   }
+  if (versions.ok) v.ok.push(versions.ok);
+  if (versions.skipped) v.skipped.push(versions.skipped);
   v.problems.sort();
   return v;
 }
@@ -104,10 +159,21 @@ interface CrdJson {
   spec?: { versions?: { name: string; served: boolean }[] };
 }
 interface DeploymentList {
-  items?: { metadata: { namespace: string; name: string }; status?: { conditions?: { type: string; status: string }[] } }[];
+  items?: {
+    metadata: { namespace: string; name: string };
+    spec?: { template?: { spec?: { containers?: { name: string; image?: string }[] } } };
+    status?: { conditions?: { type: string; status: string }[] };
+  }[];
 }
 
 const servedVersions = (crd: CrdJson | undefined) => (crd ? (crd.spec?.versions ?? []).filter((x) => x.served).map((x) => x.name) : undefined);
+
+/** The release tag of a controller's image (`manager` container, else the first): `…:v1.12.1` → v1.12.1. */
+function imageVersion(containers: { name: string; image?: string }[]): { version?: string } {
+  const image = (containers.find((c) => c.name === 'manager') ?? containers[0])?.image ?? '';
+  const m = /:(v\d+\.\d+\.\d+[^@]*)(@.*)?$/.exec(image);
+  return m ? { version: m[1] } : {};
+}
 
 /** Asks the management cluster (read-only). Throws when it cannot be reached at all. */
 export async function gatherManagementFacts(k: Kubectl): Promise<ManagementFacts> {
@@ -120,6 +186,7 @@ export async function gatherManagementFacts(k: Kubectl): Promise<ManagementFacts
     namespace: d.metadata.namespace,
     name: d.metadata.name,
     available: (d.status?.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True'),
+    ...imageVersion(d.spec?.template?.spec?.containers ?? []),
   }));
   return { served, capoCrd, orcCrd, deployments };
 }

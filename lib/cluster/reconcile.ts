@@ -1,4 +1,5 @@
 import { decided, refused, type Decision, type Refusal } from '../plan/decision.js';
+import { kubeApiOnLiveCluster, type LiveApiLb } from '../plan/kubeapi-live.js';
 import type { KubeObject } from '../render/documents.js';
 import { changedFields, classifyOpenStackCluster, classifyVersion, machineTemplateChanges, show, type FieldChange } from './changes.js';
 import { liveObject, liveRefs, type LiveCluster } from './live.js';
@@ -25,8 +26,12 @@ export interface ObjectDiff {
 export interface ConvergePlan {
   /** Applied first. */
   objects: KubeObject[];
-  /** Applied after the control plane rolled out (the workers' Kubernetes upgrade), if any. */
-  later: KubeObject[];
+  /**
+   * A Kubernetes upgrade under way or starting with this apply: the version the control plane runs
+   * (KubeadmControlPlane status.version) and the one wanted. Add-ons whose version follows the
+   * Kubernetes minor wait until the control plane reports `to`.
+   */
+  upgrade?: { from: string; to: string };
   diffs: ObjectDiff[];
   /** Templates replaced by new ones: deleted once no machine refers to them. */
   replaced: { kind: string; name: string }[];
@@ -67,6 +72,7 @@ function sameServerGroup(live: Obj, wanted: Obj, ids: Record<string, string>): O
 export function planConvergence(
   rendered: KubeObject[], live: LiveCluster, cluster: string, names: { controlPlane: string; machineDeployment: string },
   serverGroupIds: Record<string, string> = {},
+  apiLb: Omit<LiveApiLb, 'specProvider'> = {},
 ): Decision<ConvergePlan> {
   const refs = liveRefs(live, cluster, names.controlPlane, names.machineDeployment);
   if (refs.topology) {
@@ -108,28 +114,28 @@ export function planConvergence(
     }
   }
 
+  // Kubernetes upgrades: control plane and workers in one apply, as Cluster API expects. Its MachineSet
+  // preflight checks (on by default in v1.12) hold new worker machines while the control plane upgrades
+  // (ControlPlaneIsStable) and refuse workers on another minor than KubeadmControlPlane.spec.version
+  // (KubeadmVersionSkew): holding the workers' version back would block their rollout for good.
   const kcpLive = liveObject(live, 'KubeadmControlPlane', refs.controlPlane);
   const kcpWanted = objects.find((o) => o.kind === 'KubeadmControlPlane');
-  let later: KubeObject[] = [];
-  let cpUpgrade = false;
+  let upgrade: ConvergePlan['upgrade'];
   if (kcpLive && kcpWanted) {
-    const v = classifyVersion(`KubeadmControlPlane ${refs.controlPlane}`, String(at(kcpLive, ['spec']).version), String(at(kcpWanted, ['spec']).version));
+    const wantedVersion = String(at(kcpWanted, ['spec']).version);
+    const v = classifyVersion(`KubeadmControlPlane ${refs.controlPlane}`, String(at(kcpLive, ['spec']).version), wantedVersion);
     if (!v.ok) refusals.push(...v.refusals);
-    else cpUpgrade = v.value === 'upgrade';
+    else reasons.push(...v.reasons);
+    // The version the control plane runs (status.version, the oldest of its machines), which lags
+    // spec.version while an upgrade (maybe one a previous run started) is under way.
+    const running = String((kcpLive.status as Obj | undefined)?.version ?? at(kcpLive, ['spec']).version);
+    if (v.ok && running !== wantedVersion) upgrade = { from: running, to: wantedVersion };
   }
   const mdWanted = objects.find((o) => o.kind === 'MachineDeployment');
   const mdLive = mdWanted ? liveObject(live, 'MachineDeployment', mdWanted.metadata.name) : undefined;
   if (mdLive && mdWanted) {
-    const liveVersion = String(at(mdLive, ['spec', 'template', 'spec']).version);
-    const v = classifyVersion(`MachineDeployment ${mdWanted.metadata.name}`, liveVersion, String(at(mdWanted, ['spec', 'template', 'spec']).version));
+    const v = classifyVersion(`MachineDeployment ${mdWanted.metadata.name}`, String(at(mdLive, ['spec', 'template', 'spec']).version), String(at(mdWanted, ['spec', 'template', 'spec']).version));
     if (!v.ok) refusals.push(...v.refusals);
-    else if (v.value === 'upgrade' && cpUpgrade) {
-      // Control plane first: the workers keep their version until the control plane has rolled.
-      later = [mdWanted];
-      const held = clone(mdWanted);
-      at(held, ['spec', 'template', 'spec']).version = liveVersion;
-      objects = objects.map((o) => (o === mdWanted ? held : o));
-    }
   }
 
   for (const o of objects) {
@@ -146,6 +152,19 @@ export function planConvergence(
       const liveTags = (l.spec as Obj | undefined)?.tags;
       if (liveTags === undefined) delete spec.tags;
       else spec.tags = liveTags;
+      // The API load balancer's provider is fixed once it exists: keep the live value, and check
+      // that the provider it really has can enforce allowedCIDRs (lib/plan/kubeapi-live.ts).
+      const lbWanted = (spec.apiServerLoadBalancer ??= {}) as Obj;
+      const liveProvider = ((l.spec as Obj | undefined)?.apiServerLoadBalancer as Obj | undefined)?.provider;
+      const api = kubeApiOnLiveCluster(cluster, { ...apiLb, specProvider: typeof liveProvider === 'string' ? liveProvider : undefined }, lbWanted.allowedCIDRs as string[] | undefined);
+      if (!api.ok) {
+        refusals.push(...api.refusals);
+        diffs.push({ kind: o.kind, name: o.metadata.name, action: 'refused', fields: [] });
+        continue;
+      }
+      if (api.value === undefined) delete lbWanted.provider;
+      else lbWanted.provider = api.value;
+      reasons.push(...api.reasons, ...api.warnings.map((w) => `warning: ${w}`));
       const c = classifyOpenStackCluster(o.metadata.name, l, o as unknown as Obj);
       if (!c.ok) {
         refusals.push(...c.refusals);
@@ -165,7 +184,7 @@ export function planConvergence(
     diffs.push({ kind: o.kind, name: o.metadata.name, action: fields.length ? 'update' : 'unchanged', fields });
   }
   if (refusals.length) return refused(refusals, reasons);
-  return decided({ objects, later, diffs, replaced }, reasons);
+  return decided({ objects, diffs, replaced, ...(upgrade ? { upgrade } : {}) }, reasons);
 }
 
 /** The per-object diff as text lines (dry-run and the apply log). */

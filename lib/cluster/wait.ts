@@ -26,20 +26,27 @@ export interface WaitOptions {
   intervalMs?: number;
   logger: Logger;
   clock: Clock;
+  /**
+   * Fail earlier when the progress text has not changed for this long (seconds): a rollout that
+   * moves may take up to `timeoutSec`, one that is stuck is reported after `stallSec`.
+   */
+  stallSec?: number;
   /** What to look at when it times out. */
   hint: string;
   probe: () => Promise<Probe>;
 }
 
 /**
- * Polls `probe` until it reports done, showing its progress; throws an OperationError with the
- * last progress and the hint when the step's timeout passes. Re-running create-cluster resumes:
+ * Polls `probe` until it reports done, showing its progress (each change is also logged, so the
+ * counts are seen as they move); throws an OperationError with the last progress and the hint when
+ * the step's timeout passes, or when the progress has not changed for `stallSec`. Re-running create-cluster resumes:
  * each wait starts by looking, so a step that is already done costs one poll.
  */
 export async function waitFor(o: WaitOptions): Promise<number> {
   const step = o.logger.step(o.title);
   const t0 = o.clock.now();
   let last = '';
+  let moved = t0;
   for (;;) {
     let p: Probe;
     try {
@@ -50,12 +57,22 @@ export async function waitFor(o: WaitOptions): Promise<number> {
     }
     if (p.progress !== last) {
       step.update(p.progress);
+      // Machine rollouts take long: their counts are logged as they move, not only shown on a spinner.
+      if (o.stallSec !== undefined) o.logger.info(`  ${o.title}: ${p.progress}`);
       last = p.progress;
+      moved = o.clock.now();
     }
     const elapsed = (o.clock.now() - t0) / 1000;
     if (p.done) {
       step.succeed(`${o.title}${p.progress ? ` (${p.progress})` : ''}`);
       return elapsed;
+    }
+    const still = (o.clock.now() - moved) / 1000;
+    if (o.stallSec !== undefined && still >= o.stallSec && elapsed < o.timeoutSec) {
+      step.fail(`${o.title}: no progress for ${o.stallSec}s`);
+      throw new OperationError(`${o.title}: no progress for ${o.stallSec}s (stuck at: ${last || 'unknown'})`, {
+        hint: `${o.hint}; running the command again resumes where it stopped`,
+      });
     }
     if (elapsed >= o.timeoutSec) {
       step.fail(`${o.title}: not done after ${o.timeoutSec}s`);

@@ -48,6 +48,8 @@ export interface ReplicaStatus {
 /** Status fields of a KubeadmControlPlane (v1beta1) the waits use. */
 export interface ControlPlaneStatus extends ReplicaStatus {
   initialized: boolean;
+  /** status.version: the oldest Kubernetes version among the control-plane machines (undefined before the first). */
+  version?: string;
 }
 
 type Obj = { metadata?: { generation?: number }; spec?: Record<string, unknown>; status?: Record<string, unknown> } | undefined;
@@ -93,7 +95,8 @@ export const CAPI_CLUSTER = 'clusters.cluster.x-k8s.io';
 /** Reads a KubeadmControlPlane's progress. */
 export async function controlPlaneStatus(k: Kubectl, name: string, namespace: string): Promise<ControlPlaneStatus> {
   const o = await k.getJson<Obj>(KCP_V1BETA1, name, { namespace });
-  return { ...replicaStatus(o), initialized: o?.status?.initialized === true };
+  const version = o?.status?.version;
+  return { ...replicaStatus(o), initialized: o?.status?.initialized === true, ...(typeof version === 'string' ? { version } : {}) };
 }
 
 /** Reads a MachineDeployment's progress (replicas wanted, updated and ready). */

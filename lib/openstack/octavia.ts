@@ -87,6 +87,12 @@ export async function findLoadBalancer(c: Connection, root: string, name: string
   return found[0];
 }
 
+/** `GET /v2/lbaas/loadbalancers/{id}`: the load balancer, or undefined when Octavia has none with that id (404). */
+export async function getLoadBalancer(c: Connection, root: string, id: string): Promise<LoadBalancer | undefined> {
+  const res = await c.call<{ loadbalancer?: LoadBalancer }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}`, expect: [200, 404] });
+  return res.status === 404 ? undefined : res.data?.loadbalancer;
+}
+
 /** Deletes a load balancer with its listeners, pools and monitors (cascade); an already deleted one (404) counts as done. */
 export async function deleteLoadBalancer(c: Connection, root: string, id: string): Promise<void> {
   await c.call('load-balancer', root, { method: 'DELETE', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}?cascade=true`, expect: [202, 204, 404] });

@@ -26,9 +26,13 @@ export interface AddonEntry {
   /**
    * How the default version is chosen: `kubernetes-minor` = the add-on release with the cluster's
    * minor (cloud-provider-openstack releases follow Kubernetes), capped at `newestMinor`; `fixed` =
-   * `version`.
+   * `version`; `kubernetes-table` = the release whose tested Kubernetes versions cover the cluster's.
    */
-  versioning: { kind: 'kubernetes-minor'; newestMinor: number } | { kind: 'fixed'; version: string };
+  versioning:
+    | { kind: 'kubernetes-minor'; newestMinor: number }
+    | { kind: 'fixed'; version: string }
+    /** A release per Kubernetes version range (rules over the Kubernetes version, first match wins; the last rule is the fallback). */
+    | { kind: 'kubernetes-table'; rules: readonly VersionRule<string>[] };
   /** Versions the bundled template is written for (undefined = any version). */
   bundledVersions?: readonly string[];
   /** Container images by role ("main" = the add-on's own image); `{version}` is replaced. */
@@ -68,7 +72,22 @@ export const ADDONS: Readonly<Record<AddonName, AddonEntry>> = {
     images: { main: 'registry.k8s.io/provider-os/openstack-cloud-controller-manager:{version}' },
     flags: {},
   },
-  cilium: { name: 'cilium', setting: 'use_cilium', versioning: { kind: 'fixed', version: 'v1.17.6' }, images: {}, flags: {} },
+  cilium: {
+    name: 'cilium',
+    setting: 'use_cilium',
+    // Cilium's "Kubernetes Compatibility" page (Documentation/network/kubernetes/compatibility.rst) lists the
+    // versions each release is e2e-tested on: v1.17 → 1.29–1.32, v1.18.14 → 1.30–1.33, v1.19.3 → 1.32–1.35.
+    versioning: {
+      kind: 'kubernetes-table',
+      rules: [
+        { below: 'v1.33.0', value: 'v1.17.6' },
+        { from: 'v1.33.0', below: 'v1.34.0', value: 'v1.18.14' },
+        { from: 'v1.34.0', value: 'v1.19.3' },
+      ],
+    },
+    images: {},
+    flags: {},
+  },
   calico: {
     name: 'calico',
     setting: 'calico_version',
@@ -125,6 +144,7 @@ export function ruleApplies(rule: VersionRule<unknown>, version: string): boolea
 export function defaultAddonVersion(name: AddonName, kubernetesVersion: string): string {
   const v = ADDONS[name].versioning;
   if (v.kind === 'fixed') return v.version;
+  if (v.kind === 'kubernetes-table') return (v.rules.find((r) => ruleApplies(r, kubernetesVersion)) ?? v.rules[v.rules.length - 1]).value;
   const minor = parts(kubernetesVersion)?.[1] ?? v.newestMinor;
   return `v1.${Math.min(minor, v.newestMinor)}.0`;
 }
@@ -147,7 +167,7 @@ export function planAddonFlags(name: AddonName, version: string): Decision<Recor
   const e = ADDONS[name];
   const reasons = (e.flagReasons ?? []).filter((r) => ruleApplies(r, version)).map((r) => r.value.replaceAll('{version}', version));
   if (Object.keys(e.flags).length && !/^v?\d+\.\d+\.\d+/.test(version)) {
-    const example = e.versioning.kind === 'fixed' ? e.versioning.version : `v1.${e.versioning.newestMinor}.0`;
+    const example = e.versioning.kind === 'fixed' ? e.versioning.version : e.versioning.kind === 'kubernetes-table' ? e.versioning.rules[e.versioning.rules.length - 1].value : `v1.${e.versioning.newestMinor}.0`;
     const image = e.images.main?.split('/').pop()?.split(':')[0] ?? name;
     return refused({
       message: `${image} version "${version}" is not a release version (vX.Y.Z): kaas cannot tell which flags it knows`,

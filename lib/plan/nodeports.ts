@@ -5,10 +5,13 @@ import { decided, type Decision } from './decision.js';
  * provider does not proxy: it DNATs client packets to the members and keeps the client address
  * (octavia-api-facts.md §5), and its health checks come from the OVN metadata/DHCP port in the
  * member subnet — the node subnet of a kaas cluster, where OCCM also puts the VIP unless
- * subnet-id says otherwise. Client traffic is OCCM's business: with manage-security-groups
- * (kaas's default) OCCM ≥ v1.28 opens each Service's NodePorts to its loadBalancerSourceRanges
- * (occm-loadbalancer-facts.md §4). So the cluster-wide CAPO rule needs only node_cidr plus what the
- * user adds; it opens to everyone (as CAPO's docs suggest) only when OCCM cannot do its part.
+ * subnet-id says otherwise. That subnet needs no rule of kaas's: CAPO v0.14 already opens the
+ * worker NodePorts (tcp and udp) to every cluster subnet CIDR (pkg/cloud/services/networking/
+ * securitygroups.go getSGWorkerNodePortCIDR), and a second, identical rule only costs CAPO a 409
+ * from Neutron. Client traffic is OCCM's business: with manage-security-groups (kaas's default)
+ * OCCM ≥ v1.28 opens each Service's NodePorts to its loadBalancerSourceRanges
+ * (occm-loadbalancer-facts.md §4). So the cluster-wide rule is only what the user adds; it opens to
+ * everyone (as CAPO's docs suggest) only when OCCM cannot do its part.
  */
 
 /** Inputs of the NodePort decision. */
@@ -29,12 +32,12 @@ const OCCM_SG_SOURCE_RANGES_SINCE = 28;
 
 const minorOf = (v: string) => Number(/^v?1\.(\d+)\./.exec(v)?.[1] ?? NaN);
 
-/** The remote CIDRs of the worker NodePort rules (empty = no rule), with the reasons. */
+/** The remote CIDRs of the worker NodePort rules kaas adds to CAPO's (empty = none), with the reasons. */
 export function planNodePortSources(i: NodePortInput): Decision<string[]> {
   if (!i.ovn) return decided([], []);
-  const reasons = [`OVN load balancers: NodePorts open to node_cidr ${i.nodeCidr} (health checks come from the OVN metadata/DHCP port in the node subnet).`];
+  const reasons = [`OVN load balancers: NodePorts reachable from node_cidr ${i.nodeCidr} through CAPO's own rule for the cluster subnet (health checks come from the OVN metadata/DHCP port there); kaas adds no rule for it.`];
   const warnings: string[] = [];
-  const sources = [i.nodeCidr];
+  const sources: string[] = [];
   const manageSg = String(i.occm['manage-security-groups'] ?? 'true').toLowerCase() === 'true';
   let clientsByOccm = false;
   if (i.occmVersion === undefined) {

@@ -31,7 +31,10 @@ export function checkValue(decl: SettingDecl, value: unknown, path: string): str
   const schemaOk = validatorFor(decl.type)(value) as boolean;
   const precise = addressProblems(decl.type, value, path);
   if (precise.length) return precise;
-  if (schemaOk) return decl.key === 'occm_loadbalancer' ? unknownOccmKeys(value, path) : [];
+  if (schemaOk) {
+    if (decl.key === 'controller_count') return controllerCountProblems(value, path);
+    return decl.key === 'occm_loadbalancer' ? unknownOccmKeys(value, path) : [];
+  }
   return [`${path}: ${show(value)} is not ${expectation(decl.type)}${booleanHint(decl.type, value)}`];
 }
 
@@ -75,4 +78,14 @@ export function unknownOccmKeys(value: unknown, path: string): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   const unknown = Object.keys(value).filter((k) => !KNOWN_LB_OPTIONS.includes(k)).sort();
   return unknown.map((k) => `${path}.${k}: not a cloud.conf [LoadBalancer] option of OCCM${didYouMeanIn(k, KNOWN_LB_OPTIONS)} (known: ${KNOWN_LB_OPTIONS.join(', ')})`);
+}
+
+/**
+ * kaas's control plane runs etcd stacked on its nodes, and Cluster API's KubeadmControlPlane webhook
+ * refuses an even replica count then (CAPI v1.12 controlplane/kubeadm/internal/webhooks/kubeadmcontrolplane.go
+ * validateCommon: "cannot be an even number when etcd is stacked"): say so before anything is created.
+ */
+function controllerCountProblems(value: unknown, path: string): string[] {
+  if (typeof value !== 'number' || value % 2 !== 0) return [];
+  return [`${path}: ${value} is even; the control plane runs stacked etcd, and Cluster API's KubeadmControlPlane webhook refuses it ("spec.replicas: Forbidden: cannot be an even number when etcd is stacked"): use 1, 3, 5 or 7`];
 }

@@ -84,7 +84,7 @@ const TABLE: Table = {
   },
   ovn_nodeport_cidrs: {
     type: { kind: 'cidrList', bareIpAsHost: true }, default: [], group: 'network',
-    description: 'With OVN load balancers: further sources allowed to reach the worker NodePorts (30000-32767); node_cidr is always allowed (OVN health checks), clients are let in by OCCM per Service (loadBalancerSourceRanges). ["0.0.0.0/0"] opens them to all.',
+    description: 'With OVN load balancers: further sources allowed to reach the worker NodePorts (30000-32767); node_cidr is always allowed (by CAPO\'s own rule; OVN health checks come from there), clients are let in by OCCM per Service (loadBalancerSourceRanges). ["0.0.0.0/0"] opens them to all.',
   },
   pod_cidr: { type: cidr, default: '192.168.0.0/16', group: 'network', legacy: ['POD_CIDR'], description: 'Pod network.' },
   service_cidr: { type: cidr, default: '10.96.0.0/12', group: 'network', legacy: ['SERVICE_CIDR'], description: 'Service network.' },
@@ -106,7 +106,7 @@ const TABLE: Table = {
   },
   controller_count: {
     type: { kind: 'integer', min: 1, max: 7 }, default: 1, group: 'cluster', legacy: ['CONTROL_PLANE_MACHINE_COUNT'],
-    description: 'Number of control-plane nodes (odd numbers keep etcd quorum).',
+    description: 'Number of control-plane nodes: 1, 3, 5 or 7 (odd: etcd runs stacked on them, and Cluster API refuses an even count).',
   },
   controller_flavor: {
     type: str, default: 'SCS-2V-4-20s', group: 'cluster', legacy: ['OPENSTACK_CONTROL_PLANE_MACHINE_FLAVOR'],
@@ -118,7 +118,7 @@ const TABLE: Table = {
   },
   worker_count: {
     type: { kind: 'integer', min: 0, max: 1000 }, default: 3, group: 'cluster', legacy: ['WORKER_MACHINE_COUNT'],
-    description: 'Number of worker nodes.',
+    description: 'Number of worker nodes; 0 only with deploy_cindercsi, deploy_metrics, deploy_cert_manager, deploy_nginx_ingress and deploy_gateway false (their pods do not run on control-plane nodes).',
   },
   worker_flavor: {
     type: str, default: 'SCS-2V-4-20s', group: 'cluster', legacy: ['OPENSTACK_NODE_MACHINE_FLAVOR'],
@@ -178,7 +178,7 @@ const TABLE: Table = {
   },
   use_cilium: {
     type: bov, default: true, group: 'add-ons', legacy: ['USE_CILIUM'],
-    description: 'CNI: true = cilium (bundled version), "vX.Y.Z" = that cilium version, false = calico.',
+    description: 'CNI: true = cilium (the release e2e-tested with kubernetes_version\'s minor: v1.17.6 up to 1.32, v1.18.14 for 1.33, v1.19.3 from 1.34), "vX.Y.Z" = that cilium version, false = calico.',
   },
   calico_version: {
     type: { kind: 'version' }, default: 'v3.27.3', group: 'add-ons', legacy: ['CALICO_VERSION'],

@@ -132,6 +132,7 @@ const CAPI_CRDS: [string, string, string[]][] = [
   ['machines.cluster.x-k8s.io', 'Machine', ['v1beta1', 'v1beta2']],
   ['kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', 'KubeadmControlPlane', ['v1beta1', 'v1beta2']],
   ['openstackmachinetemplates.infrastructure.cluster.x-k8s.io', 'OpenStackMachineTemplate', ['v1beta1']],
+  ['openstackmachines.infrastructure.cluster.x-k8s.io', 'OpenStackMachine', ['v1beta1']],
   ['ipaddresses.ipam.cluster.x-k8s.io', 'IPAddress', ['v1beta1', 'v1beta2']],
   ['extensionconfigs.runtime.cluster.x-k8s.io', 'ExtensionConfig', ['v1alpha1']],
 ];

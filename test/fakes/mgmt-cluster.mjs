@@ -19,6 +19,7 @@ const KINDS = [
   ['Machine', 'cluster.x-k8s.io', 'machines', true],
   ['OpenStackCluster', 'infrastructure.cluster.x-k8s.io', 'openstackclusters', true],
   ['OpenStackMachineTemplate', 'infrastructure.cluster.x-k8s.io', 'openstackmachinetemplates', true],
+  ['OpenStackMachine', 'infrastructure.cluster.x-k8s.io', 'openstackmachines', true],
   ['KubeadmControlPlane', 'controlplane.cluster.x-k8s.io', 'kubeadmcontrolplanes', true],
   ['KubeadmConfigTemplate', 'bootstrap.cluster.x-k8s.io', 'kubeadmconfigtemplates', true],
   ['CustomResourceDefinition', 'apiextensions.k8s.io', 'customresourcedefinitions', false],
@@ -115,6 +116,18 @@ function openStackMachineTemplateUpdate(oldO, newO) {
 
 const WEBHOOKS = { OpenStackCluster: openStackClusterUpdate, OpenStackMachineTemplate: openStackMachineTemplateUpdate };
 
+/**
+ * CAPI v1.12 KubeadmControlPlane validation on create and update (controlplane/kubeadm/internal/webhooks/
+ * kubeadmcontrolplane.go validateCommon): stacked etcd (no external etcd) needs an odd replica count.
+ */
+function kubeadmControlPlaneValidate(o) {
+  const replicas = get(o, 'spec.replicas');
+  if (get(o, 'spec.kubeadmConfigSpec.clusterConfiguration.etcd.external') || replicas === undefined || replicas % 2 !== 0) return undefined;
+  return { webhook: 'validation.kubeadmcontrolplane.controlplane.cluster.x-k8s.io', errs: [['spec.replicas', 'Forbidden: cannot be an even number when etcd is stacked']] };
+}
+/** Webhooks that run on create and on update (with the merged object). */
+const VALIDATE = { KubeadmControlPlane: kubeadmControlPlaneValidate };
+
 /** An API error as kubectl prints it: `reason`, the apiserver message, and kubectl's detail form for one Invalid error. */
 function invalid(r, name, hook) {
   const causes = hook.errs.map(([field, msg]) => `${field}: ${msg}`);
@@ -158,18 +171,53 @@ export function run(tool, argv, statePath, stdin) {
   }
 
   // ---- controllers: each read of a control plane / MachineDeployment moves a pending rollout to done ----
+  const semverMinor = (v) => /^v?(\d+)\.(\d+)/.exec(String(v ?? ''))?.slice(1, 3).join('.');
+  /**
+   * CAPI v1.12 MachineSet preflight checks (internal/controllers/machineset/machineset_preflight.go, on by
+   * default): a MachineDeployment's new machines wait while the control plane is upgrading
+   * (ControlPlaneIsStable) and while their version's minor differs from the KubeadmControlPlane's
+   * spec.version (KubeadmVersionSkew). Returns the blocking message, or undefined.
+   */
+  function machineSetPreflight(md, cname) {
+    const c = cluster.objects[`Cluster/${md.metadata.namespace}/${cname}`];
+    const kcp = c && cluster.objects[`KubeadmControlPlane/${md.metadata.namespace}/${get(c, 'spec.controlPlaneRef.name')}`];
+    if (!kcp) return undefined;
+    if (kcp.status?.pending) return `Scaling up is blocked because:\n* Kubernetes control plane ${md.metadata.namespace}/${kcp.metadata.name} is upgrading ("ControlPlaneIsStable" preflight check failed)`;
+    const ms = String(get(md, 'spec.template.spec.version') ?? '').replace(/^v/, '');
+    const cp = String(get(kcp, 'spec.version') ?? '').replace(/^v/, '');
+    if (semverMinor(ms) !== semverMinor(cp)) {
+      return `Scaling up is blocked because:\n* MachineSet version (${ms}) and ControlPlane version (${cp}) do not conform to kubeadm version skew policy as kubeadm only supports joining with the same major+minor version as the control plane ("KubeadmVersionSkew" preflight check failed)`;
+    }
+    return undefined;
+  }
   function reconcile(o) {
     const st = o.status ?? {};
     if (!st.pending || state.controllers === false) return;
     const replicas = Number(o.spec.replicas ?? 0);
     const infra = o.kind === 'KubeadmControlPlane' ? get(o, 'spec.machineTemplate.infrastructureRef.name') : get(o, 'spec.template.spec.infrastructureRef.name');
     const cname = o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? get(o, 'spec.clusterName');
-    for (const k of Object.keys(cluster.objects)) if (cluster.objects[k].kind === 'Machine' && cluster.objects[k].metadata.labels?.owner === o.metadata.name) delete cluster.objects[k];
-    for (let i = 0; i < replicas; i++) {
-      const m = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name: `${o.metadata.name}-${o.metadata.generation}-${i}`, namespace: o.metadata.namespace, labels: { 'cluster.x-k8s.io/cluster-name': cname, owner: o.metadata.name } }, spec: { clusterName: cname, infrastructureRef: { kind: 'OpenStackMachineTemplate', name: infra } } };
-      cluster.objects[key(resourceOfKind('Machine'), o.metadata.namespace, m.metadata.name)] = m;
+    if (o.kind === 'MachineDeployment') {
+      const blocked = machineSetPreflight(o, cname);
+      if (blocked) {
+        o.status = { ...st, conditions: [{ type: 'Ready', status: 'False', reason: 'PreflightCheckFailed', message: blocked }] };
+        return;
+      }
     }
-    o.status = { observedGeneration: o.metadata.generation, replicas, readyReplicas: replicas, updatedReplicas: replicas, ...(o.kind === 'KubeadmControlPlane' ? { initialized: true, ready: true } : {}), conditions: [{ type: 'Ready', status: 'True' }] };
+    for (const k of Object.keys(cluster.objects)) {
+      const x = cluster.objects[k];
+      if ((x.kind === 'Machine' || x.kind === 'OpenStackMachine') && x.metadata.labels?.owner === o.metadata.name) delete cluster.objects[k];
+    }
+    // As real CAPI: a Machine refers to the OpenStackMachine cloned from the template (annotated with
+    // the template it was cloned from), never to the template itself.
+    for (let i = 0; i < replicas; i++) {
+      const name = `${o.metadata.name}-${o.metadata.generation}-${i}`;
+      const labels = { 'cluster.x-k8s.io/cluster-name': cname, owner: o.metadata.name };
+      const osm = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachine', metadata: { name, namespace: o.metadata.namespace, labels, annotations: { 'cluster.x-k8s.io/cloned-from-name': infra, 'cluster.x-k8s.io/cloned-from-groupkind': 'OpenStackMachineTemplate.infrastructure.cluster.x-k8s.io' } }, spec: clone(get(cluster.objects[`OpenStackMachineTemplate/${o.metadata.namespace}/${infra}`] ?? {}, 'spec.template.spec') ?? {}) };
+      const m = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name, namespace: o.metadata.namespace, labels }, spec: { clusterName: cname, version: o.kind === 'KubeadmControlPlane' ? o.spec.version : get(o, 'spec.template.spec.version'), infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachine', name } } };
+      cluster.objects[key(resourceOfKind('OpenStackMachine'), o.metadata.namespace, name)] = osm;
+      cluster.objects[key(resourceOfKind('Machine'), o.metadata.namespace, name)] = m;
+    }
+    o.status = { observedGeneration: o.metadata.generation, replicas, readyReplicas: replicas, updatedReplicas: replicas, ...(o.kind === 'KubeadmControlPlane' ? { initialized: true, ready: true, version: o.spec.version } : {}), conditions: [{ type: 'Ready', status: 'True' }] };
     if (o.kind === 'KubeadmControlPlane') {
       const s = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${cname}-kubeconfig`, namespace: o.metadata.namespace, labels: { 'cluster.x-k8s.io/cluster-name': cname } }, type: 'cluster.x-k8s.io/secret', data: { value: Buffer.from(readFileSync(path.join(RECORDED, 'clusterctl-get-kubeconfig.yaml'))).toString('base64') } };
       cluster.objects[key(resourceOfKind('Secret'), o.metadata.namespace, s.metadata.name)] = s;
@@ -347,6 +395,8 @@ export function run(tool, argv, statePath, stdin) {
         const hook = isMgmt && WEBHOOKS[doc.kind]?.(old, next);
         if (hook) { errors.push(invalid(r, doc.metadata.name, hook)); continue; }
       } else next = { ...applied, metadata: { ...applied.metadata, namespace: r.namespaced ? ns : undefined, generation: 1 } };
+      const refused = isMgmt && VALIDATE[doc.kind]?.(next);
+      if (refused) { errors.push(invalid(r, doc.metadata.name, refused)); continue; }
       const changed = !old || !same({ ...old, status: undefined, metadata: { ...old.metadata, generation: undefined } }, { ...next, status: undefined, metadata: { ...next.metadata, generation: undefined } });
       if (changed && old && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
       if (changed && (doc.kind === 'KubeadmControlPlane' || doc.kind === 'MachineDeployment') && (!old || !same(old.spec, next.spec))) startRollout(next, old);

@@ -20,7 +20,7 @@ describe('create-cluster against a fake management cluster, fake cilium and a fa
       const deps = fakeDeps(mgmt);
       const r = await createCluster(runOptions(sb), deps);
       expect(r.steps?.map((s) => s.step)).toEqual([
-        'management cluster', 'server groups', 'cluster objects', 'control plane initialized', 'kubeconfig secret', 'workload kubeconfig',
+        'management cluster', 'server dry-run', 'server groups', 'cluster objects', 'control plane initialized', 'kubeconfig secret', 'workload kubeconfig',
         'add-on occm', 'add-on cilium', 'machines ready', 'add-on cinder-csi', 'add-on metrics-server', 'cloud-config rollout', 'ingress',
       ]);
       expect(r.steps?.[0].detail).toBe('CAPO serves v1beta1');
@@ -28,7 +28,7 @@ describe('create-cluster against a fake management cluster, fake cilium and a fa
       expect(r.checks).toContainEqual({ name: 'ORC', status: 'ok', detail: 'Image served as v1alpha1' });
       expect(r.checks).toContainEqual({ name: 'controllers', status: 'ok', detail: expect.stringContaining('orc-system/orc-controller-manager') });
       expect(deps.cloud.log).toEqual(['create server group capi-demo-controller anti-affinity', 'create server group capi-demo-worker soft-anti-affinity']);
-      expect(Object.keys(mgmt.objects()).filter((k) => !k.startsWith('Machine/') && !installed.has(k)).sort()).toEqual([
+      expect(Object.keys(mgmt.objects()).filter((k) => !k.startsWith('Machine/') && !k.startsWith('OpenStackMachine/') && !installed.has(k)).sort()).toEqual([
         'Cluster/demo/demo', 'KubeadmConfigTemplate/demo/' + Object.values(mgmt.objects()).find((o) => o.kind === 'KubeadmConfigTemplate')!.metadata.name,
         'KubeadmControlPlane/demo/demo-control-plane', 'MachineDeployment/demo/demo-md-0', 'Namespace//demo', 'OpenStackCluster/demo/demo',
         ...Object.values(mgmt.objects()).filter((o) => o.kind === 'OpenStackMachineTemplate').map((o) => `OpenStackMachineTemplate/demo/${o.metadata.name}`).sort(),

@@ -18,7 +18,7 @@ export interface FakeCloudState {
   servers: Record<string, string[]>;
   octaviaVersion: string;
   providers: string[];
-  loadBalancers: { id: string; name: string; vipPortId?: string }[];
+  loadBalancers: { id: string; name: string; vipPortId?: string; provider?: string }[];
   floatingIps: { id: string; address: string; portId: string }[];
   securityGroups: { id: string; name: string; description?: string }[];
 }
@@ -71,6 +71,7 @@ export function fakeCloud(state: FakeCloudState = exampleCloudState()): ClusterC
       state.servers[name] ? { found: true, cidrs: state.servers[name], source: `floating IP of server ${name}` } : { found: false, reason: `no Nova server named ${name} in this project` },
     octaviaVersion: async () => state.octaviaVersion,
     loadBalancers: async () => state.loadBalancers.map((l) => ({ ...l })),
+    loadBalancerProvider: async (id) => state.loadBalancers.find((l) => l.id === id)?.provider,
     async deleteLoadBalancer(id) {
       state.loadBalancers = state.loadBalancers.filter((l) => l.id !== id);
       log.push(`delete load balancer ${id}`);

@@ -50,16 +50,47 @@ describe('assessManagementCluster: what CAPO v0.14 needs on the management clust
   });
 });
 
-describe('machineWaits: instance_create_timeout drives kaas\'s machine waits', () => {
+describe('assessProviderVersions: the provider versions fit each other (CAPO README compatibility table)', () => {
+  const withVersions = (capi?: string, capo?: string): ManagementFacts => ({
+    ...READY,
+    deployments: READY.deployments!.map((d) => ({ ...d, version: d.name === 'capi-controller-manager' ? capi : d.name === 'capo-controller-manager' ? capo : undefined })),
+  });
+  const UPGRADE = 'clusterctl upgrade apply --core cluster-api:v1.12.11 --bootstrap kubeadm:v1.12.11 --control-plane kubeadm:v1.12.11';
+  it.each<[string, ManagementFacts, string[], string | undefined]>([
+    ['CAPI v1.12 + CAPO v0.14: fine', withVersions('v1.12.1', 'v0.14.0'), [], 'Cluster API v1.12.1, CAPO v0.14.0 (CAPO v0.14 needs Cluster API ≥ v1.12)'],
+    ['CAPI v1.11 + CAPO v0.14: CAPI too old, with the clusterctl line', withVersions('v1.11.4', 'v0.14.0'), [`Cluster API v1.11.4 is too old for CAPO v0.14.0: CAPO v0.14 needs Cluster API ≥ v1.12 — ${UPGRADE}`], undefined],
+    ['CAPI v1.11 + CAPO v0.13: fine', withVersions('v1.11.4', 'v0.13.2'), [], 'Cluster API v1.11.4, CAPO v0.13.2 (CAPO v0.13 needs Cluster API ≥ v1.11)'],
+    ['CAPO v0.11 without ORC: ORC is not needed', { ...withVersions('v1.8.5', 'v0.11.3'), orcCrd: undefined, deployments: withVersions('v1.8.5', 'v0.11.3').deployments!.filter((d) => d.name !== 'orc-controller-manager') }, [],
+      'Cluster API v1.8.5, CAPO v0.11.3; ORC not needed (CAPO < v0.12 resolves images itself)'],
+    ['CAPO v0.12 without ORC: ORC is needed', { ...withVersions('v1.9.5', 'v0.12.4'), orcCrd: undefined }, [`ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${ORC_FIX}`], 'Cluster API v1.9.5, CAPO v0.12.4 (CAPO v0.12 needs Cluster API ≥ v1.9)'],
+  ])('%s', (_n, facts, problems, ok) => {
+    const v = assessManagementCluster(facts);
+    expect(v.problems).toEqual(problems);
+    expect(v.ok.find((c) => c.name === 'provider versions')?.detail).toBe(ok);
+  });
+
+  it('images without a version tag: the version check is skipped, not failed', () => {
+    expect(assessManagementCluster(READY).skipped).toEqual([{ name: 'provider versions', detail: 'not checked: the image of capi-controller-manager carries no version tag' }]);
+  });
+});
+
+describe('machineWaits: instance_create_timeout, machine counts and the rollout surge size the machine waits', () => {
   it.each([
-    [5, 1, 25, 15],
-    [5, 3, 25, 45],
-    [30, 1, 50, 40],
-    [30, 3, 50, 120],
-  ])('instance_create_timeout %i min, %i control-plane nodes → control plane %i min, machines %i min', (t, cp, controlPlaneMin, machinesMin) => {
-    const w = machineWaits(t, cp);
+    // instance_create_timeout, control plane, workers, maxSurge → first CP node, ceiling, no-progress limit (minutes)
+    [5, 1, 3, 1, 25, 60, 15],
+    [5, 3, 3, 1, 25, 90, 15],
+    [5, 1, 20, 1, 25, 315, 15],
+    [5, 1, 20, 4, 25, 90, 15],
+    [30, 3, 0, 1, 50, 120, 40],
+  ])('instance_create_timeout %i min, %i control-plane and %i workers, maxSurge %i → control plane %i min, all machines at most %i min, %i min without progress', (t, cp, workers, surge, controlPlaneMin, machinesMin, stallMin) => {
+    const w = machineWaits(t, { controllers: cp, workers, maxSurge: surge });
     expect(w.controlPlaneSec).toBe(controlPlaneMin * 60);
     expect(w.machinesSec).toBe(machinesMin * 60);
+    expect(w.stallSec).toBe(stallMin * 60);
     expect(w.reason).toContain(`instance_create_timeout ${t} min`);
+  });
+
+  it('defaults to the MachineDeployment rollout of CAPI: one worker at a time', () => {
+    expect(machineWaits(5, { controllers: 1, workers: 3 }).machinesSec).toBe(60 * 60);
   });
 });

@@ -108,8 +108,8 @@ describe('cluster rendering', () => {
     });
     const spec = byKind(plan.objects, 'OpenStackCluster')[0].spec as Record<string, unknown>;
     expect(spec.apiServerLoadBalancer).toEqual({ enabled: true, provider: 'amphora', allowedCIDRs: ['192.0.2.10/32', '198.51.100.7/32', '203.0.113.0/24'] });
-    // OVN keeps client addresses: the NodePorts are opened to the node subnet (lib/plan/nodeports.ts).
-    expect(plan.decisions.nodePortSources.length).toBeGreaterThan(0);
+    // CAPO opens the NodePorts to the node subnet itself; OCCM lets clients in per Service (lib/plan/nodeports.ts).
+    expect(plan.decisions.nodePortSources).toEqual([]);
   });
 });
 

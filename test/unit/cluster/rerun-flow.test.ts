@@ -62,9 +62,10 @@ describe('create-cluster re-runs against a stateful management cluster', () => {
     // The control plane keeps its template; the old worker template is gone after the rollout.
     expect(names(mgmt, 'OpenStackMachineTemplate')).toEqual([oldCp, now].sort());
     expect(r.steps?.find((s) => s.step === 'old machine templates')?.detail).toBe(`deleted ${oldWorker}`);
-    // Every worker machine runs on the new template.
-    const machines = Object.values(mgmt.objects()).filter((o) => o.kind === 'Machine' && o.metadata.name.startsWith('demo-md-0'));
-    expect(machines.map((m) => (m.spec as { infrastructureRef: { name: string } }).infrastructureRef.name)).toEqual(machines.map(() => now));
+    // Every worker machine runs on the new template: its OpenStackMachine was cloned from it.
+    const machines = Object.values(mgmt.objects()).filter((o) => o.kind === 'OpenStackMachine' && o.metadata.name.startsWith('demo-md-0'));
+    expect(machines.length).toBe(2);
+    expect(machines.map((m) => (m.metadata as unknown as { annotations: Record<string, string> }).annotations['cluster.x-k8s.io/cloned-from-name'])).toEqual(machines.map(() => now));
   }, T);
 
   it.each([

@@ -49,7 +49,7 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
     getKubeconfig: (): FakeCall => ({ tool: 'clusterctl', argv: ['get', 'kubeconfig', 'demo', '--namespace', 'default', '--kubeconfig', mgmtKubeconfig], response: { stdoutFile: `${R}/clusterctl-get-kubeconfig.yaml` } }),
     applyAddon: (contains: string) => kc(w(...ssa), { stdout: 'applied\n' }, { stdinContains: [contains] }),
     ciliumDaemonSet: (present: boolean) => kc(w(...get('daemonset', 'cilium', 'kube-system')), present ? { stdout: '{"kind":"DaemonSet"}' } : { stderrFile: `${R}/error-daemonset-cilium-not-found.txt`, exitCode: 1 }),
-    cilium: (verb: 'install' | 'upgrade'): FakeCall => ({ tool: 'cilium', argv: [verb, '--version', '1.17.6', '--set', 'ipam.mode=kubernetes'], response: { stdout: '🔮 Auto-detected Kubernetes kind: kubeadm\n' } }),
+    cilium: (verb: 'install' | 'upgrade'): FakeCall => ({ tool: 'cilium', argv: [verb, '--version', '1.18.14', '--set', 'ipam.mode=kubernetes'], response: { stdout: '🔮 Auto-detected Kubernetes kind: kubeadm\n' } }),
     getCluster: (file?: string, ns = 'default') => kc(m(...get('clusters.cluster.x-k8s.io', 'demo', ns)), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
     /** `get clusters --all-namespaces`: where Clusters named demo are (how kaas finds the namespace). */
     clusterList: (namespaces: string[]) => kc(m('get', 'clusters.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: namespaces.map((namespace) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace } })) }) }),

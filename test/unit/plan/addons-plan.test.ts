@@ -11,16 +11,16 @@ const NONE = { deploy_occm: false, deploy_cindercsi: false, deploy_metrics: fals
 describe('planAddons: the reasons users read', () => {
   it.each<[string, Partial<Settings>, { cilium: boolean; helm: boolean }, string[]]>([
     ['no OCCM', { ...NONE }, { cilium: true, helm: false }, [
-      'deploy_occm is false: no cloud controller manager (nodes keep the uninitialized taint, no LoadBalancer Services)', 'CNI: cilium v1.17.6 through the cilium CLI']],
-    ['cilium through helm', { ...NONE, deploy_occm: true }, { cilium: false, helm: true }, ['CNI: cilium v1.17.6 through helm']],
+      'deploy_occm is false: no cloud controller manager (nodes keep the uninitialized taint, no LoadBalancer Services)', 'CNI: cilium v1.18.14 through the cilium CLI']],
+    ['cilium through helm', { ...NONE, deploy_occm: true }, { cilium: false, helm: true }, ['CNI: cilium v1.18.14 through helm']],
     ['calico', { ...NONE, deploy_occm: true, use_cilium: false }, { cilium: false, helm: false }, ['CNI: calico v3.27.3 (bundled manifest)']],
     ['cert-manager', { ...NONE, deploy_occm: true, deploy_cert_manager: 'v1.16.0' }, { cilium: true, helm: true }, [
-      'CNI: cilium v1.17.6 through the cilium CLI', 'cert-manager v1.16.0 through helm (chart fetched from charts.jetstack.io at run time)']],
+      'CNI: cilium v1.18.14 through the cilium CLI', 'cert-manager v1.16.0 through helm (chart fetched from charts.jetstack.io at run time)']],
     ['Cinder CSI flags from the add-on table, after the other reasons', { ...NONE, deploy_occm: true, deploy_cindercsi: true, deploy_cert_manager: 'v1.16.0' }, { cilium: true, helm: true }, [
-      'CNI: cilium v1.17.6 through the cilium CLI', 'cert-manager v1.16.0 through helm (chart fetched from charts.jetstack.io at run time)',
+      'CNI: cilium v1.18.14 through the cilium CLI', 'cert-manager v1.16.0 through helm (chart fetched from charts.jetstack.io at run time)',
       'Cinder CSI v1.33.0: controller and node plugins each run only their own service (--provide-*-service, since v1.30.0).']],
     ['an older pinned Cinder CSI', { ...NONE, deploy_occm: true, deploy_cindercsi: 'v1.29.2' }, { cilium: true, helm: false }, [
-      'CNI: cilium v1.17.6 through the cilium CLI',
+      'CNI: cilium v1.18.14 through the cilium CLI',
       'Cinder CSI v1.29.2 predates --provide-controller-service/--provide-node-service (v1.30.0): both plugins get the older arguments.']],
   ])('%s', (_n, over, tools, reasons) => {
     expect(plan(over, tools)).toMatchObject({ ok: true, reasons });

@@ -5,12 +5,12 @@ const base: NodePortInput = { ovn: true, nodeCidr: '10.8.0.0/20', extra: [], occ
 describe('planNodePortSources: who reaches the worker NodePorts with OVN load balancers', () => {
   it.each<[string, Partial<NodePortInput>, string[], RegExp]>([
     ['amphora: no rule', { ovn: false }, [], /^$/],
-    ['OVN, OCCM ≥ v1.28 with manage-security-groups: node subnet only', {}, ['10.8.0.0/20'], /loadBalancerSourceRanges/],
-    ['manage-security-groups left to kaas\'s default (true)', { occm: {} }, ['10.8.0.0/20'], /loadBalancerSourceRanges/],
+    ['OVN, OCCM ≥ v1.28 with manage-security-groups: no rule (CAPO opens the node subnet itself)', {}, [], /CAPO's own rule for the cluster subnet[\s\S]*loadBalancerSourceRanges/],
+    ['manage-security-groups left to kaas\'s default (true)', { occm: {} }, [], /loadBalancerSourceRanges/],
     ['manage-security-groups "false" (string)', { occm: { 'manage-security-groups': 'false' } }, ['0.0.0.0/0'], /manage-security-groups is false/],
     ['OCCM v1.27 opens only the LB subnet', { occmVersion: 'v1.27.3' }, ['0.0.0.0/0'], /v1\.27\.3 opens NodePorts only to the LB subnet/],
     ['OCCM not deployed by kaas', { occmVersion: undefined }, ['0.0.0.0/0'], /deploy_occm is false/],
-    ['extra CIDRs added, without duplicates', { extra: ['198.51.100.0/24', '10.8.0.0/20'] }, ['10.8.0.0/20', '198.51.100.0/24'], /ovn_nodeport_cidrs adds/],
+    ['extra CIDRs added, without duplicates', { extra: ['198.51.100.0/24', '198.51.100.0/24'] }, ['198.51.100.0/24'], /ovn_nodeport_cidrs adds/],
     ['0.0.0.0/0 in the extras covers everything', { extra: ['0.0.0.0/0'] }, ['0.0.0.0/0'], /ovn_nodeport_cidrs adds 0\.0\.0\.0\/0/],
   ])('%s', (_n, input, want, reason) => {
     const d = planNodePortSources({ ...base, ...input });

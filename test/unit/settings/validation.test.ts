@@ -21,6 +21,8 @@ describe('every kind of validation error names file, position and path', () => {
     ['root is a scalar', 'just text\n', '(found a scalar)'],
     ['type: string for an integer', 'worker_count: three\n', 'env.yaml:1:15: worker_count: "three" is not an integer from 0 to 1000'],
     ['type: integer out of range', 'controller_count: 0\n', 'controller_count: 0 is not an integer from 1 to 7'],
+    ['controller_count even (stacked etcd)', 'controller_count: 2\n', 'env.yaml:1:19: controller_count: 2 is even; the control plane runs stacked etcd, and Cluster API\'s KubeadmControlPlane webhook refuses it ("spec.replicas: Forbidden: cannot be an even number when etcd is stacked"): use 1, 3, 5 or 7'],
+    ['controller_count even, in a cluster section', 'clusters:\n  demo:\n    controller_count: 4\n', 'clusters.demo.controller_count: 4 is even;'],
     ['type: list for a string', 'cloud: [a]\n', 'cloud: ["a"] is not a string'],
     ['enum with full path', 'clusters:\n  demo:\n    use_ovn_lb_provider: "yes"\n', 'env.yaml:3:26: clusters.demo.use_ovn_lb_provider: "yes" is not one of true, false, auto (write true)'],
     ['unknown key with did-you-mean', 'workr_count: 3\n', 'env.yaml:1:1: workr_count: unknown setting; did you mean worker_count?'],

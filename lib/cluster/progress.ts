@@ -1,0 +1,28 @@
+import { rolledOut, type ControlPlaneStatus, type ReplicaStatus } from '../kube/cluster-api.js';
+import type { Probe } from './wait.js';
+
+/**
+ * What the machine waits report, from the v1beta1 status counts: done or not, and a progress text
+ * that changes whenever a count moves (the waits time out on "no progress", so the text must
+ * carry every count that moves during a rollout: machines, updated, ready).
+ */
+
+/** `ready/wanted ready, updated/wanted updated, N machines` of one KCP or MachineDeployment. */
+export function replicaProgress(r: ReplicaStatus): string {
+  const extra = r.currentReplicas > r.replicas ? `, ${r.currentReplicas} machines (old ones still there)` : '';
+  return `${r.readyReplicas}/${r.replicas} ready, ${r.updatedReplicas}/${r.replicas} updated${extra}`;
+}
+
+/** The "machines ready" probe: control plane and workers rolled out. */
+export function machinesProgress(cp: ReplicaStatus, md: ReplicaStatus): Probe {
+  return { done: rolledOut(cp) && rolledOut(md), progress: `control plane ${replicaProgress(cp)}; workers ${replicaProgress(md)}` };
+}
+
+/**
+ * The control plane runs `version` on every machine: KubeadmControlPlane status.version (the oldest
+ * version among its machines) equals it and the rollout is done.
+ */
+export function controlPlaneAt(cp: ControlPlaneStatus, version: string): Probe {
+  const at = cp.version === version;
+  return { done: at && rolledOut(cp), progress: `control plane ${replicaProgress(cp)}, runs ${cp.version ?? 'no version yet'} (want ${version})` };
+}

@@ -1,0 +1,48 @@
+import type { ControlPlaneStatus, ReplicaStatus } from '../../../lib/kube/cluster-api.js';
+import { memoryLogger } from '../../../lib/log.js';
+import { controlPlaneAt, machinesProgress } from '../../../lib/cluster/progress.js';
+import { machineWaits } from '../../../lib/cluster/timeouts.js';
+import { waitFor } from '../../../lib/cluster/wait.js';
+import { fakeClock } from './scenario.js';
+
+const rs = (replicas: number, ready: number, updated: number, current = replicas): ReplicaStatus => ({ exists: true, replicas, readyReplicas: ready, updatedReplicas: updated, currentReplicas: current, observed: true, notes: [] });
+
+describe('machine waits time out on "no progress", not on a fixed total', () => {
+  // A rollout of 20 workers, one at a time, 10 minutes per worker: 200 minutes, counts moving all along.
+  const rollout = (clock: ReturnType<typeof fakeClock>) => async () => {
+    const updated = Math.min(20, Math.floor((clock.now() - 1_000_000) / 600_000));
+    return machinesProgress(rs(1, 1, 1), rs(20, 20, updated, updated < 20 ? 21 : 20));
+  };
+
+  it('a slow rollout whose counts keep moving finishes, and each change of the counts is logged', async () => {
+    const clock = fakeClock();
+    const logger = memoryLogger(false);
+    const w = machineWaits(5, { controllers: 1, workers: 20 });
+    const secs = await waitFor({ title: 'machines ready', timeoutSec: w.machinesSec, stallSec: w.stallSec, intervalMs: 60_000, logger, clock, hint: 'h', probe: rollout(clock) });
+    expect(secs).toBeGreaterThan(180 * 60);
+    expect(logger.lines.filter((l) => l.includes('machines ready: control plane 1/1 ready, 1/1 updated; workers 20/20 ready, 7/20 updated, 21 machines (old ones still there)'))).toHaveLength(1);
+  });
+
+  it('a rollout that stops moving fails after one machine slot without progress, with the counts it is stuck at', async () => {
+    const clock = fakeClock();
+    const w = machineWaits(5, { controllers: 1, workers: 20 });
+    const stuck = async () => machinesProgress(rs(1, 1, 1), rs(20, 20, 3, 21));
+    await expect(waitFor({ title: 'machines ready', timeoutSec: w.machinesSec, stallSec: w.stallSec, intervalMs: 60_000, logger: memoryLogger(false), clock, hint: 'kubectl get machines', probe: stuck })).rejects.toMatchObject({
+      message: 'machines ready: no progress for 900s (stuck at: control plane 1/1 ready, 1/1 updated; workers 20/20 ready, 3/20 updated, 21 machines (old ones still there))',
+      hint: 'kubectl get machines; running the command again resumes where it stopped',
+    });
+    expect(clock.now() - 1_000_000).toBe(900_000);
+  });
+});
+
+describe('controlPlaneAt: the control plane runs the new version on every machine', () => {
+  const cp = (version: string | undefined, r: ReplicaStatus): ControlPlaneStatus => ({ ...r, initialized: true, ...(version ? { version } : {}) });
+  it.each<[string, ControlPlaneStatus, boolean]>([
+    ['old version reported', cp('v1.33.4', rs(3, 3, 1, 4)), false],
+    ['new version, rollout done', cp('v1.34.1', rs(3, 3, 3)), true],
+    ['new version reported but an old machine left', cp('v1.34.1', rs(3, 3, 3, 4)), false],
+    ['no version yet', cp(undefined, rs(1, 0, 0)), false],
+  ])('%s → done %s', (_n, status, done) => {
+    expect(controlPlaneAt(status, 'v1.34.1').done).toBe(done);
+  });
+});
