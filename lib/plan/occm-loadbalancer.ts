@@ -26,7 +26,8 @@ export function planOccmLoadBalancer(lb: LoadBalancerPlan, occm: ScalarMap, requ
   const need: Record<string, string> = { ...lb.cloudConf, ...required };
   for (const [k, v] of Object.entries(need)) {
     if (occm[k] !== undefined && norm(occm[k]) !== norm(v)) {
-      problems.push(`occm_loadbalancer.${k}: ${occm[k]} contradicts ${k}=${v} required by the plan (${lb.ovn && k in lb.cloudConf ? 'OVN chosen' : `provider ${lb.provider}`})`);
+      const why = k === 'floating-network-id' ? 'the external network of the cluster\'s router: external_network' : lb.ovn && k in PROVIDERS.ovn.cloudConf ? 'OVN chosen' : `provider ${lb.provider}`;
+      problems.push(`occm_loadbalancer.${k}: ${occm[k]} contradicts ${k}=${v} required by the plan (${why})`);
     }
   }
   if (!lb.ovn && occm['lb-provider'] !== undefined && norm(occm['lb-provider']) === 'ovn') {
