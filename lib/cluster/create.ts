@@ -3,7 +3,7 @@ import { PlanError } from '../errors.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
 import { orThrow } from '../plan/decision.js';
-import { planGateway } from '../plan/gateway.js';
+import { planGateway, type GatewayPlan } from '../plan/gateway.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
 import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
@@ -46,6 +46,8 @@ export interface CreateClusterResult {
   addons: string[];
   /** The ingress step: what create-cluster deploys last (as `kaas apply-ingress` would), or why nothing. */
   ingress: string;
+  /** The gateway step, after the ingress (as `kaas apply-gateway` would), or why nothing. */
+  gateway: string;
   /** dry-run: files written (with --output-dir). */
   files?: string[];
   /** dry-run without --output-dir: the manifests (secrets redacted). */
@@ -82,6 +84,12 @@ export function renderAddons(plan: ClusterPlan, cloud: CloudConfig | undefined, 
 export function ingressStep(i: IngressPlan): string {
   if (!i.deploy) return `none: ${i.reasons[0] ?? 'deploy_nginx_ingress is false'}`;
   return `ingress-nginx ${i.version!.version} (${i.variant}${i.proxyProtocol ? ', PROXY protocol' : ''}), applied last as kaas apply-ingress does`;
+}
+
+/** One line for the gateway step: version, provider and PROXY, or that nothing is deployed. */
+export function gatewayStep(g: GatewayPlan): string {
+  if (!g.deploy) return 'none: deploy_gateway is false';
+  return `Envoy Gateway ${g.version!.version} (Gateway API ${g.version!.gatewayApi}, ${g.provider}${g.clientTrafficPolicyProxy ? ', PROXY protocol' : ''}), applied after the ingress as kaas apply-gateway does`;
 }
 
 /**
@@ -156,8 +164,10 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     reasons: plan.reasons,
     addons: plan.addons.steps.map((a) => `${a.name} ${a.version} (${a.method})`),
     ingress: ingressStep(addons.ingress),
+    gateway: gatewayStep(addons.gateway),
   };
   deps.logger.info(`ingress step: ${base.ingress}`);
+  deps.logger.info(`gateway step: ${base.gateway}`);
   if (o.dryRun) {
     const live = await dryRunLive(o, deps, plan, verdict);
     if (live) base.live = live;
@@ -167,8 +177,20 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       const { renderIngress } = await import('../ingress/render.js');
       files.splice(files.length - 1, 0, { name: 'ingress-nginx.yaml', text: (await renderIngress(addons.ingress)).yaml, secret: false });
     }
+    let gatewayCrds = '';
+    if (addons.gateway.deploy) {
+      // Then the gateway (CRDs, control plane, kaas's edge objects), as apply-gateway renders it.
+      const { renderGateway } = await import('../gateway/render.js');
+      const g = await renderGateway(addons.gateway);
+      files.splice(files.length - 1, 0, { name: 'envoy-gateway.yaml', text: g.yaml, secret: false });
+      gatewayCrds = g.crdsYaml;
+    }
     if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
-    return { ...base, manifests: stdoutText(files) };
+    // On stdout the gateway's verbatim upstream CRDs (3.7 MB) are named, not printed; --output-dir writes them.
+    const shown = files.map((f) => (f.name === 'envoy-gateway.yaml' && gatewayCrds
+      ? { ...f, text: `# (the Gateway API and Envoy Gateway CRDs, ${Math.round(gatewayCrds.length / 1e5) / 10} MB, are left out here: --output-dir DIR writes them)\n${f.text.slice(gatewayCrds.length)}` }
+      : f));
+    return { ...base, manifests: stdoutText(shown) };
   }
   const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools });
   return { ...base, ...applied };
