@@ -8,6 +8,7 @@ interface Args {
   listVariables: boolean;
   cloud?: string;
   capabilities?: string;
+  recreateEdgeServices?: boolean;
   kubeconfig?: string;
   context?: string;
 }
@@ -24,6 +25,7 @@ export const createCluster: Command = {
       .option('list-variables', { type: 'boolean', default: false, describe: 'list the settings that shape the cluster, their values and origins, and exit' })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' })
+      .option('recreate-edge-services', { type: 'boolean', default: false, describe: 'allow switching use_ovn_lb_provider on a running cluster: the edge Services are re-created on the new provider (new addresses)' })
       .options(kubeconfigOptions('management'))
       .example('kaas create-cluster demo --env example --dry-run', 'render everything offline (secrets redacted)')
       .example('kaas create-cluster demo --list-variables', 'the settings that shape cluster demo')
@@ -34,7 +36,7 @@ export const createCluster: Command = {
       cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       kubeconfig: argv.kubeconfig, context: argv.context,
       dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
-      environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
+      recreateEdgeServices: argv.recreateEdgeServices, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
     }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };
   }),

@@ -11,7 +11,10 @@ import type { CloudConfig } from '../openstack/cloud-config.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
-import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
+import { applyCluster, type ApplyDeps, type ApplyInput, type CreateTimeouts, type StepTime } from './create-apply.js';
+import { readLiveEdge, recreateEdgeServices } from './live-edge.js';
+import { pinProvider } from '../plan/provider-pin.js';
+import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { planCluster, type ClusterPlan } from './plan.js';
 import { reportManagementCluster, servesClusterObjects, type ManagementVerdict } from './preflight.js';
 import { liveConvergence } from './live-plan.js';
@@ -33,6 +36,8 @@ export interface CreateClusterOptions extends ClusterRunOptions {
   outputDir?: string;
   /** A `kaas detect -o json` file: plan the load balancers without asking Octavia. */
   capabilitiesFile?: string;
+  /** Allow a use_ovn_lb_provider switch on a live cluster by re-creating kaas's edge Services (new addresses). */
+  recreateEdgeServices?: boolean;
   timeouts?: Partial<CreateTimeouts>;
 }
 
@@ -140,7 +145,21 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   const caps = o.capabilitiesFile
     ? loadCapabilitiesFile(path.resolve(o.cwd, o.capabilitiesFile), deps.readFile)
     : conn.cloud ? await conn.cloud.capabilities().catch((e: Error) => (tolerant ? undefined : Promise.reject(e))) : undefined;
-  const lb = await deps.resolveLbPlan(s, caps);
+  let lb = await deps.resolveLbPlan(s, caps);
+  // A running cluster keeps its Service LB provider unless a switch is safe or asked for (plan/provider-pin.ts).
+  let edge: ApplyInput['edge'];
+  if (!o.dryRun) {
+    const file = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
+    const live = await readLiveEdge(file, (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))({ kubeconfig: file }), deps.logger);
+    const pin = pinProvider(s.use_ovn_lb_provider, lb.provider, live, o.recreateEdgeServices ?? false);
+    const v = orThrow(pin);
+    if (v.useOvn !== s.use_ovn_lb_provider) lb = await deps.resolveLbPlan({ ...s, use_ovn_lb_provider: v.useOvn }, caps);
+    lb = { ...lb, reasons: [...lb.reasons, ...pin.reasons] };
+    edge = {
+      sets: v.useOvn !== s.use_ovn_lb_provider ? [`use_ovn_lb_provider=${v.useOvn}`] : [],
+      recreate: v.recreate.length ? (workload) => recreateEdgeServices(workload, v.recreate, deps.logger) : undefined,
+    };
+  }
   const plan = await planCluster({
     cluster, settings: s, cloudConfig: creds.config, cloudConfigProblem: creds.problem, cloud: conn.cloud, cloudProblem: conn.problem,
     lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile,
@@ -192,6 +211,6 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       : f));
     return { ...base, manifests: stdoutText(shown) };
   }
-  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools });
+  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools, edge });
   return { ...base, ...applied };
 }
