@@ -31,16 +31,33 @@ export interface ClusterCloud {
   serverAddresses(name: string): Promise<MgmtHostAddresses>;
   /** Octavia's highest API version ("2.26"). */
   octaviaVersion(): Promise<string | undefined>;
-  loadBalancers(): Promise<{ id: string; name: string; vipPortId?: string }[]>;
+  /** Load balancers of the token's project (see `projectId`), with their provisioning status and owner. */
+  loadBalancers(): Promise<CloudLoadBalancer[]>;
   /** The provider Octavia reports for a load balancer ("amphora", "ovn"); undefined when there is none with that id. */
   loadBalancerProvider(id: string): Promise<string | undefined>;
   deleteLoadBalancer(id: string): Promise<void>;
-  /** Floating IPs bound to a port. */
-  floatingIpsOfPort(portId: string): Promise<{ id: string; address: string }[]>;
+  /** Floating IPs bound to a port (of the token's project). */
+  floatingIpsOfPort(portId: string): Promise<{ id: string; address: string; projectId?: string }[]>;
   deleteFloatingIp(id: string): Promise<void>;
-  /** Security groups with their descriptions (OCCM's member groups are recognised by theirs). */
-  securityGroups(): Promise<{ id: string; name: string; description?: string }[]>;
+  /** Security groups of the token's project with their descriptions (OCCM's member groups are recognised by theirs). */
+  securityGroups(): Promise<{ id: string; name: string; description?: string; projectId?: string }[]>;
   deleteSecurityGroup(id: string): Promise<void>;
+  /**
+   * The project the token is scoped to (Keystone's token `project.id`). An administrative or
+   * global-reader token lists every project's load balancers and Neutron resources; the lists are
+   * filtered by it and the cleanup deletes nothing owned by another project.
+   */
+  projectId?: string;
+}
+
+/** A load balancer as the cluster use cases see it. */
+export interface CloudLoadBalancer {
+  id: string;
+  name: string;
+  vipPortId?: string;
+  /** Octavia's provisioning_status (PENDING_DELETE while Octavia deletes it). */
+  status?: string;
+  projectId?: string;
 }
 
 /** A service is not in the catalog; `reason` says why. */
@@ -56,7 +73,9 @@ export function openstackClusterCloud(c: Connection): ClusterCloud {
   const nova = () => url('compute');
   const neutron = () => neutronRoot(url('network'));
   const octavia = () => octaviaRoot(url('load-balancer'));
+  const projectId = c.session.projectId;
   return {
+    projectId,
     capabilities: () => detectCapabilities(c),
     imageNames: () => listImageNames(c, glanceRoot(url('image'))),
     flavors: async () => (await listFlavors(c, nova())).map((f) => ({ name: f.name, disk: f.disk })),
@@ -78,12 +97,13 @@ export function openstackClusterCloud(c: Connection): ClusterCloud {
       return { found: false, reason: `server ${name} has no floating IP (its egress address cannot be known)` };
     },
     octaviaVersion: async () => highestVersion(await listVersions(c, octavia())),
-    loadBalancers: async () => (await listLoadBalancers(c, octavia())).map((l) => ({ id: l.id, name: l.name, vipPortId: l.vip_port_id })),
+    loadBalancers: async () => (await listLoadBalancers(c, octavia(), undefined, projectId))
+      .map((l) => ({ id: l.id, name: l.name, vipPortId: l.vip_port_id, status: l.provisioning_status, projectId: l.project_id })),
     loadBalancerProvider: async (id) => (await getLoadBalancer(c, octavia(), id))?.provider,
     deleteLoadBalancer: (id) => deleteLoadBalancer(c, octavia(), id),
-    floatingIpsOfPort: async (portId) => (await listFloatingIps(c, neutron(), { portId })).map((f) => ({ id: f.id, address: f.floating_ip_address })),
+    floatingIpsOfPort: async (portId) => (await listFloatingIps(c, neutron(), { portId, projectId })).map((f) => ({ id: f.id, address: f.floating_ip_address, projectId: f.project_id })),
     deleteFloatingIp: (id) => deleteFloatingIp(c, neutron(), id),
-    securityGroups: async () => (await listSecurityGroups(c, neutron())).map((g) => ({ id: g.id, name: g.name, description: g.description ?? '' })),
+    securityGroups: async () => (await listSecurityGroups(c, neutron(), projectId)).map((g) => ({ id: g.id, name: g.name, description: g.description ?? '', projectId: g.project_id })),
     deleteSecurityGroup: (id) => deleteSecurityGroup(c, neutron(), id),
   };
 }

@@ -52,10 +52,10 @@ export interface ApplyDeps extends ClusterDeps {
   which(tool: string): Promise<boolean>;
   /** kubectl for a cluster; default: the kubectl adapter over deps.runner. */
   kubectlFor?: (t: KubeTarget) => Kubectl;
-  /** The ingress use case (apply-ingress); undefined = not available, reported as skipped. */
-  applyIngress?: (o: { cluster: string; kubeconfig: string }) => Promise<string>;
+  /** The ingress use case (apply-ingress); undefined = not available, reported as skipped. `sets`: extra --set values. */
+  applyIngress?: (o: { cluster: string; kubeconfig: string; sets?: string[] }) => Promise<string>;
   /** The gateway use case (apply-gateway); runs after the ingress (both may serve during a migration). */
-  applyGateway?: (o: { cluster: string; kubeconfig: string }) => Promise<string>;
+  applyGateway?: (o: { cluster: string; kubeconfig: string; sets?: string[] }) => Promise<string>;
 }
 
 /** What the plan stage hands over. */
@@ -66,6 +66,8 @@ export interface ApplyInput {
   ingressDeploy: boolean;
   gatewayDeploy?: boolean;
   tools: Record<string, boolean>;
+  /** The provider pin (plan/provider-pin.ts): --set values for the edge steps, and edge Services to re-create first. */
+  edge?: { sets: string[]; recreate?: (workload: Kubectl) => Promise<string> };
 }
 
 /** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
@@ -192,15 +194,16 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     });
   }
 
+  if (p.edge?.recreate) await timed('edge Services', () => p.edge!.recreate!(workload));
   if (p.ingressDeploy) {
-    if (deps.applyIngress) await timed('ingress', () => deps.applyIngress!({ cluster, kubeconfig }));
+    if (deps.applyIngress) await timed('ingress', () => deps.applyIngress!({ cluster, kubeconfig, sets: p.edge?.sets }));
     else {
       p.plan.checks.skipped('ingress', 'the apply-ingress use case is not available in this build; run kaas apply-ingress');
       deps.logger.warn(`ingress not applied: run kaas apply-ingress ${cluster} --kubeconfig ${kubeconfig}`);
     }
   }
   if (p.gatewayDeploy) {
-    if (deps.applyGateway) await timed('gateway', () => deps.applyGateway!({ cluster, kubeconfig }));
+    if (deps.applyGateway) await timed('gateway', () => deps.applyGateway!({ cluster, kubeconfig, sets: p.edge?.sets }));
     else deps.logger.warn(`gateway not applied: run kaas apply-gateway ${cluster} --kubeconfig ${kubeconfig}`);
   }
   return { steps, kubeconfig, contexts, kubernetesVersion: live.kubernetesVersion, waited: true };

@@ -3,7 +3,7 @@ import { PlanError } from '../errors.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
 import { orThrow } from '../plan/decision.js';
-import { planGateway } from '../plan/gateway.js';
+import { planGateway, type GatewayPlan } from '../plan/gateway.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
 import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
@@ -11,7 +11,10 @@ import type { CloudConfig } from '../openstack/cloud-config.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
-import { applyCluster, type ApplyDeps, type CreateTimeouts, type StepTime } from './create-apply.js';
+import { applyCluster, type ApplyDeps, type ApplyInput, type CreateTimeouts, type StepTime } from './create-apply.js';
+import { readLiveEdge, recreateEdgeServices } from './live-edge.js';
+import { pinProvider } from '../plan/provider-pin.js';
+import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { planCluster, type ClusterPlan } from './plan.js';
 import { reportManagementCluster, servesClusterObjects, type ManagementVerdict } from './preflight.js';
 import { liveConvergence } from './live-plan.js';
@@ -36,6 +39,8 @@ export interface CreateClusterOptions extends ClusterRunOptions {
   wait?: boolean;
   /** A `kaas detect -o json` file: plan the load balancers without asking Octavia. */
   capabilitiesFile?: string;
+  /** Allow a use_ovn_lb_provider switch on a live cluster by re-creating kaas's edge Services (new addresses). */
+  recreateEdgeServices?: boolean;
   timeouts?: Partial<CreateTimeouts>;
   /** A floating kubernetes_version (vX.Y.x) moves a live cluster to the newest patch image; without it the live version is kept. */
   upgrade?: boolean;
@@ -51,6 +56,8 @@ export interface CreateClusterResult {
   addons: string[];
   /** The ingress step: what create-cluster deploys last (as `kaas apply-ingress` would), or why nothing. */
   ingress: string;
+  /** The gateway step, after the ingress (as `kaas apply-gateway` would), or why nothing. */
+  gateway: string;
   /** dry-run: files written (with --output-dir). */
   files?: string[];
   /** dry-run without --output-dir: the manifests (secrets redacted). */
@@ -89,6 +96,12 @@ export function renderAddons(plan: ClusterPlan, cloud: CloudConfig | undefined, 
 export function ingressStep(i: IngressPlan): string {
   if (!i.deploy) return `none: ${i.reasons[0] ?? 'deploy_nginx_ingress is false'}`;
   return `ingress-nginx ${i.version!.version} (${i.variant}${i.proxyProtocol ? ', PROXY protocol' : ''}), applied last as kaas apply-ingress does`;
+}
+
+/** One line for the gateway step: version, provider and PROXY, or that nothing is deployed. */
+export function gatewayStep(g: GatewayPlan): string {
+  if (!g.deploy) return 'none: deploy_gateway is false';
+  return `Envoy Gateway ${g.version!.version} (Gateway API ${g.version!.gatewayApi}, ${g.provider}${g.clientTrafficPolicyProxy ? ', PROXY protocol' : ''}), applied after the ingress as kaas apply-gateway does`;
 }
 
 /**
@@ -139,7 +152,21 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   const caps = o.capabilitiesFile
     ? loadCapabilitiesFile(path.resolve(o.cwd, o.capabilitiesFile), deps.readFile)
     : conn.cloud ? await conn.cloud.capabilities().catch((e: Error) => (tolerant ? undefined : Promise.reject(e))) : undefined;
-  const lb = await deps.resolveLbPlan(s, caps);
+  let lb = await deps.resolveLbPlan(s, caps);
+  // A running cluster keeps its Service LB provider unless a switch is safe or asked for (plan/provider-pin.ts).
+  let edge: ApplyInput['edge'];
+  if (!o.dryRun) {
+    const file = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
+    const live = await readLiveEdge(file, (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))({ kubeconfig: file }), deps.logger);
+    const pin = pinProvider(s.use_ovn_lb_provider, lb.provider, live, o.recreateEdgeServices ?? false);
+    const v = orThrow(pin);
+    if (v.useOvn !== s.use_ovn_lb_provider) lb = await deps.resolveLbPlan({ ...s, use_ovn_lb_provider: v.useOvn }, caps);
+    lb = { ...lb, reasons: [...lb.reasons, ...pin.reasons] };
+    edge = {
+      sets: v.useOvn !== s.use_ovn_lb_provider ? [`use_ovn_lb_provider=${v.useOvn}`] : [],
+      recreate: v.recreate.length ? (workload) => recreateEdgeServices(workload, v.recreate, deps.logger) : undefined,
+    };
+  }
   const plan = await planCluster({
     cluster, settings: s, cloudConfig: creds.config, cloudConfigProblem: creds.problem, cloud: conn.cloud, cloudProblem: conn.problem,
     lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile,
@@ -163,8 +190,10 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     reasons: plan.reasons,
     addons: plan.addons.steps.map((a) => `${a.name} ${a.version} (${a.method})`),
     ingress: ingressStep(addons.ingress),
+    gateway: gatewayStep(addons.gateway),
   };
   deps.logger.info(`ingress step: ${base.ingress}`);
+  deps.logger.info(`gateway step: ${base.gateway}`);
   if (o.dryRun) {
     const live = await dryRunLive(o, deps, plan, verdict, conn.cloud);
     if (live) {
@@ -177,9 +206,21 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       const { renderIngress } = await import('../ingress/render.js');
       files.splice(files.length - 1, 0, { name: 'ingress-nginx.yaml', text: (await renderIngress(addons.ingress)).yaml, secret: false });
     }
+    let gatewayCrds = '';
+    if (addons.gateway.deploy) {
+      // Then the gateway (CRDs, control plane, kaas's edge objects), as apply-gateway renders it.
+      const { renderGateway } = await import('../gateway/render.js');
+      const g = await renderGateway(addons.gateway);
+      files.splice(files.length - 1, 0, { name: 'envoy-gateway.yaml', text: g.yaml, secret: false });
+      gatewayCrds = g.crdsYaml;
+    }
     if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
-    return { ...base, manifests: stdoutText(files) };
+    // On stdout the gateway's verbatim upstream CRDs (3.7 MB) are named, not printed; --output-dir writes them.
+    const shown = files.map((f) => (f.name === 'envoy-gateway.yaml' && gatewayCrds
+      ? { ...f, text: `# (the Gateway API and Envoy Gateway CRDs, ${Math.round(gatewayCrds.length / 1e5) / 10} MB, are left out here: --output-dir DIR writes them)\n${f.text.slice(gatewayCrds.length)}` }
+      : f));
+    return { ...base, manifests: stdoutText(shown) };
   }
-  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools });
+  const applied = await applyCluster(o, deps, { plan, cloud: conn.cloud!, addonCtx: addons.ctx, ingressDeploy: addons.ingress.deploy, gatewayDeploy: addons.gateway.deploy, tools, edge });
   return { ...base, ...applied };
 }

@@ -13,6 +13,8 @@ import { waitFor, type Clock } from './wait.js';
  * does not say the cluster, so they are recognised by the description OCCM gives them, "Security
  * Group for <namespace>/<name> Service LoadBalancer in cluster <cluster>" (cloud-provider-openstack
  * pkg/openstack/loadbalancer_sg.go). Everything is looked up fresh, so a second run finds nothing.
+ * Only resources of the token's project are listed (`project_id` filter) and deleted: an admin
+ * credential sees every project's, and another tenant may have a cluster of the same name.
  */
 
 /** One cloud resource to delete. */
@@ -20,6 +22,14 @@ export interface CleanupItem {
   kind: 'floating ip' | 'load balancer' | 'server group' | 'security group';
   id: string;
   what: string;
+}
+
+/**
+ * True unless the resource says it belongs to another project than the token's. A resource without
+ * a project (the API did not say) was listed with the `project_id` filter, so it is the token's.
+ */
+export function inTokenProject(resourceProject: string | undefined, tokenProject: string | undefined): boolean {
+  return tokenProject === undefined || resourceProject === undefined || resourceProject === tokenProject;
 }
 
 /** Lists what to delete, in a safe order (FIPs before their LBs, LBs before their security groups). */
@@ -36,9 +46,10 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
   };
   const items: CleanupItem[] = [];
   const lbPrefix = occmLoadBalancerPrefix(occmName);
-  const lbs = (await orNone('load balancers', () => cloud.loadBalancers())).filter((l) => l.name.startsWith(lbPrefix));
+  const ours = <T extends { projectId?: string }>(x: T) => inTokenProject(x.projectId, cloud.projectId);
+  const lbs = (await orNone('load balancers', () => cloud.loadBalancers())).filter((l) => l.name.startsWith(lbPrefix) && ours(l));
   for (const lb of lbs) {
-    for (const f of lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []) {
+    for (const f of (lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []).filter(ours)) {
       items.push({ kind: 'floating ip', id: f.id, what: `floating IP ${f.address} of load balancer ${lb.name}` });
     }
   }
@@ -51,7 +62,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
   const occm = (sg: { name: string; description?: string }) =>
     sg.name.startsWith('lb-sg-') && / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1] === occmName;
   for (const sg of await orNone('security groups', () => cloud.securityGroups())) {
-    if (sg.name.startsWith(capoPrefix) || occm(sg)) {
+    if (ours(sg) && (sg.name.startsWith(capoPrefix) || occm(sg))) {
       items.push({ kind: 'security group', id: sg.id, what: `security group ${sg.name} (${sg.id})` });
     }
   }
@@ -104,4 +115,56 @@ async function deleteWhenSettled(item: CleanupItem, del: () => Promise<void>, lo
       }
     },
   });
+}
+
+/** What the sweep does with one of OCCM's load balancers, by its provisioning_status. */
+export type SweepAction = 'delete' | 'wait';
+
+/**
+ * Octavia refuses (409) to delete a load balancer in PENDING_CREATE/PENDING_UPDATE and is already
+ * deleting one in PENDING_DELETE: those are waited for (the next poll looks again); ACTIVE, ERROR
+ * and an unknown status are deleted.
+ */
+export function sweepAction(status: string | undefined): SweepAction {
+  return status !== undefined && status.startsWith('PENDING_') ? 'wait' : 'delete';
+}
+
+/** What one sweep found and did. */
+export interface SweepResult {
+  /** OCCM load balancers of the cluster still listed (being deleted or busy). */
+  left: number;
+  /** What this sweep deleted, as the actions of delete-cluster name them. */
+  deleted: string[];
+}
+
+/**
+ * Deletes OCCM's load balancers of the cluster (`kube_service_<occm>_*`, token's project only) with
+ * the floating IPs of their VIP ports, without waiting: one pass of the Cluster wait's probe.
+ * CAPO v0.14 deletes only ports named after the cluster (pkg/cloud/services/networking/port.go
+ * DeleteClusterPorts), so an OCCM load balancer's VIP port and floating IP keep Neutron from
+ * removing the router interface and the network, and the OpenStackCluster's finalizer stays:
+ * once no Machine is left (OCCM is gone with the nodes), kaas removes them itself.
+ */
+export async function sweepServiceLoadBalancers(cloud: ClusterCloud, occmName: string, logger: Logger): Promise<SweepResult> {
+  const prefix = occmLoadBalancerPrefix(occmName);
+  const lbs = (await cloud.loadBalancers()).filter((l) => l.name.startsWith(prefix) && inTokenProject(l.projectId, cloud.projectId));
+  const deleted: string[] = [];
+  for (const lb of lbs) {
+    if (sweepAction(lb.status) === 'wait') continue;
+    for (const f of (lb.vipPortId ? await cloud.floatingIpsOfPort(lb.vipPortId) : []).filter((x) => inTokenProject(x.projectId, cloud.projectId))) {
+      await cloud.deleteFloatingIp(f.id);
+      deleted.push(`floating IP ${f.address} of load balancer ${lb.name}`);
+      logger.info(`deleted floating IP ${f.address} of load balancer ${lb.name}`);
+    }
+    try {
+      await cloud.deleteLoadBalancer(lb.id);
+    } catch (e) {
+      // Busy (OCCM or Octavia changing it right now): the next poll tries again.
+      if (e instanceof HttpError && e.status === 409) continue;
+      throw e;
+    }
+    deleted.push(`Octavia load balancer ${lb.name} (${lb.id})`);
+    logger.info(`deleted Octavia load balancer ${lb.name} (${lb.id})`);
+  }
+  return { left: lbs.length, deleted };
 }

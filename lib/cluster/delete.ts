@@ -4,10 +4,10 @@ import { OperationError } from '../errors.js';
 import { ExecError } from '../exec/runner.js';
 import os from 'node:os';
 import path from 'node:path';
-import { CAPI_CLUSTER, listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
+import { CAPI_CLUSTER, labelledNames, listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
-import { cleanupCloud, planCloudCleanup } from './delete-cloud.js';
-import type { ClusterCloud } from './cloud.js';
+import { cleanupCloud, planCloudCleanup, sweepServiceLoadBalancers } from './delete-cloud.js';
+import { ServiceMissing, type ClusterCloud } from './cloud.js';
 import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
 import { findClusterNamespace } from './live-plan.js';
@@ -23,6 +23,13 @@ import { waitFor } from './wait.js';
  * Cinder CSI have removed their load balancers and volumes (they only can while the cluster runs),
  * then the Cluster (CAPO removes servers, network, API load balancer), then what is left in the
  * cloud (delete-cloud.ts), then the kubeconfig context. `--dry-run` lists; a second run finds nothing and does nothing.
+ *
+ * OCCM's load balancers that survive (workload cluster unreachable, OCCM broken or too slow) would
+ * block CAPO: it deletes only ports named after the cluster, so their VIP ports and floating IPs keep
+ * the router interface and the network, and the Cluster never goes. The wait for the Cluster
+ * therefore deletes them in the cloud once no Machine is left (delete-cloud.ts
+ * sweepServiceLoadBalancers). A Cluster already being deleted (an earlier run) is not asked again,
+ * and its workload cluster is not contacted.
  */
 
 /** Timeouts of the waits, in seconds. */
@@ -45,6 +52,21 @@ export interface DeleteDeps extends ClusterDeps {
 }
 
 type Item = { metadata: { name: string; namespace: string }; spec?: { type?: string } };
+type LiveCluster = { metadata?: { deletionTimestamp?: string }; status?: { phase?: string } };
+
+/** Cluster API's Machines (listed by the cluster label while the Cluster is deleted). */
+export const CAPI_MACHINE = 'machines.cluster.x-k8s.io';
+
+/** What delete-cluster does with a Cluster it found, from its live state. Pure. */
+export function deleteSteps(live: LiveCluster): { workload: boolean; deleteCluster: boolean; reason?: string } {
+  if (live.metadata?.deletionTimestamp) {
+    return {
+      workload: false, deleteCluster: false,
+      reason: `the Cluster is already being deleted (since ${live.metadata.deletionTimestamp}): its workload cluster is not asked; OCCM's load balancers left in the cloud are deleted once its machines are gone`,
+    };
+  }
+  return { workload: true, deleteCluster: true };
+}
 
 /** Runs delete-cluster. */
 export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<DeleteTimeouts> }, deps: DeleteDeps): Promise<DeleteClusterResult> {
@@ -65,20 +87,22 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   // Where create-cluster put it: the setting, else where the Cluster is, else the cluster name.
   const ns = clusterNamespace(s.namespace, cluster, s.namespace ? undefined : await findClusterNamespace(mgmt, cluster));
   const occm = occmClusterName(ns, cluster);
-  const present = (await mgmt.getJson(CAPI_CLUSTER, cluster, { namespace: ns })) !== undefined;
+  const live = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
 
-  if (present) {
+  if (live) {
+    const steps = deleteSteps(live);
+    if (steps.reason) deps.logger.warn(steps.reason);
     let workload: Kubectl | undefined;
     let file = kubeconfig;
     try {
-      if (!existsSync(kubeconfig)) {
+      if (steps.workload && !existsSync(kubeconfig)) {
         const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
         // A dry-run leaves no file behind where the real kubeconfig would go.
         file = o.dryRun ? path.join(mkdtempSync(path.join(os.tmpdir(), 'kaas-')), 'kubeconfig') : kubeconfig;
         writeSecretFile(file, text);
       }
-      workload = kubectlFor({ kubeconfig: file });
+      if (steps.workload) workload = kubectlFor({ kubeconfig: file });
     } catch (e) {
       unreachable(deps.logger, e);
     }
@@ -91,12 +115,16 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     } finally {
       if (file !== kubeconfig) rmSync(path.dirname(file), { recursive: true, force: true });
     }
-    actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer)`);
+    actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer; kaas deletes OCCM's load balancers left in the cloud once no machine is left)`);
     if (!o.dryRun) {
-      await mgmt.delete([`${CAPI_CLUSTER}/${cluster}`], { namespace: ns, wait: false });
-      await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster}`, async () => {
-        const c = await mgmt.getJson<{ status?: { phase?: string } }>(CAPI_CLUSTER, cluster, { namespace: ns });
-        return { done: c === undefined, progress: c ? `phase ${c.status?.phase ?? 'unknown'}` : 'gone' };
+      if (steps.deleteCluster) await mgmt.delete([`${CAPI_CLUSTER}/${cluster}`], { namespace: ns, wait: false });
+      await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster} -n ${ns}; openstack loadbalancer list --name kube_service_${occm}_…`, async () => {
+        const c = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
+        if (!c) return { done: true, progress: 'gone' };
+        const phase = `phase ${c.status?.phase ?? 'unknown'}`;
+        const machines = await labelledNames(mgmt, CAPI_MACHINE, cluster, ns);
+        if (machines.length) return { done: false, progress: `${phase}, ${machines.length} machine${machines.length === 1 ? '' : 's'} left` };
+        return { done: false, progress: `${phase}, no machine left, ${await sweep(cloud!, occm, deps.logger, actions)}` };
       });
     }
   }
@@ -119,6 +147,22 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     if (!o.dryRun) rmSync(kubeconfig, { force: true });
   }
   return { cluster, dryRun: o.dryRun, actions };
+}
+
+/**
+ * One sweep of OCCM's load balancers in the Cluster wait: what is left, as progress. A cloud error
+ * does not end the wait (the next poll tries again; the timeout's message shows the last one).
+ */
+async function sweep(cloud: ClusterCloud, occm: string, logger: Logger, actions: string[]): Promise<string> {
+  try {
+    const r = await sweepServiceLoadBalancers(cloud, occm, logger);
+    actions.push(...r.deleted);
+    return `${r.left} OCCM load balancer${r.left === 1 ? '' : 's'} left`;
+  } catch (e) {
+    if (e instanceof ServiceMissing) return 'no Octavia in the catalog';
+    if (!(e instanceof OperationError)) throw e;
+    return `deleting OCCM's load balancers failed (${e.message.split('\n')[0]}); retrying`;
+  }
 }
 
 function unreachable(logger: Logger, e: unknown): void {
@@ -150,10 +194,16 @@ async function deleteWorkloadResources(
   }
   if (services.length) {
     const names = new Set(services.map((x) => occmLoadBalancerName(occm, x.metadata.namespace, x.metadata.name)));
-    await wait('service load balancers deleted by OCCM', timeoutSec, async () => {
-      const left = (await cloud.loadBalancers()).filter((l) => names.has(l.name)).length;
-      return { done: left === 0, progress: `${left} left` };
-    });
+    try {
+      await wait('service load balancers deleted by OCCM', timeoutSec, async () => {
+        const left = (await cloud.loadBalancers()).filter((l) => names.has(l.name)).length;
+        return { done: left === 0, progress: `${left} left` };
+      });
+    } catch (e) {
+      // OCCM broken or slow: not a reason to stop; kaas deletes what it left once the machines are gone.
+      if (!(e instanceof OperationError)) throw e;
+      logger.warn(`OCCM did not delete the Service load balancers (${e.message.split('\n')[0]}): kaas deletes them in the cloud once the Cluster's machines are gone`);
+    }
   }
   if (pvcs.length) await waitForVolumes(k, pvcs, logger, wait, timeoutSec);
 }

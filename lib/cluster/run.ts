@@ -38,10 +38,11 @@ export interface RunResult {
  * would be planned against another cloud, or none, than the cluster it goes into. Both steps verify
  * their LB against the plan, as `kaas apply-ingress` / `apply-gateway` do by default.
  */
-export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: string }, cluster: string, kubeconfig: string): ApplyIngressOptions {
+export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: string }, cluster: string, kubeconfig: string, sets: string[] = []): ApplyIngressOptions {
   return {
     cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home,
-    sets: [...o.sets, ...(o.cloud ? [`cloud=${o.cloud}`] : [])],
+    // `sets`: what create-cluster decided beyond the settings (the provider pinned under auto).
+    sets: [...o.sets, ...(o.cloud ? [`cloud=${o.cloud}`] : []), ...sets],
     capabilitiesFile: o.capabilitiesFile ? path.resolve(o.cwd, o.capabilitiesFile) : undefined,
     verify: true,
   };
@@ -56,14 +57,14 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitie
     which: whichOnPath(o.environ),
     resolveLbPlan: clusterLbPlan,
     readFile: (p) => readFileSync(p, 'utf8'),
-    async applyIngress({ cluster, kubeconfig }) {
+    async applyIngress({ cluster, kubeconfig, sets }) {
       const { runApplyIngress } = await import('../ingress/apply-ingress.js');
-      const r = await runApplyIngress(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
+      const r = await runApplyIngress(ingressStepOptions(o, cluster, kubeconfig, sets), { logger: env.logger, runner: env.runner });
       return r.text || 'ingress not deployed (see the plan above)';
     },
-    async applyGateway({ cluster, kubeconfig }) {
+    async applyGateway({ cluster, kubeconfig, sets }) {
       const { runApplyGateway } = await import('../gateway/apply-gateway.js');
-      const r = await runApplyGateway(ingressStepOptions(o, cluster, kubeconfig), { logger: env.logger, runner: env.runner });
+      const r = await runApplyGateway(ingressStepOptions(o, cluster, kubeconfig, sets), { logger: env.logger, runner: env.runner });
       return r.text || 'gateway not deployed (see the plan above)';
     },
   };

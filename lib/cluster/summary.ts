@@ -9,7 +9,7 @@ export function createSummary(r: CreateClusterResult): string {
     lines.push(`dry-run of cluster ${r.cluster} (Kubernetes ${r.kubernetesVersion}): nothing was changed`);
     if (r.files) lines.push('files written:', ...r.files.map((f) => `  ${f}`));
     if (r.live) lines.push(`on the management cluster (namespace ${r.live.namespace}):`, ...diffLines(r.live.objects).map((l) => `  ${l}`));
-    lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`, `ingress: ${r.ingress}`);
+    lines.push(`add-ons: ${r.addons.join(', ') || 'none'}`, `ingress: ${r.ingress}`, `gateway: ${r.gateway}`);
     return lines.join('\n');
   }
   lines.push(r.waited === false

@@ -17,6 +17,7 @@ export interface FloatingIp {
   fixed_ip_address?: string | null;
   port_id?: string | null;
   floating_network_id?: string;
+  project_id?: string;
   [key: string]: unknown;
 }
 
@@ -50,10 +51,10 @@ export async function listExternalNetworks(c: Connection, root: string): Promise
   return res.data?.networks ?? [];
 }
 
-/** Floating IPs of the project, optionally those attached to one port. */
-export async function listFloatingIps(c: Connection, root: string, filter: { portId?: string; address?: string } = {}): Promise<FloatingIp[]> {
+/** Floating IPs, optionally those attached to one port and those of one project (an admin token sees every project's). */
+export async function listFloatingIps(c: Connection, root: string, filter: { portId?: string; address?: string; projectId?: string } = {}): Promise<FloatingIp[]> {
   const res = await c.call<{ floatingips?: FloatingIp[] }>('network', root, {
-    method: 'GET', path: `/v2.0/floatingips${query({ port_id: filter.portId, floating_ip_address: filter.address })}`,
+    method: 'GET', path: `/v2.0/floatingips${query({ port_id: filter.portId, floating_ip_address: filter.address, project_id: filter.projectId })}`,
   });
   return res.data?.floatingips ?? [];
 }
@@ -80,11 +81,13 @@ export interface SecurityGroup {
   id: string;
   name: string;
   description?: string;
+  project_id?: string;
 }
 
-/** Security groups of the project with their descriptions. */
-export async function listSecurityGroups(c: Connection, root: string): Promise<SecurityGroup[]> {
-  const res = await c.call<{ security_groups?: SecurityGroup[] }>('network', root, { method: 'GET', path: '/v2.0/security-groups?fields=id&fields=name&fields=description' });
+/** Security groups with their descriptions (and project); `projectId` asks for one project's only (an admin token sees every project's). */
+export async function listSecurityGroups(c: Connection, root: string, projectId?: string): Promise<SecurityGroup[]> {
+  const scope = projectId ? `&project_id=${encodeURIComponent(projectId)}` : '';
+  const res = await c.call<{ security_groups?: SecurityGroup[] }>('network', root, { method: 'GET', path: `/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id${scope}` });
   return res.data?.security_groups ?? [];
 }
 

@@ -24,6 +24,7 @@ export interface LoadBalancer {
   vip_port_id?: string;
   provisioning_status?: string;
   operating_status?: string;
+  project_id?: string;
   [key: string]: unknown;
 }
 
@@ -69,9 +70,14 @@ export async function listProviders(c: Connection, root: string): Promise<Provid
   return res.data?.providers ?? [];
 }
 
-/** Load balancers of the project, optionally filtered by exact name. */
-export async function listLoadBalancers(c: Connection, root: string, name?: string): Promise<LoadBalancer[]> {
-  const q = name ? `?name=${encodeURIComponent(name)}` : '';
+/**
+ * Load balancers, optionally filtered by exact name and by project. Octavia lists every project's
+ * to an administrative or global-reader token (api-ref "List Load Balancers"); `projectId` asks only
+ * for that project's (`project_id` filter).
+ */
+export async function listLoadBalancers(c: Connection, root: string, name?: string, projectId?: string): Promise<LoadBalancer[]> {
+  const params = [...(name ? [`name=${encodeURIComponent(name)}`] : []), ...(projectId ? [`project_id=${encodeURIComponent(projectId)}`] : [])];
+  const q = params.length ? `?${params.join('&')}` : '';
   const res = await c.call<{ loadbalancers?: LoadBalancer[] }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers${q}` });
   return res.data?.loadbalancers ?? [];
 }

@@ -8,7 +8,8 @@ import type { LoadBalancerPlan } from './types.js';
  * envoy Service) meets the Octavia load balancer. One decision for every edge proxy kaas deploys,
  * so that ingress-nginx and the Gateway API path make the same choices and print the same reasons:
  * - amphora + keep client IPs → PROXY protocol on the pool and in the proxy, health monitor via the
- *   Service annotation, OCCM publishes a hostname (hairpin workaround), trust PROXY from node_cidr;
+ *   Service annotation, OCCM publishes a hostname (hairpin workaround); ingress-nginx trusts PROXY
+ *   only from node_cidr (Envoy Gateway v1.9 has no such list: see plan/gateway.ts);
  * - amphora without PROXY → health monitor (cloud.conf create-monitor or the annotation);
  * - ovn → no PROXY (OVN keeps client IPs), TCP monitors from cloud.conf create-monitor=true;
  * - amphora with monitors switched off (occm_loadbalancer create-monitor: false) → no monitor, so
@@ -46,7 +47,7 @@ export interface EdgeLbPlan {
   externalTrafficPolicy: 'Local' | 'Cluster';
   /** Client source addresses reach the proxy (PROXY header, or OVN's own DNAT). */
   clientIpKept: boolean;
-  /** Trust PROXY headers from this CIDR (set only with PROXY protocol). */
+  /** Where PROXY headers come from (set only with PROXY protocol); ingress-nginx trusts only this CIDR, Envoy any peer. */
   trustedProxyCidr?: string;
   /** OCCM Service annotations the edge Service needs. */
   annotations: Record<string, string>;
@@ -91,7 +92,7 @@ export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<Edge
           annotations: { [PROXY_ANNOTATION]: 'true' }, cloudConf: { 'enable-ingress-hostname': 'true' },
         },
         [
-          `${lb.provider} load balancer with PROXY protocol: proxy-protocol annotation; the proxy trusts PROXY headers from ${s.nodeCidr} (node_cidr), where the amphorae's own ports are (they never send from the VIP).`,
+          `${lb.provider} load balancer with PROXY protocol: proxy-protocol annotation; the amphorae send the PROXY header from their own ports in ${s.nodeCidr} (node_cidr; never from the VIP), the only source ingress-nginx takes a client address from.`,
           NO_MONITOR_REASON + ' Client IPs still arrive in the PROXY header.',
           'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the edge through the LB (hairpin with PROXY protocol).',
         ],
@@ -104,7 +105,7 @@ export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<Edge
         cloudConf: { 'enable-ingress-hostname': 'true' },
       },
       [
-        `${lb.provider} load balancer with PROXY protocol: health-monitor and proxy-protocol annotations; the proxy trusts PROXY headers from ${s.nodeCidr} (node_cidr), where the amphorae's own ports are (they never send from the VIP).`,
+        `${lb.provider} load balancer with PROXY protocol: health-monitor and proxy-protocol annotations; the amphorae send the PROXY header from their own ports in ${s.nodeCidr} (node_cidr; never from the VIP), the only source ingress-nginx takes a client address from.`,
         'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the edge through the LB (hairpin with PROXY protocol).',
       ],
     );

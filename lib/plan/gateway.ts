@@ -93,7 +93,13 @@ function chooseVersion(s: GatewaySettings): Decision<BundledGatewayVersion> {
 /** The EnvoyProxy envoyService and listener policy that carry an edge LB plan. */
 export function envoyServiceFor(e: EdgeLbPlan): { envoyService: EnvoyServicePlan; clientTrafficPolicyProxy: boolean; reasons: string[] } {
   const reasons: string[] = [];
-  if (e.proxyProtocol) reasons.push('A ClientTrafficPolicy with proxyProtocol on the Gateway: Envoy reads the PROXY header the amphora prepends.');
+  if (e.proxyProtocol) {
+    reasons.push(
+      'A ClientTrafficPolicy with proxyProtocol on the Gateway: Envoy reads the PROXY header the amphora prepends.',
+      // EG v1.9 ClientTrafficPolicy.spec.proxyProtocol has only `optional`; no trusted-source list exists.
+      'Envoy trusts a PROXY header from any peer: Envoy Gateway v1.9 cannot limit it to node_cidr, so a pod that connects to the envoy pods directly (not through the load balancer) can claim any client address.',
+    );
+  }
   if (e.externalTrafficPolicy === 'Cluster') reasons.push('The envoy Service gets externalTrafficPolicy: Cluster (Envoy Gateway\'s default is Local).');
   return {
     envoyService: { type: 'LoadBalancer', externalTrafficPolicy: e.externalTrafficPolicy, annotations: { ...e.annotations } },

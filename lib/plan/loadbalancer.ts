@@ -1,6 +1,7 @@
 import type { Capabilities, OctaviaCapabilities } from '../openstack/types.js';
 import type { Settings } from '../settings/types.js';
 import { decided, refused, type Decision } from './decision.js';
+import { chooseExternalNetwork } from './external-network.js';
 import { checkKubeApiLb, kubeApiLbFacts } from './kubeapi.js';
 import { PROVIDERS } from './providers.js';
 import type { LoadBalancerPlan } from './types.js';
@@ -11,8 +12,8 @@ import type { LoadBalancerPlan } from './types.js';
  * decided here: it is CAPO's, and `restrict_kubeapi` pins it to amphora on its own (kubeapi.ts).
  */
 
-/** The settings this decision reads. */
-export type LoadBalancerSettings = Pick<Settings, 'use_ovn_lb_provider'>;
+/** The settings this decision reads (`external_network` pins OCCM's floating network; absent: not decided here). */
+export type LoadBalancerSettings = Pick<Settings, 'use_ovn_lb_provider'> & Partial<Pick<Settings, 'external_network'>>;
 
 const list = (xs: string[]) => (xs.length ? xs.join(', ') : 'none');
 const v = (o: OctaviaCapabilities) => (o.maxVersion ? `v${o.maxVersion}` : 'of unknown version');
@@ -60,6 +61,34 @@ function ovnBlocker(o: OctaviaCapabilities): string | undefined {
  * Wallaby; `auto` falls back to amphora and says why.
  */
 export function planLoadBalancer(settings: LoadBalancerSettings, caps: Capabilities): Decision<LoadBalancerPlan> {
+  const d = planProvider(settings, caps);
+  if (!d.ok || settings.external_network === undefined) return d;
+  const plan = withFloatingNetwork(d.value, settings.external_network, caps.neutron.externalNetworks);
+  return decided(plan, plan.reasons);
+}
+
+/**
+ * cloud.conf `floating-network-id`: the external network CAPO's router uses (external_network, else
+ * the cloud's only one, as plan/external-network.ts decides for the OpenStackCluster). Without it
+ * OCCM takes the first router:external network with an IPv4 subnet Neutron lists, in no set order
+ * (cloud-provider-openstack v1.33.0 pkg/util/openstack/network.go GetFloatingNetworkID, used by
+ * pkg/openstack/loadbalancer.go when nothing is configured): on a cloud with several, a Service's
+ * floating IP could come from a network the cluster's router has no gateway on, and never route.
+ */
+export function withFloatingNetwork(plan: LoadBalancerPlan, setting: string, networks: { id: string; name: string }[] | undefined): LoadBalancerPlan {
+  if (!networks) {
+    return { ...plan, reasons: [...plan.reasons, 'floating-network-id not set: the external networks were not read (OCCM takes the first external network Neutron lists)'] };
+  }
+  const net = chooseExternalNetwork(setting, networks);
+  if (!net.ok) return { ...plan, reasons: [...plan.reasons, `floating-network-id not set: ${net.refusals[0].message}`] };
+  return {
+    ...plan,
+    cloudConf: { ...plan.cloudConf, 'floating-network-id': net.value.id },
+    reasons: [...plan.reasons, `cloud.conf floating-network-id=${net.value.id} (${net.value.name}): Service floating IPs come from the external network of the cluster's router`],
+  };
+}
+
+function planProvider(settings: LoadBalancerSettings, caps: Capabilities): Decision<LoadBalancerPlan> {
   const mode = settings.use_ovn_lb_provider;
   const o = caps.octavia;
   const blocker = ovnBlocker(o);

@@ -13,8 +13,14 @@ import type { LoadBalancerPlan } from './types.js';
  * (lib/render/cloud-conf.ts) only writes the pairs decided here.
  */
 
-/** kaas's own [LoadBalancer] defaults (the SCS template's, minus `use-octavia`, removed in OCCM v1.26). */
-export const LB_DEFAULTS: Readonly<Record<string, string>> = { 'manage-security-groups': 'true' };
+/**
+ * kaas's own [LoadBalancer] defaults: the SCS template's `manage-security-groups` (minus `use-octavia`,
+ * removed in OCCM v1.26), and `create-monitor`, so that a plain Service with externalTrafficPolicy:
+ * Local works without OCCM annotations (a monitor takes the nodes without a pod out of the pool; OCCM
+ * makes it HTTP on healthCheckNodePort for amphora, TCP for ovn) — what the SCS load-balancer standard
+ * and `kaas check-lb` ask of vanilla Services. `occm_loadbalancer: {create-monitor: false}` turns it off.
+ */
+export const LB_DEFAULTS: Readonly<Record<string, string>> = { 'create-monitor': 'true', 'manage-security-groups': 'true' };
 
 const norm = (v: string | number | boolean) => String(v).trim().toLowerCase();
 
@@ -26,7 +32,8 @@ export function planOccmLoadBalancer(lb: LoadBalancerPlan, occm: ScalarMap, requ
   const need: Record<string, string> = { ...lb.cloudConf, ...required };
   for (const [k, v] of Object.entries(need)) {
     if (occm[k] !== undefined && norm(occm[k]) !== norm(v)) {
-      problems.push(`occm_loadbalancer.${k}: ${occm[k]} contradicts ${k}=${v} required by the plan (${lb.ovn && k in lb.cloudConf ? 'OVN chosen' : `provider ${lb.provider}`})`);
+      const why = k === 'floating-network-id' ? 'the external network of the cluster\'s router: external_network' : lb.ovn && k in PROVIDERS.ovn.cloudConf ? 'OVN chosen' : `provider ${lb.provider}`;
+      problems.push(`occm_loadbalancer.${k}: ${occm[k]} contradicts ${k}=${v} required by the plan (${why})`);
     }
   }
   if (!lb.ovn && occm['lb-provider'] !== undefined && norm(occm['lb-provider']) === 'ovn') {

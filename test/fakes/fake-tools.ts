@@ -92,7 +92,7 @@ export function fakeRunner(fake: Pick<FakeTools, "env">, base: ProcessRunner = c
 }
 
 /** One object in the management-cluster fake's state. */
-export type FakeObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; generation?: number }; spec?: Record<string, unknown>; status?: Record<string, unknown>; [k: string]: unknown };
+export type FakeObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; generation?: number; deletionTimestamp?: string; finalizers?: string[] }; spec?: Record<string, unknown>; status?: Record<string, unknown>; [k: string]: unknown };
 
 /** The management-cluster fake (mgmt-cluster.mjs): a stateful cluster behind the fake kubectl/clusterctl. */
 export interface FakeManagementCluster {
@@ -104,13 +104,18 @@ export interface FakeManagementCluster {
   mutations(): (RecordedCall & { exitCode: number })[];
   /** The objects of the management cluster, by `Kind/namespace/name`. */
   objects(): Record<string, FakeObject>;
-  /** Puts objects on the management cluster as if another tool had created them (e.g. the SCS scripts). */
-  seed(objects: FakeObject[]): void;
+  /**
+   * Puts objects on the management cluster as if another tool had created them (e.g. the SCS
+   * scripts), or on the workload cluster reached through `kubeconfig`.
+   */
+  seed(objects: FakeObject[], kubeconfig?: string): void;
   /**
    * false: the controllers make no progress, to test the waits — on the management cluster (machines
    * never come up), on the workload clusters (`kubectl rollout status` times out), or both (default).
    */
   controllers(on: boolean, where?: 'all' | 'management' | 'workload'): void;
+  /** false: every workload cluster refuses connections, as kubectl prints it (a broken or gone cluster). */
+  workloadReachable(on: boolean): void;
   cleanup(): void;
 }
 
@@ -158,12 +163,13 @@ export function installedObjects(installed: ManagementInstall): FakeObject[] {
  * A management cluster kept in a JSON file: kubectl calls with `--kubeconfig <mgmtKubeconfig>`
  * (and clusterctl) act on it; any other kubeconfig is a workload cluster that accepts add-ons.
  */
-export function fakeManagementCluster(mgmtKubeconfig: string, opts: { apiVersionsFile?: string; installed?: ManagementInstall } = {}): FakeManagementCluster {
+export function fakeManagementCluster(mgmtKubeconfig: string, opts: { apiVersionsFile?: string; installed?: ManagementInstall; cloudFile?: string } = {}): FakeManagementCluster {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-mgmt-'));
   const state = path.join(dir, 'state.json');
   const log = path.join(dir, 'calls.jsonl');
   const objects = Object.fromEntries(installedObjects(opts.installed ?? 'capi+capo+orc').map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, o]));
-  writeFileSync(state, JSON.stringify({ mgmt: mgmtKubeconfig, workloadReachable: true, apiVersionsFile: opts.apiVersionsFile, clusters: { mgmt: { objects, applied: {} } } }));
+  // cloudFile: the fake cloud's state (persistentFakeCloud), read by CAPO's deletion (its load balancers' VIP ports block it).
+  writeFileSync(state, JSON.stringify({ mgmt: mgmtKubeconfig, workloadReachable: true, apiVersionsFile: opts.apiVersionsFile, cloudFile: opts.cloudFile, clusters: { mgmt: { objects, applied: {} } } }));
   const binDir = path.resolve(process.cwd(), 'test/fakes/bin');
   const read = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordedCall & { exitCode: number }) : []);
   const load = () => JSON.parse(readFileSync(state, 'utf8')) as { clusters: { mgmt: { objects: Record<string, FakeObject> } } };
@@ -173,12 +179,18 @@ export function fakeManagementCluster(mgmtKubeconfig: string, opts: { apiVersion
     calls: read,
     mutations: () => read().filter((c) => (c.argv.includes('apply') && !c.argv.some((a) => a.startsWith('--dry-run'))) || c.argv.includes('delete') || c.argv.includes('create')),
     objects: () => load().clusters.mgmt.objects,
-    seed(objects) {
-      const s = load();
+    seed(objects, kubeconfig) {
+      const s = load() as { clusters: Record<string, { objects: Record<string, FakeObject>; applied?: Record<string, unknown> }> };
+      const target = (s.clusters[kubeconfig ?? 'mgmt'] ??= { objects: {}, applied: {} });
       for (const o of objects) {
-        const ns = o.kind === 'Namespace' ? '' : o.metadata.namespace ?? 'default';
-        s.clusters.mgmt.objects[`${o.kind}/${ns}/${o.metadata.name}`] = { ...o, metadata: { generation: 1, ...o.metadata } };
+        const ns = ['Namespace', 'PersistentVolume'].includes(o.kind) ? '' : o.metadata.namespace ?? 'default';
+        target.objects[`${o.kind}/${ns}/${o.metadata.name}`] = { ...o, metadata: { generation: 1, ...o.metadata } };
       }
+      writeFileSync(state, JSON.stringify(s));
+    },
+    workloadReachable(on) {
+      const s = JSON.parse(readFileSync(state, 'utf8'));
+      s.workloadReachable = on;
       writeFileSync(state, JSON.stringify(s));
     },
     controllers(on, where = 'all') {

@@ -223,6 +223,47 @@ export function run(tool, argv, statePath, stdin) {
       cluster.objects[key(resourceOfKind('Secret'), o.metadata.namespace, s.metadata.name)] = s;
     }
   }
+  /**
+   * Deleting Clusters, one controller pass per management-cluster call:
+   * 1. Cluster API deletes the control plane, MachineDeployments and Machines (servers go with them);
+   * 2. CAPO's OpenStackCluster reconcileDelete (CAPO v0.14.7 controllers/openstackcluster_controller.go
+   *    :202-214: API LB, router interface, ports named after the cluster, network) fails while a port it
+   *    did not create is in the cluster network: Neutron refuses to remove the router interface
+   *    (a floating IP needs it) and the network (ports in use). Those are the VIP ports of OCCM's load
+   *    balancers in the fake cloud (state.cloudFile, loadBalancers[].vipNetwork =
+   *    k8s-clusterapi-cluster-<namespace>-<name>, in the cloud's projectId). Until they are gone the finalizer stays;
+   * 3. then the OpenStackCluster, the kubeconfig Secret and the Cluster go.
+   */
+  function deletionControllers() {
+    let changed = false;
+    for (const c of Object.values(cluster.objects).filter((x) => x.kind === 'Cluster' && x.metadata.deletionTimestamp)) {
+      const ns = c.metadata.namespace;
+      const name = c.metadata.name;
+      const owned = (kinds) => Object.entries(cluster.objects).filter(([, x]) => x.metadata.namespace === ns && x.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === name && kinds.includes(x.kind));
+      const machines = owned(['Machine', 'MachineDeployment', 'KubeadmControlPlane']);
+      changed = true;
+      if (machines.length) {
+        for (const [k] of machines) { delete cluster.objects[k]; delete cluster.applied[k]; }
+        continue;
+      }
+      const network = `k8s-clusterapi-cluster-${ns}-${name}`;
+      const cloud = state.cloudFile ? JSON.parse(readFileSync(state.cloudFile, 'utf8')) : { loadBalancers: [] };
+      // The cluster's network is the one in the cluster's project (another project may use the same name).
+      const ports = (cloud.loadBalancers ?? []).filter((l) => l.vipNetwork === network && (!l.projectId || !cloud.projectId || l.projectId === cloud.projectId)).map((l) => l.vipPortId);
+      if (ports.length) {
+        const message = `failed to delete router: Unable to complete operation on subnet: One or more ports have an IP allocation from this subnet (ports ${ports.join(', ')} in network ${network})`;
+        c.status = { ...(c.status ?? {}), phase: 'Deleting', conditions: [{ type: 'InfrastructureReady', status: 'False', reason: 'Deleting', message }] };
+        continue;
+      }
+      for (const [k, x] of Object.entries(cluster.objects)) {
+        if (x.metadata.namespace === ns && x.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === name && x.kind !== 'Secret' && !x.kind.endsWith('Template')) { delete cluster.objects[k]; delete cluster.applied[k]; }
+      }
+      delete cluster.objects[`Secret/${ns}/${name}-kubeconfig`];
+      delete cluster.objects[`Cluster/${ns}/${name}`];
+      delete cluster.applied[`Cluster/${ns}/${name}`];
+    }
+    if (changed) save();
+  }
   const startRollout = (o, old) => {
     const prev = old?.status ?? {};
     o.status = { ...prev, observedGeneration: (o.metadata.generation ?? 1) - 1, pending: true, updatedReplicas: 0, ...(o.kind === 'KubeadmControlPlane' ? { initialized: prev.initialized ?? false } : {}), conditions: [{ type: 'Ready', status: 'False', reason: 'WaitingForKubeadmInit', message: 'Waiting for the first control plane machine' }] };
@@ -260,6 +301,8 @@ export function run(tool, argv, statePath, stdin) {
     save();
     return { ...done, stdout: waiting + done.stdout };
   }
+
+  if (isMgmt && state.controllers !== false) deletionControllers();
 
   const verb = args[0];
   if (tool === 'clusterctl') {
@@ -337,14 +380,15 @@ export function run(tool, argv, statePath, stdin) {
         if (!argv.includes('--ignore-not-found')) return { stdout: lines.join(''), stderr: notFound(r, name), exitCode: 1 };
         continue;
       }
-      delete cluster.objects[k];
-      delete cluster.applied[k];
-      if (o.kind === 'Cluster') {
-        // Cluster API deletes what the Cluster owns: infrastructure, control plane, workers, machines, kubeconfig.
-        for (const [ok, x] of Object.entries(cluster.objects)) {
-          if (x.metadata.namespace === namespace && x.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === name && x.kind !== 'Secret' && !x.kind.endsWith('Template')) delete cluster.objects[ok];
-        }
-        delete cluster.objects[`Secret/${namespace}/${name}-kubeconfig`];
+      if (o.kind === 'Cluster' && isMgmt) {
+        // Cluster API's finalizer: the API server only marks the Cluster; the controllers delete
+        // what it owns, then drop the finalizer (deletionControllers, on the following calls).
+        o.metadata.deletionTimestamp ??= new Date(Date.UTC(2026, 10, 24)).toISOString();
+        o.metadata.finalizers = ['cluster.cluster.x-k8s.io'];
+        o.status = { ...(o.status ?? {}), phase: 'Deleting' };
+      } else {
+        delete cluster.objects[k];
+        delete cluster.applied[k];
       }
       lines.push(`${r.kind.toLowerCase()}${r.group ? `.${r.group}` : ''} "${name}" deleted\n`);
     }

@@ -11,6 +11,7 @@ const T = 180_000;
 /** What apply-ingress recorded (shortened). */
 const INGRESS_RECORD = '---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ingress-nginx\n';
 const LB = 'kube_service_demo_app_web';
+const CLUSTER_ACTION = "Cluster default/demo (CAPO deletes its servers, network and kube-API load balancer; kaas deletes OCCM's load balancers left in the cloud once no machine is left)";
 
 /** A cloud where the demo cluster left things behind, next to another cluster's. */
 function leftoverCloud(): FakeCloudState {
@@ -63,7 +64,10 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       pvs('get-pvs-bound.json'),
       pvs('empty-list.json'),
       c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      // CAPI deletes the Machines first; with none left kaas deletes OCCM's load balancers that are
+      // still in the cloud (CAPO could not delete the network past their ports).
       c.getCluster('get-cluster-deleting.json'),
+      c.kc(c.m('get', 'machines.cluster.x-k8s.io', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.getCluster(),
       leftovers('get-leftovers.json'),
       c.kc(c.m('delete', 'openstackmachinetemplate/demo-md-0-1234abcd', '--namespace', 'default', '--ignore-not-found')),
@@ -81,11 +85,11 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
         'ingress-nginx (as recorded by apply-ingress; OCCM deletes its load balancer)',
         'Service app/web (type LoadBalancer: OCCM deletes its Octavia LB)',
         'PersistentVolumeClaim app/data-0 (Cinder CSI deletes its volume)',
-        'Cluster default/demo (CAPO deletes its servers, network and kube-API load balancer)',
-        'OpenStackMachineTemplate default/demo-md-0-1234abcd',
-        'Secret default/demo-cloud-config',
+        CLUSTER_ACTION,
         'floating IP 203.0.113.77 of load balancer kube_service_demo_old_gone',
         'Octavia load balancer kube_service_demo_old_gone (lb-stale)',
+        'OpenStackMachineTemplate default/demo-md-0-1234abcd',
+        'Secret default/demo-cloud-config',
         'server group capi-demo-controller (g1)',
         'server group capi-demo-worker (g2)',
         'security group k8s-cluster-default-demo-secgroup-controlplane (sg1)',
@@ -135,7 +139,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       const deps = fakeDeps(fake, fakeCloud());
       const r = await deleteCluster({ ...runOptions(sb), timeouts: { pollMs: 1000, servicesSec: 1 } }, deps);
       fake.assertDone();
-      expect(r.actions).toContain('Cluster default/demo (CAPO deletes its servers, network and kube-API load balancer)');
+      expect(r.actions).toContain(CLUSTER_ACTION);
       expect(deps.logger.lines.join('\n')).toMatch(/volumes not released .*pvc-5f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f \(Cinder volume 0c9a8b7d-6e5f-4a3b-2c1d-0e9f8a7b6c5d\)/);
       expect(deps.logger.lines.join('\n')).not.toMatch(/pvc-kept/);
     } finally {

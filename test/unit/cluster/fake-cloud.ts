@@ -18,9 +18,12 @@ export interface FakeCloudState {
   servers: Record<string, string[]>;
   octaviaVersion: string;
   providers: string[];
-  loadBalancers: { id: string; name: string; vipPortId?: string; provider?: string }[];
-  floatingIps: { id: string; address: string; portId: string }[];
-  securityGroups: { id: string; name: string; description?: string }[];
+  /** vipNetwork: the network of the VIP port (CAPO's k8s-clusterapi-cluster-<ns>-<name>: blocks its deletion); projectId: the owner. */
+  loadBalancers: { id: string; name: string; vipPortId?: string; vipNetwork?: string; status?: string; projectId?: string; provider?: string }[];
+  floatingIps: { id: string; address: string; portId: string; projectId?: string }[];
+  securityGroups: { id: string; name: string; description?: string; projectId?: string }[];
+  /** The token's project (unset: the fake does not say). */
+  projectId?: string;
 }
 
 /** A cloud shaped like the example environment's. */
@@ -70,13 +73,18 @@ export function fakeCloud(state: FakeCloudState = exampleCloudState()): ClusterC
     serverAddresses: async (name) =>
       state.servers[name] ? { found: true, cidrs: state.servers[name], source: `floating IP of server ${name}` } : { found: false, reason: `no Nova server named ${name} in this project` },
     octaviaVersion: async () => state.octaviaVersion,
-    loadBalancers: async () => state.loadBalancers.map((l) => ({ ...l })),
+    get projectId() {
+      return state.projectId;
+    },
+    // Every project's, as a cloud that ignores the project_id filter would answer an admin token:
+    // the cleanup itself must keep to the token's project.
+    loadBalancers: async () => state.loadBalancers.map(({ vipNetwork: _, ...l }) => ({ ...l })),
     loadBalancerProvider: async (id) => state.loadBalancers.find((l) => l.id === id)?.provider,
     async deleteLoadBalancer(id) {
       state.loadBalancers = state.loadBalancers.filter((l) => l.id !== id);
       log.push(`delete load balancer ${id}`);
     },
-    floatingIpsOfPort: async (portId) => state.floatingIps.filter((f) => f.portId === portId).map((f) => ({ id: f.id, address: f.address })),
+    floatingIpsOfPort: async (portId) => state.floatingIps.filter((f) => f.portId === portId).map((f) => ({ id: f.id, address: f.address, projectId: f.projectId })),
     async deleteFloatingIp(id) {
       state.floatingIps = state.floatingIps.filter((f) => f.id !== id);
       log.push(`delete floating ip ${id}`);
@@ -111,10 +119,11 @@ export const OVN_PLAN: LoadBalancerPlan = orThrow(planLoadBalancer({ use_ovn_lb_
 }));
 
 /** The fake cloud with its state kept in a JSON file, saved after every change (survives SIGKILL). */
-export function persistentFakeCloud(file: string): ReturnType<typeof fakeCloud> {
+export function persistentFakeCloud(file: string): ReturnType<typeof fakeCloud> & { save: () => void } {
   const state = JSON.parse(readFileSync(file, 'utf8')) as FakeCloudState;
-  const cloud = fakeCloud(state);
-  const save = () => writeFileSync(file, JSON.stringify(cloud.state, null, 2));
+  const base = fakeCloud(state);
+  const save = () => writeFileSync(file, JSON.stringify(base.state, null, 2));
+  const cloud = Object.assign(base, { save });
   for (const k of ['createServerGroup', 'deleteServerGroup', 'deleteLoadBalancer', 'deleteFloatingIp', 'deleteSecurityGroup'] as const) {
     const fn = cloud[k] as (...a: string[]) => Promise<unknown>;
     (cloud as unknown as Record<string, unknown>)[k] = async (...a: string[]) => {

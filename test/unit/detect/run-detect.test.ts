@@ -40,7 +40,7 @@ describe('kaas detect use case, offline (--capabilities FILE)', () => {
   it('--set beats the file', async () => {
     const opts = setup('use_ovn_lb_provider: true\n');
     const r = await runDetect({ ...opts, sets: ['use_ovn_lb_provider=false'] }, { logger: memoryLogger() });
-    expect(r.data.loadBalancer.reasons).toEqual(['OVN not used: use_ovn_lb_provider is false']);
+    expect(r.data.loadBalancer.reasons).toEqual(['OVN not used: use_ovn_lb_provider is false', expect.stringMatching(/^cloud\.conf floating-network-id=n1 \(ext\)/)]);
   });
 
   it('restrict_kubeapi with OVN Service LBs: detect plans OVN and pins the kube-API LB to amphora (issue 9)', async () => {

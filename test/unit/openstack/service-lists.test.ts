@@ -100,7 +100,7 @@ describe('Neutron list calls', () => {
       },
       { method: 'GET', path: '/network/v2.0/floatingips?fields=id&fields=floating_ip_address&fields=port_id&fields=fixed_ip_address&fields=description&fields=status', response: {} },
       { method: 'GET', path: '/network/v2.0/networks?router%3Aexternal=true', response: {} },
-      { method: 'GET', path: '/network/v2.0/security-groups?fields=id&fields=name&fields=description', response: {} },
+      { method: 'GET', path: '/network/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id', response: {} },
     ], async (c, base) => {
       const root = `${base}/network`;
       expect(await listExternalNetworks(c, root)).toEqual([{ id: 'n1', name: 'public', 'router:external': true }]);
@@ -200,7 +200,7 @@ describe('every call names its service, method and URL when it fails; a JSON nul
     ['Neutron floating IPs', (c, b) => listFloatingIps(c, `${b}/network`), 'GET', '/network/v2.0/floatingips', 'Neutron', []],
     ['Neutron ports', (c, b) => listPorts(c, `${b}/network`), 'GET', '/network/v2.0/ports', 'Neutron', []],
     ['Neutron project floating IPs', (c, b) => listProjectFloatingIps(c, `${b}/network`), 'GET', LF, 'Neutron', []],
-    ['Neutron security groups', (c, b) => listSecurityGroups(c, `${b}/network`), 'GET', '/network/v2.0/security-groups?fields=id&fields=name&fields=description', 'Neutron', []],
+    ['Neutron security groups', (c, b) => listSecurityGroups(c, `${b}/network`), 'GET', '/network/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id', 'Neutron', []],
     ['Neutron quota', (c, b) => neutronQuotaDetails(c, `${b}/network`, 'p1'), 'GET', '/network/v2.0/quotas/p1/details', 'Neutron', {}],
     ['Neutron security group delete', (c, b) => deleteSecurityGroup(c, `${b}/network`, 's1'), 'DELETE', '/network/v2.0/security-groups/s1', 'Neutron', undefined],
     ['Neutron floating IP delete', (c, b) => deleteFloatingIp(c, `${b}/network`, 'f1'), 'DELETE', '/network/v2.0/floatingips/f1', 'Neutron', undefined],

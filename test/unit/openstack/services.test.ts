@@ -84,7 +84,7 @@ describe('OpenStack service calls (scripted)', () => {
 
   it('Neutron: security groups with descriptions, and deletes of groups and floating IPs (404 = done)', async () => {
     await withCloud([
-      { method: 'GET', path: '/network/v2.0/security-groups?fields=id&fields=name&fields=description', response: { security_groups: [{ id: 's1', name: 'lb-sg-x', description: 'd' }] } },
+      { method: 'GET', path: '/network/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id', response: { security_groups: [{ id: 's1', name: 'lb-sg-x', description: 'd' }] } },
       { method: 'DELETE', path: '/network/v2.0/security-groups/s1', status: 204 },
       { method: 'DELETE', path: '/network/v2.0/floatingips/f1', status: 404, response: { NeutronError: { type: 'FloatingIPNotFound', message: 'gone' } } },
     ], async (c, base) => {

@@ -132,3 +132,26 @@ describe('planLoadBalancer: a cloud that offers only ovn', () => {
     }
   });
 });
+
+describe('planLoadBalancer: OCCM\'s floating network is the one of the cluster\'s router (review M4)', () => {
+  const EXT = [{ id: 'n-ext01', name: 'ext01' }, { id: 'n-ext02', name: 'ext02' }];
+  it.each([
+    // external_network, external networks → cloud.conf floating-network-id, last reason
+    ['ext02', EXT, 'n-ext02', /^cloud\.conf floating-network-id=n-ext02 \(ext02\)/],
+    ['n-ext01', EXT, 'n-ext01', /^cloud\.conf floating-network-id=n-ext01 \(ext01\)/],
+    ['', [EXT[0]], 'n-ext01', /^cloud\.conf floating-network-id=n-ext01 \(ext01\)/],
+    // Several and none named: create-cluster refuses (plan/external-network.ts); OCCM's key stays unset.
+    ['', EXT, undefined, /^floating-network-id not set: external_network is empty and the cloud has 2 external networks/],
+    ['ext03', EXT, undefined, /^floating-network-id not set: external network ext03 does not exist/],
+    ['ext01', undefined, undefined, /^floating-network-id not set: the external networks were not read/],
+  ] as const)('external_network %j among %j → %s', (setting, networks, id, reason) => {
+    for (const mode of [false, true] as const) {
+      const c = { ...caps('2.26', ['amphora', 'ovn']), neutron: { present: true, externalNetworks: networks ? [...networks] : undefined } };
+      const d = planLoadBalancer({ use_ovn_lb_provider: mode, external_network: setting }, c);
+      if (!d.ok) throw new Error(d.refusals[0].message);
+      expect(d.value.cloudConf['floating-network-id']).toBe(id);
+      expect(d.value.reasons.at(-1)).toMatch(reason);
+      expect(d.reasons).toEqual(d.value.reasons);
+    }
+  });
+});

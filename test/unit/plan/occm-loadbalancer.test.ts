@@ -8,14 +8,15 @@ const HINT = 'remove or fix these keys in occm_loadbalancer (kaas sets provider 
 
 describe('planOccmLoadBalancer: cloud.conf [LoadBalancer] = defaults < occm_loadbalancer < required keys', () => {
   it.each<[string, LoadBalancerPlan, ScalarMap, Record<string, string>, [string, string][]]>([
-    ['amphora, nothing set: kaas defaults only', AMPHORA, {}, {}, [['manage-security-groups', 'true']]],
-    ['occm overrides a kaas default', AMPHORA, { 'manage-security-groups': false }, {}, [['manage-security-groups', 'false']]],
-    ['occm adds options, sorted by key', AMPHORA, { 'node-selector': 'a=b', 'ingress-hostname-suffix': 'example.org' }, {}, [['ingress-hostname-suffix', 'example.org'], ['manage-security-groups', 'true'], ['node-selector', 'a=b']]],
+    // create-monitor: a vanilla externalTrafficPolicy: Local Service needs a monitor (review m8).
+    ['amphora, nothing set: kaas defaults only', AMPHORA, {}, {}, [['create-monitor', 'true'], ['manage-security-groups', 'true']]],
+    ['occm overrides a kaas default', AMPHORA, { 'manage-security-groups': false, 'create-monitor': false }, {}, [['create-monitor', 'false'], ['manage-security-groups', 'false']]],
+    ['occm adds options, sorted by key', AMPHORA, { 'node-selector': 'a=b', 'ingress-hostname-suffix': 'example.org' }, {}, [['create-monitor', 'true'], ['ingress-hostname-suffix', 'example.org'], ['manage-security-groups', 'true'], ['node-selector', 'a=b']]],
     ['OVN: the provider keys', OVN, {}, {}, [['create-monitor', 'true'], ['lb-method', 'SOURCE_IP_PORT'], ['lb-provider', 'ovn'], ['manage-security-groups', 'true']]],
     ['equal values are no conflict (case and spaces aside), the plan\'s spelling wins', OVN, { 'create-monitor': true, 'lb-method': ' source_ip_port ' }, {}, [['create-monitor', 'true'], ['lb-method', 'SOURCE_IP_PORT'], ['lb-provider', 'ovn'], ['manage-security-groups', 'true']]],
-    ['required keys of the edge plans', AMPHORA, {}, { 'enable-ingress-hostname': 'true' }, [['enable-ingress-hostname', 'true'], ['manage-security-groups', 'true']]],
-    ['amphora keeps an amphora algorithm', AMPHORA, { 'lb-method': 'LEAST_CONNECTIONS' }, {}, [['lb-method', 'LEAST_CONNECTIONS'], ['manage-security-groups', 'true']]],
-    ['lb-provider amphora on amphora', AMPHORA, { 'lb-provider': 'amphora' }, {}, [['lb-provider', 'amphora'], ['manage-security-groups', 'true']]],
+    ['required keys of the edge plans', AMPHORA, {}, { 'enable-ingress-hostname': 'true' }, [['create-monitor', 'true'], ['enable-ingress-hostname', 'true'], ['manage-security-groups', 'true']]],
+    ['amphora keeps an amphora algorithm', AMPHORA, { 'lb-method': 'LEAST_CONNECTIONS' }, {}, [['create-monitor', 'true'], ['lb-method', 'LEAST_CONNECTIONS'], ['manage-security-groups', 'true']]],
+    ['lb-provider amphora on amphora', AMPHORA, { 'lb-provider': 'amphora' }, {}, [['create-monitor', 'true'], ['lb-provider', 'amphora'], ['manage-security-groups', 'true']]],
   ])('%s', (_n, lb, occm, required, pairs) => {
     const d = planOccmLoadBalancer(lb, occm, required);
     expect(d).toEqual({ ok: true, value: pairs, reasons: [], warnings: [] });
