@@ -29,7 +29,7 @@ describe('redaction of URL userinfo', () => {
     ['error: Keystone: POST http://admin:pw-9x7@keystone:5000/v3/auth/tokens failed', 'error: Keystone: POST http://***@keystone:5000/v3/auth/tokens failed'],
     ['→ GET https://u%40x:p%2Fw@octavia.example/v2 {}', '→ GET https://***@octavia.example/v2 {}'],
     ['auth_url "HTTPS://user@host/v3"', 'auth_url "HTTPS://***@host/v3"'],
-    ['mail admin@example.com, see http://host/a@b', 'mail admin@example.com, see http://***@b'],
+    ['mail admin@example.com, see http://host/a@b', 'mail admin@example.com, see http://host/a@b'],
     ['no url here: user:pw@host', 'no url here: user:pw@host'],
   ])('%s', (text, shown) => {
     expect(redact(text)).toBe(shown);
