@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { readTextCapped } from '../fs/read-capped.js';
 import { MAX_YAML_BYTES } from '../settings/yaml-read.js';
-import { UsageError } from '../errors.js';
+import { KaasError, UsageError } from '../errors.js';
 import { compareVersions } from './octavia.js';
 import { ALLOWED_CIDRS_VERSION, WALLABY_VERSION } from './detect.js';
 import type { Capabilities } from './types.js';
@@ -55,7 +55,8 @@ export function loadCapabilitiesFile(file: string, readFile: (p: string) => stri
   try {
     text = readFile(file);
   } catch (err) {
-    if (err instanceof UsageError) throw err;
+    // The capped reader's errors already name the file: keep them, with this file's hint.
+    if (err instanceof KaasError) throw new UsageError(err.message, { hint: err instanceof UsageError && err.hint ? err.hint : 'save one with: kaas detect -o json > capabilities.json' });
     throw new UsageError(`--capabilities ${file} cannot be read: ${(err as Error).message}`, {
       hint: 'save one with: kaas detect -o json > capabilities.json',
     });
