@@ -113,7 +113,7 @@ describe('--capabilities FILE', () => {
   });
 
   it('a missing file says how to make one', () => {
-    expect(() => loadCapabilitiesFile('/nonexistent/caps.json')).toThrow(/cannot be read/);
+    expect(() => loadCapabilitiesFile('/nonexistent/caps.json')).toThrow(/cannot read --capabilities \/nonexistent\/caps.json: does not exist/);
   });
 });
 
