@@ -11,6 +11,7 @@ import { redact } from '../lib/redact.js';
 import os from 'node:os';
 import { commands } from './commands/index.js';
 import { globalOptions, settingsDirOf, skipHelpCache, takeResult, type OutputFormat } from './context.js';
+import { checkBooleanFlags, type OptionTable } from './strict-booleans.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -117,6 +118,8 @@ async function main(rawArgv: string[]): Promise<number> {
       throw new UsageError(err?.message ?? msg, { hint: 'see kaas --help' });
     });
   for (const c of commands) parser = parser.command(c as never);
+  // Before validation and before any handler: the command's builder has declared its flags by now.
+  parser = parser.middleware(((_parsed: unknown, y: { getOptions(): OptionTable }) => checkBooleanFlags(argv, y.getOptions())) as never, true);
   skipHelpCache(parser);
   let format: OutputFormat = 'text';
   try {

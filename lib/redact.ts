@@ -14,9 +14,32 @@ export function registerSecret(value: unknown): void {
 export const SECRET_KEY_PATTERN =
   /(password|secret|token|x-auth-token|x-subject-token|authorization|credential_secret|private[-_]?key)/i;
 
-/** Replaces every registered secret in the text by `***`. */
+/**
+ * The userinfo of a URL (`http://user:pw@host`): clouds.yaml auth_url, catalog endpoints or a
+ * kubeconfig server may carry a password there, so it is hidden wherever a URL is printed.
+ */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"<>]*@/gi;
+
+/** Registers the password (and the whole userinfo) of a URL as secrets, for where it is printed without its scheme. */
+export function registerUrlSecrets(url: unknown): void {
+  if (typeof url !== 'string') return;
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^\s/?#@]*)@/i.exec(url.trim());
+  if (!m) return;
+  registerSecret(m[1]);
+  const colon = m[1].indexOf(':');
+  if (colon >= 0) {
+    registerSecret(m[1].slice(colon + 1));
+    try {
+      registerSecret(decodeURIComponent(m[1].slice(colon + 1)));
+    } catch {
+      // not percent-encoded text: the raw form is registered
+    }
+  }
+}
+
+/** Replaces every registered secret in the text, and the userinfo of every URL, by `***`. */
 export function redact(text: string): string {
-  let out = text;
+  let out = text.replace(URL_USERINFO, '$1***@');
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join('***');
   }

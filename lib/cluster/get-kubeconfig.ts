@@ -73,7 +73,7 @@ export async function getKubeconfig(o: GetKubeconfigOptions, deps: { runner: Pro
   }
   if (o.outputFile) {
     const file = path.resolve(o.cwd, o.outputFile);
-    writeSecretFile(file, kubeconfig);
+    writeSecretFile(file, kubeconfig, { stream: true });
     result.file = file;
   }
   return { result, kubeconfig };

@@ -21,8 +21,8 @@ export function userKubeconfigFile(environ: NodeJS.ProcessEnv, home: string): st
  * Writes a file holding secrets atomically: mode 0600 from the first byte, parent directories
  * 0700 when created, a symlink at the path replaced rather than followed.
  */
-export function writeSecretFile(file: string, text: string): void {
-  writeFileAtomic(file, text, { secret: true });
+export function writeSecretFile(file: string, text: string, opts: { stream?: boolean } = {}): void {
+  writeFileAtomic(file, text, { secret: true, stream: opts.stream });
 }
 
 /** The user's kubeconfig as a document; a file that is not a kubeconfig is refused, never overwritten. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readCaFile } from '../openstack/connection.js';
 import path from 'node:path';
 import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
@@ -56,7 +56,8 @@ export function productionDeps(env: CliEnv, o: ClusterRunOptions & { capabilitie
     clock: realClock,
     which: whichOnPath(o.environ),
     resolveLbPlan: clusterLbPlan,
-    readFile: (p) => readFileSync(p, 'utf8'),
+    // cacert and --capabilities: capped like every file the user names (lib/fs/read-capped.ts).
+    readFile: readCaFile,
     async applyIngress({ cluster, kubeconfig, sets }) {
       const { runApplyIngress } = await import('../ingress/apply-ingress.js');
       const r = await runApplyIngress(ingressStepOptions(o, cluster, kubeconfig, sets), { logger: env.logger, runner: env.runner });

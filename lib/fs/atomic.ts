@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDir } from './dir.js';
 import { withFsErrors } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * Whole-file writes that never leave a half-written or missing file behind: the text goes to a
@@ -23,6 +24,72 @@ export interface AtomicWriteOptions {
    * the path is replaced by the file, never followed (so a planted link cannot redirect secrets).
    */
   secret?: boolean;
+  /**
+   * The user named this path (`--output-file`): a character device or FIFO there (`/dev/stdout`, a
+   * named pipe, `/dev/null`) is written to in place, and symbolic links are followed, since the user
+   * chose them. Without it such a path is refused (exit 2), never renamed over.
+   */
+  stream?: boolean;
+}
+
+/** What is at a path when it is neither missing nor a regular file (links followed). */
+function specialKind(file: string): string | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+  if (st.isFile() || st.isDirectory()) return undefined;
+  if (st.isCharacterDevice()) return 'character device';
+  if (st.isFIFO()) return 'named pipe (FIFO)';
+  if (st.isBlockDevice()) return 'block device';
+  if (st.isSocket()) return 'socket';
+  return 'special file';
+}
+
+/** A chain of links that ends at one of this process's descriptors (/dev/stdout → /proc/self/fd/1). */
+function viaDescriptor(file: string): boolean {
+  let p = file;
+  for (let hops = 0; hops < 40; hops++) {
+    if (/^\/(proc\/[^/]+\/fd|dev\/fd)\//.test(p)) return true;
+    let link: string;
+    try {
+      if (!fs.lstatSync(p).isSymbolicLink()) return false;
+      link = fs.readlinkSync(p);
+    } catch {
+      return false;
+    }
+    p = path.resolve(path.dirname(p), link);
+  }
+  return false;
+}
+
+/** Sleeps the thread briefly (a FIFO whose reader is slow answers EAGAIN to a non-blocking write). */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Writes `text` into a device, FIFO or descriptor in place. Opened non-blocking: a FIFO nobody reads
+ * is an error (ENXIO), not a run that hangs for ever; a reader slower than 30 s is one too.
+ */
+function streamInto(file: string, text: string): void {
+  withFsErrors(file, 'write', () => {
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK | fs.constants.O_TRUNC);
+    try {
+      const buf = Buffer.from(text);
+      const deadline = Date.now() + 30_000;
+      for (let off = 0; off < buf.length; ) {
+        try {
+          off += fs.writeSync(fd, buf, off);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > deadline) throw err;
+          pause(10);
+        }
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
 }
 
 /**
@@ -47,7 +114,16 @@ export function writeTarget(file: string, secret = false): string {
 
 /** Atomically replaces (or creates) `file` with `text`; see the module comment for the guarantees. */
 export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOptions = {}): void {
-  const target = writeTarget(file, opts.secret);
+  const kind = specialKind(file);
+  if (kind && opts.stream && (kind === 'character device' || kind.startsWith('named pipe'))) return streamInto(file, text);
+  if (kind) {
+    throw new UsageError(`cannot write ${file}: it is a ${kind}, not a regular file; kaas writes only regular files and never replaces anything else`, {
+      hint: opts.stream ? 'name a regular file, a character device (e.g. /dev/stdout) or a named pipe' : 'name a regular file (or remove what is there); nothing was written',
+    });
+  }
+  // /dev/stdout redirected to a file: write through the descriptor, never replace the link in /dev.
+  if (opts.stream && viaDescriptor(file)) return streamInto(file, text);
+  const target = writeTarget(file, opts.secret && !opts.stream);
   const dir = path.dirname(target);
   ensureDir(dir, opts.secret ? 0o700 : 0o755);
   withFsErrors(target, 'write', () => {

@@ -16,6 +16,7 @@ const REASONS: Record<string, { what: string; hint: string; exitCode: ExitCode }
   EROFS: { what: 'is on a read-only file system', hint: 'choose a path on a writable file system', exitCode: 2 },
   ELOOP: { what: 'has too many levels of symbolic links', hint: 'fix the symbolic link (ls -l)', exitCode: 2 },
   ENAMETOOLONG: { what: 'has a name that is too long', hint: 'choose a shorter path', exitCode: 2 },
+  ENXIO: { what: 'is a named pipe nobody reads (or a device with no driver)', hint: 'start the reader first (e.g. cat < FIFO &), or name a regular file', exitCode: 2 },
   ENOENT: { what: 'does not exist', hint: 'check the path', exitCode: 2 },
   ENOSPC: { what: 'no space left on the device', hint: 'free some space (df -h shows which file system is full) and run again; the previous file is unchanged', exitCode: 1 },
   EDQUOT: { what: 'disk quota exceeded', hint: 'free some space within your quota and run again; the previous file is unchanged', exitCode: 1 },

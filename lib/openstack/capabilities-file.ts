@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { parse } from 'yaml';
-import { UsageError } from '../errors.js';
+import { readTextCapped } from '../fs/read-capped.js';
+import { MAX_YAML_BYTES } from '../settings/yaml-read.js';
+import { KaasError, UsageError } from '../errors.js';
 import { compareVersions } from './octavia.js';
 import { ALLOWED_CIDRS_VERSION, WALLABY_VERSION } from './detect.js';
 import type { Capabilities } from './types.js';
@@ -48,11 +50,13 @@ export function capabilitiesProblems(doc: unknown): string[] {
  * Reads capabilities saved from `kaas detect -o json` (YAML works too) for offline planning
  * (`--capabilities FILE`). A missing file or a wrong shape is a UsageError (exit 2) listing every problem.
  */
-export function loadCapabilitiesFile(file: string, readFile: (p: string) => string = (p) => fs.readFileSync(p, 'utf8')): Capabilities {
+export function loadCapabilitiesFile(file: string, readFile: (p: string) => string = (p) => readTextCapped(p, { shown: `--capabilities ${p}`, maxBytes: MAX_YAML_BYTES, expect: 'a capabilities file (kaas detect -o json) is a few KiB' })): Capabilities {
   let text: string;
   try {
     text = readFile(file);
   } catch (err) {
+    // The capped reader's errors already name the file: keep them, with this file's hint.
+    if (err instanceof KaasError) throw new UsageError(err.message, { hint: err instanceof UsageError && err.hint ? err.hint : 'save one with: kaas detect -o json > capabilities.json' });
     throw new UsageError(`--capabilities ${file} cannot be read: ${(err as Error).message}`, {
       hint: 'save one with: kaas detect -o json > capabilities.json',
     });

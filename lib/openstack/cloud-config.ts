@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret, registerUrlSecrets } from '../redact.js';
 import { readCloudsFiles, type CloudsFilesContext } from './clouds-files.js';
 
 /** Keystone v3 credentials of one cloud, in keystoneauth's parameter names (camel-cased). */
@@ -93,6 +93,7 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
   const a = (authIsMap ? entry.auth : {}) as Record<string, unknown>;
   registerSecret(a.password);
   registerSecret(a.application_credential_secret);
+  registerUrlSecrets(a.auth_url);
   const problems: string[] = [];
   const authType = str(entry.auth_type) ?? (a.application_credential_secret ? 'v3applicationcredential' : 'password');
   const kind = AUTH_TYPES[authType];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
 import { MAX_ALIAS_COUNT, MAX_YAML_BYTES } from '../settings/yaml-read.js';
+import { readTextCapped } from '../fs/read-capped.js';
 
 /** Where to look for clouds.yaml / secure.yaml. Passed in explicitly: nothing is read implicitly. */
 export interface CloudsFilesContext {
@@ -78,7 +79,7 @@ function readDoc(file: string, read: (p: string) => string): Record<string, unkn
  */
 export function readCloudsFiles(ctx: CloudsFilesContext): CloudsFiles {
   const exists = ctx.exists ?? ((p: string) => fs.existsSync(p));
-  const read = ctx.readFile ?? ((p: string) => fs.readFileSync(p, 'utf8'));
+  const read = ctx.readFile ?? ((p: string) => readTextCapped(p, { maxBytes: MAX_YAML_BYTES, expect: 'a clouds.yaml is a few KiB' }));
   const cloudsFile = candidatePaths('clouds', ctx).find(exists);
   const secureFile = candidatePaths('secure', ctx).find(exists);
   const clouds = cloudsFile ? readDoc(cloudsFile, read).clouds : undefined;

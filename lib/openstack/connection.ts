@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { UsageError } from '../errors.js';
+import { readTextCapped } from '../fs/read-capped.js';
 import type { Logger } from '../log.js';
 import { findEndpoint, joinUrl, type EndpointLookup } from './catalog.js';
 import type { CloudConfig } from './cloud-config.js';
@@ -34,6 +35,14 @@ export interface ConnectOptions {
   readFile?: (p: string) => string;
 }
 
+/** A CA bundle is a few KiB; a system bundle of every public CA about 200 KiB. */
+export const MAX_CACERT_BYTES = 4 * 1024 * 1024;
+
+/** Reads a cacert file, capped. */
+export function readCaFile(p: string): string {
+  return readTextCapped(p, { maxBytes: MAX_CACERT_BYTES, expect: 'a CA bundle (PEM) is a few KiB' });
+}
+
 /** Reads the CA bundle named by clouds.yaml `cacert`, with a clear error when it is missing. */
 export function readCaBundle(cloud: CloudConfig, readFile: (p: string) => string): string | undefined {
   if (!cloud.cacert || !cloud.verify) return undefined;
@@ -54,7 +63,7 @@ export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise
       logger: opts.logger,
       cloud: cloud.name,
       timeoutMs: opts.timeoutMs,
-      ca: readCaBundle(cloud, opts.readFile ?? ((p) => fs.readFileSync(p, 'utf8'))),
+      ca: readCaBundle(cloud, opts.readFile ?? readCaFile),
       verify: cloud.verify,
     });
   const session = await authenticate(http, cloud.auth);

@@ -38,7 +38,7 @@ export class HttpError extends OperationError {
  * The one-line fix for a failed call: 401 → credentials, 403 → role, refused/timeout → which
  * endpoint. `cloud` names the clouds.yaml entry so the user knows where to look.
  */
-export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; cacert?: boolean; wwwAuthenticate?: string }): string | undefined {
+export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; budgetMs?: number; maxBodyBytes?: number; cacert?: boolean; wwwAuthenticate?: string }): string | undefined {
   const cloud = e.cloud ? ` of cloud "${e.cloud}"` : '';
   let origin = e.url;
   try {
@@ -71,7 +71,11 @@ export function hintFor(e: { service: string; url: string; status?: number; code
         : `nothing listens at ${origin}: is ${e.service} running, and is its catalog endpoint right?`;
     case 'ETIMEDOUT':
     case 'ECONNABORTED':
-      return `${e.service} at ${origin} did not answer within ${Math.round((e.timeoutMs ?? 0) / 1000)} s: check network access (proxy, firewall, VPN)`;
+      return `${e.service} at ${origin} did not answer within ${seconds(e.timeoutMs)}: check network access (proxy, firewall, VPN)`;
+    case 'EBUDGET':
+      return `${e.service} at ${origin} answers too slowly for the run to finish (all requests together took over ${seconds(e.budgetMs)}); retry later or ask the cloud operator`;
+    case 'ETOOBIG':
+      return `${e.service} at ${origin} sent an answer larger than ${Math.round((e.maxBodyBytes ?? 0) / 1048576)} MiB, far more than any listing kaas reads: is the endpoint right (not a file server or proxy)?`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `the host of ${origin} cannot be resolved: check auth_url / the catalog and DNS`;
@@ -97,6 +101,11 @@ export function hintFor(e: { service: string; url: string; status?: number; code
     default:
       return undefined;
   }
+}
+
+/** A duration for a hint: "2 s"; under a second in ms ("300 ms", where rounding would say "0 s"). */
+function seconds(ms = 0): string {
+  return ms > 0 && ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 /** Whether two URLs share an origin; undefined when one does not parse. */

@@ -47,7 +47,18 @@ export interface HttpClientOptions {
   /** false = do not check TLS certificates. */
   verify?: boolean;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * How long all requests of this client may take together, retries and backoff included
+   * (default 15 min): a run against a cloud that answers, but too slowly to finish, still ends.
+   */
+  budgetMs?: number;
+  /** Largest answer body kept, in bytes (default MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
+
+/** No OpenStack answer kaas reads comes near this; a larger one is refused before it fills memory. */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_BUDGET_MS = 15 * 60_000;
 
 const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
 const TRACE_BODY_LIMIT = 1500;
@@ -66,7 +77,11 @@ function lowerHeaders(h: AxiosResponse['headers']): Record<string, string> {
 
 /** Creates the client: timeouts, retry with backoff (5xx except 501, connection resets), CA, trace. */
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  // axios reads its timeout with parseInt: 0.1 ms became 0, "no timeout". At least 1 ms.
+  const timeoutMs = Math.max(1, Math.ceil(opts.timeoutMs ?? 30_000));
+  const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+  const budget = AbortSignal.timeout(opts.budgetMs ?? DEFAULT_BUDGET_MS);
+  const budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
   const retries = opts.retries ?? 2;
   const backoffMs = opts.backoffMs ?? 500;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -80,6 +95,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     httpAgent: new http.Agent(),
     httpsAgent: new https.Agent({ ca: opts.ca, rejectUnauthorized: opts.verify !== false }),
     transitional: { clarifyTimeoutError: true },
+    maxContentLength: maxBody,
+    maxBodyLength: maxBody,
   });
   const stats = { requests: 0 };
   const log = opts.logger;
@@ -89,7 +106,19 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const headers = { Accept: 'application/json', ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...req.headers };
     log.debug(`→ ${req.method} ${req.url} ${JSON.stringify(redactValue(headers))} ${trace(req.body)}`.trimEnd());
     const t0 = Date.now();
-    const res = await ax.request({ method: req.method, url: req.url, headers, data: req.body });
+    // axios's own timeout is an idle timer on the socket: a server dripping one byte a second after its
+    // headers kept a request alive for ever. The signal is a deadline for the whole request.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    let res: AxiosResponse;
+    try {
+      res = await ax.request({ method: req.method, url: req.url, headers, data: req.body, signal: AbortSignal.any([deadline, budget]) });
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      if (budget.aborted) throw Object.assign(new Error(`the run's requests took longer than ${Math.round(budgetMs / 1000)} s together`), { code: 'EBUDGET' });
+      if (deadline.aborted) throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' });
+      if (/maxContentLength size of \d+ exceeded/.test(e.message ?? '')) throw Object.assign(new Error(`the answer is larger than ${maxBody} bytes`), { code: 'ETOOBIG' });
+      throw err;
+    }
     const rid = res.headers['x-openstack-request-id'] ?? res.headers['x-compute-request-id'] ?? '';
     log.debug(`← ${res.status} ${req.method} ${req.url} (${Date.now() - t0} ms) ${rid} ${trace(res.data)}`.trimEnd());
     return res;
@@ -104,21 +133,21 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         res = await attempt(req);
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (!last && code && RETRY_CODES.has(code)) {
+        if (!last && code && RETRY_CODES.has(code) && !budget.aborted) {
           log.debug(`  ${code}; retrying in ${backoffMs * 2 ** n} ms`);
           await sleep(backoffMs * 2 ** n);
           continue;
         }
         throw new HttpError({
           service: req.service, method: req.method, url: req.url, code, cause: err,
-          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs, cacert: Boolean(opts.ca) }),
+          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs, budgetMs, maxBodyBytes: maxBody, cacert: Boolean(opts.ca) }),
         });
       }
       // 2xx; a 1xx is never the final answer.
       const ok = req.expect ? req.expect.includes(res.status) : res.status < 300;
       if (ok) return { status: res.status, headers: lowerHeaders(res.headers), data: res.data as T };
       // 501 is a definite "not implemented" (e.g. the ovn provider's flavor capabilities), never transient.
-      if (!last && res.status >= 500 && res.status !== 501) {
+      if (!last && res.status >= 500 && res.status !== 501 && !budget.aborted) {
         log.debug(`  HTTP ${res.status}; retrying in ${backoffMs * 2 ** n} ms`);
         await sleep(backoffMs * 2 ** n);
         continue;

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { SettingsError, UsageError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { parseSettingsFile } from './file.js';
+import { readTextCapped } from '../fs/read-capped.js';
+import { MAX_YAML_BYTES } from './yaml-read.js';
 import { importCloudConf, readIni } from './import-cloudconf.js';
 import { importClusterctl, readClusterctl } from './import-clusterctl.js';
 import { ImportCollector } from './import-convert.js';
@@ -93,7 +95,7 @@ function readInput(file: string | undefined, cwd: string, flag: string) {
   if (file === undefined) return undefined;
   const abs = path.resolve(cwd, file);
   if (!existsSync(abs)) throw new UsageError(`${flag} ${file}: no such file`, { hint: 'give the path of the SCS file (e.g. ~/<cluster>/clusterctl.yaml)' });
-  return { text: readFileSync(abs, 'utf8'), file: displayPath(abs, cwd) };
+  return { text: readTextCapped(abs, { shown: `${flag} ${file}`, maxBytes: MAX_YAML_BYTES, expect: 'an SCS clusterctl.yaml, cloud.conf or tfvars file is a few KiB' }), file: displayPath(abs, cwd) };
 }
 
 /**
@@ -120,7 +122,7 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
   const shown = displayPath(file, opts.cwd);
   // Read, merge and write under the file's lock: two imports at once both land, none is lost.
   const merge = () => {
-    const existing = existsSync(file) ? withFsErrors(file, 'read', () => readFileSync(file, 'utf8')) : undefined;
+    const existing = existsSync(file) ? readTextCapped(file, { maxBytes: MAX_YAML_BYTES, expect: 'a settings file is a few KiB' }) : undefined;
     if (existing !== undefined) {
       const before = parseSettingsFile(existing, shown);
       if (before.problems.length) throw new SettingsError(`${shown} is invalid; fix it before importing into it`, before.problems, 'kaas settings validate --env ' + opts.env);

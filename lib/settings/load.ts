@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SettingsError } from '../errors.js';
 import { withFsErrors } from '../fs/errors.js';
 import { MAX_YAML_BYTES } from './yaml-read.js';
+import { readTextCapped } from '../fs/read-capped.js';
 import { parseSettingsFile, type Layer, type ParsedFile } from './file.js';
 import { defaultsLayer, envLayer, flagLayer } from './sources.js';
 import type { Origin, ResolvedSettings, SettingKey, Settings } from './types.js';
@@ -55,10 +56,8 @@ export function readEnvironmentFile(opts: LoadOptions): { file: string; parsed: 
       : `create it (see settings/example.yaml), or point --settings-dir / KAAS_SETTINGS_DIR at your settings directory`);
   }
   const shown = displayPath(file, opts.cwd);
-  // Refused before reading: a settings file is a few KiB, a runaway one must not fill memory.
-  const size = withFsErrors(file, 'read', () => statSync(file).size);
-  if (size > MAX_YAML_BYTES) throw new SettingsError(`${shown} has ${size} bytes; kaas reads at most ${MAX_YAML_BYTES} (1 MiB)`, [], 'is this the right file? a settings file is a few KiB');
-  return { file, parsed: parseSettingsFile(withFsErrors(file, 'read', () => readFileSync(file, 'utf8')), shown) };
+  // Capped while reading, whatever the file is (a link to /dev/zero has size 0 and no end).
+  return { file, parsed: parseSettingsFile(readTextCapped(file, { shown, maxBytes: MAX_YAML_BYTES, expect: 'a settings file is a few KiB' }), shown) };
 }
 
 /** Merges layers in order; a later layer's value wins, an unset value never overwrites. */

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { UsageError } from '../../errors.js';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../render/documents.js';
+import { readTextCapped } from '../../fs/read-capped.js';
+
+/** Largest manifest file read (a cluster's whole `kubectl get ingress -A -o yaml` is far smaller). */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /**
  * Where migrate-ingress reads Ingress objects from without a cluster: a manifest file or a
@@ -17,7 +21,7 @@ export function readIngressFiles(target: string): KubeObject[] {
     throw new UsageError(`--file ${target} does not exist`, { hint: 'name a manifest file or a directory of manifests' });
   }
   const files = st.isDirectory() ? walk(target) : [target];
-  return files.flatMap((f) => unpack(parseManifests(readFileSync(f, 'utf8'), f)));
+  return files.flatMap((f) => unpack(parseManifests(readTextCapped(f, { maxBytes: MAX_MANIFEST_BYTES, expect: 'a file of Ingress manifests is at most a few MiB' }), f)));
 }
 
 function walk(dir: string): string[] {

@@ -1,4 +1,4 @@
-import { clearSecrets, redact, redactValue, registerSecret } from '../../../lib/redact.js';
+import { clearSecrets, redact, redactValue, registerSecret, registerUrlSecrets } from '../../../lib/redact.js';
 import { createLogger, memoryLogger } from '../../../lib/log.js';
 import { formatError, OperationError, SettingsError } from '../../../lib/errors.js';
 
@@ -18,6 +18,26 @@ describe('redaction', () => {
   it('ignores values too short to be secrets, so that common words are not masked', () => {
     registerSecret('ab');
     expect(redact('ab cd')).toBe('ab cd');
+  });
+});
+
+/** Issue 23, item 4: a password inside auth_url (http://user:pw@host) was printed in errors and traces. */
+describe('redaction of URL userinfo', () => {
+  afterEach(() => clearSecrets());
+
+  it.each([
+    ['error: Keystone: POST http://admin:pw-9x7@keystone:5000/v3/auth/tokens failed', 'error: Keystone: POST http://***@keystone:5000/v3/auth/tokens failed'],
+    ['→ GET https://u%40x:p%2Fw@octavia.example/v2 {}', '→ GET https://***@octavia.example/v2 {}'],
+    ['auth_url "HTTPS://user@host/v3"', 'auth_url "HTTPS://***@host/v3"'],
+    ['mail admin@example.com, see http://host/a@b', 'mail admin@example.com, see http://host/a@b'],
+    ['no url here: user:pw@host', 'no url here: user:pw@host'],
+  ])('%s', (text, shown) => {
+    expect(redact(text)).toBe(shown);
+  });
+
+  it('the password of auth_url is a secret even where it is printed without its URL', () => {
+    registerUrlSecrets('http://admin:p%40ss-word@keystone:5000/v3');
+    expect(redact('password p%40ss-word or p@ss-word')).toBe('password *** or ***');
   });
 });
 

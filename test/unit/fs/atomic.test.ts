@@ -156,3 +156,72 @@ describe('a full disk (tmpfs, 64 KiB)', () => {
     expect(mode(kubeconfig)).toBe(0o600);
   });
 });
+
+/** Issue 23, item 2: a write used to rename over device nodes, FIFOs and /dev/stdout-style links. */
+describe('writeFileAtomic: special files are written in place or refused, never replaced', () => {
+  const fifo = (dir: string, name = 'pipe') => {
+    const f = path.join(dir, name);
+    expect(spawnSync('mkfifo', [f]).status).toBe(0);
+    return f;
+  };
+
+  it.each([{ secret: false }, { secret: true }])('a FIFO (and a link to one) at a settings path is refused, exit 2, and stays a FIFO (%j)', (o) => {
+    const dir = tempDir();
+    const f = fifo(dir);
+    fs.symlinkSync(f, path.join(dir, 'link'));
+    for (const p of [f, path.join(dir, 'link')]) {
+      const e = caught(() => writeFileAtomic(p, 'x', o));
+      expect(e.message).toBe(`cannot write ${p}: it is a named pipe (FIFO), not a regular file; kaas writes only regular files and never replaces anything else`);
+      expect(e.exitCode).toBe(2);
+    }
+    expect(fs.lstatSync(f).isFIFO()).toBe(true);
+    expect(fs.lstatSync(path.join(dir, 'link')).isSymbolicLink()).toBe(true);
+    expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('a link to a character device at a kaas-kept secret path is refused, the link kept', () => {
+    const dir = tempDir();
+    const link = path.join(dir, 'kubeconfig');
+    fs.symlinkSync('/dev/null', link);
+    const e = caught(() => writeFileAtomic(link, 'x', { secret: true }));
+    expect(e.message).toContain('it is a character device, not a regular file');
+    expect(fs.readlinkSync(link)).toBe('/dev/null');
+  });
+
+  it('a user-named FIFO (--output-file) is streamed into when someone reads it', () => {
+    const dir = tempDir();
+    const f = fifo(dir);
+    const reader = fs.openSync(f, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      writeFileAtomic(f, 'kubeconfig\n', { secret: true, stream: true });
+      const buf = Buffer.alloc(100);
+      expect(buf.toString('utf8', 0, fs.readSync(reader, buf))).toBe('kubeconfig\n');
+    } finally {
+      fs.closeSync(reader);
+    }
+    expect(fs.lstatSync(f).isFIFO()).toBe(true);
+  });
+
+  it('a user-named FIFO nobody reads is an error naming it (exit 2), not a hang', () => {
+    const dir = tempDir();
+    const f = fifo(dir);
+    const e = caught(() => writeFileAtomic(f, 'x', { secret: true, stream: true }));
+    expect(e.message).toBe(`cannot write ${f}: is a named pipe nobody reads (or a device with no driver)`);
+    expect(e.exitCode).toBe(2);
+  });
+
+  it('a user-named link to this process\'s descriptor (/dev/stdout redirected to a file) writes through it; the link stays', () => {
+    const dir = tempDir();
+    const target = path.join(dir, 'redirected');
+    const fd = fs.openSync(target, 'w');
+    try {
+      const link = path.join(dir, 'stdout');
+      fs.symlinkSync(`/proc/self/fd/${fd}`, link);
+      writeFileAtomic(link, 'kubeconfig', { secret: true, stream: true });
+      expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(fs.readFileSync(target, 'utf8')).toBe('kubeconfig');
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+});

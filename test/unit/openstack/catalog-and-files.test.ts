@@ -113,7 +113,7 @@ describe('--capabilities FILE', () => {
   });
 
   it('a missing file says how to make one', () => {
-    expect(() => loadCapabilitiesFile('/nonexistent/caps.json')).toThrow(/cannot be read/);
+    expect(() => loadCapabilitiesFile('/nonexistent/caps.json')).toThrow(/cannot read --capabilities \/nonexistent\/caps.json: does not exist/);
   });
 });
 
@@ -167,7 +167,7 @@ describe('--capabilities FILE: every wrong shape, exactly', () => {
 
   it('a missing file: the reason and how to make one', () => {
     const err = (() => { try { loadCapabilitiesFile('/nonexistent/caps.json'); } catch (e) { return e as UsageError; } })();
-    expect(err?.message).toMatch(/^--capabilities \/nonexistent\/caps.json cannot be read: ENOENT/);
+    expect(err?.message).toBe('cannot read --capabilities /nonexistent/caps.json: does not exist');
     expect(err?.hint).toBe('save one with: kaas detect -o json > capabilities.json');
   });
 });
