@@ -192,10 +192,14 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => Pro
   }
 }
 
-/** Writes a kaas-rendered manifest (create-cluster --dry-run --output-dir) and returns its cluster.yaml text. */
+/**
+ * The manifest kaas renders for `sets` (create-cluster --dry-run --output-dir), offline: the management
+ * cluster is not asked (a kubeconfig that does not exist), so that kaas's own live verdict does not
+ * stand between the render and the real webhooks. Returns its cluster.yaml text.
+ */
 export async function renderedCluster(u: KaasUser, cluster: string, sets: string[] = []): Promise<{ run: Run; yaml: string; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-tb-render-'));
-  const r = await kaas(u, ['create-cluster', cluster, '--dry-run', '--output-dir', dir], { sets });
+  const r = await kaas(u, ['create-cluster', cluster, '--dry-run', '--output-dir', dir, '--kubeconfig', path.join(dir, 'no-management-cluster.kubeconfig')], { sets });
   const file = path.join(dir, 'cluster.yaml');
   return { run: r, yaml: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', dir };
 }
