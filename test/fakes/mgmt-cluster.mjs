@@ -112,7 +112,9 @@ const MACHINE_SPEC_ORDER = ['providerID', 'flavor', 'flavorID', 'image', 'sshKey
 function openStackMachineTemplateUpdate(oldO, newO) {
   const spec = get(newO, 'spec.template.spec') ?? {};
   if (same(get(oldO, 'spec.template.spec'), spec)) return undefined;
-  const ordered = Object.fromEntries([...MACHINE_SPEC_ORDER.filter((k) => k in spec), ...Object.keys(spec).filter((k) => !MACHINE_SPEC_ORDER.includes(k))].map((k) => [k, spec[k]]));
+  // Go's json.Marshal with omitempty: empty lists and maps (kaas renders serverMetadata: []) are left out.
+  const omitEmpty = (v) => (Array.isArray(v) ? v.map(omitEmpty) : isMap(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && !(Array.isArray(x) && !x.length) && !(isMap(x) && !Object.keys(x).length)).map(([k, x]) => [k, omitEmpty(x)])) : v);
+  const ordered = omitEmpty(Object.fromEntries([...MACHINE_SPEC_ORDER.filter((k) => k in spec), ...Object.keys(spec).filter((k) => !MACHINE_SPEC_ORDER.includes(k))].map((k) => [k, spec[k]])));
   return {
     webhook: 'validation.openstackmachinetemplate.infrastructure.cluster.x-k8s.io',
     errs: [['spec.template.spec', `Invalid value: ${JSON.stringify(ordered)}: OpenStackMachineTemplate spec.template.spec field is immutable. Please create a new resource instead. Ref doc: https://cluster-api.sigs.k8s.io/tasks/change-machine-template.html`]],
