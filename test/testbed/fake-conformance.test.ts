@@ -6,11 +6,8 @@
  * --dry-run) of a cluster that has no Cluster object, so that CAPO builds nothing for it; the changes
  * are the ones kaas's change rules (lib/cluster/changes.ts) decide about.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { fakeManagementCluster, type FakeManagementCluster } from '../fakes/fake-tools.js';
-import { KAAS, ROOT } from '../support/cli.js';
 import { kaasUser, kubectl, renderedCluster, run, testbed, type KaasUser, type Run } from './support.js';
 
 const NS = 'tbconf';
@@ -53,11 +50,6 @@ afterAll(async () => {
   fake?.cleanup();
   await kubectl(['delete', 'namespace', NS, '--ignore-not-found', '--wait=false']);
 });
-
-void fs;
-void path;
-void KAAS;
-void ROOT;
 
 describe('the management-cluster fake answers as the real API server and webhooks do', () => {
   test.each([

@@ -12,6 +12,8 @@ import { getObject, kaas, kaasDelete, kaasUser, leakedSecrets, listObjects, RES,
 const CLUSTER = 'tbfirst';
 const NS = CLUSTER;
 const USER_CIDR = '10.20.30.0/24';
+/** node_cidr of the testbed's settings (testbed.sh writes testbed.yaml). */
+const NODE_CIDR = '10.8.0.0/20';
 const SETS = [`restrict_kubeapi=${USER_CIDR}`];
 
 let u: KaasUser;
@@ -70,7 +72,7 @@ describe(`first create-cluster ${CLUSTER} on the testbed`, () => {
     const os = await openstack();
     const got = await capoResources(os, NS, CLUSTER);
     expect(got.networks.map((n) => n.id)).toEqual([osc.status.network.id]);
-    expect(got.subnets.map((s) => s.cidr)).toEqual([testbedSettingNodeCidr()]);
+    expect(got.subnets.map((s) => s.cidr)).toEqual([NODE_CIDR]);
     expect(got.routers).toHaveLength(1);
     expect(got.routers[0].external_gateway_info?.network_id).toBe(osc.status.externalNetwork.id);
     // CAPO's managed security groups: control plane and workers.
@@ -98,7 +100,7 @@ describe(`first create-cluster ${CLUSTER} on the testbed`, () => {
     const api = listeners.find((l) => l.protocol_port === 6443)!;
     const allowed = (api.allowed_cidrs ?? []) as string[];
     const mgmtHost = `${testbed().externalCidr.split('/')[0].replace(/\.0$/, '.1')}/32`;
-    expect(allowed).toEqual(expect.arrayContaining([USER_CIDR, mgmtHost, testbedSettingNodeCidr()]));
+    expect(allowed).toEqual(expect.arrayContaining([USER_CIDR, mgmtHost, NODE_CIDR]));
     // The stored spec says the same as the listener.
     expect(osc!.spec.apiServerLoadBalancer.allowedCIDRs).toEqual(expect.arrayContaining([USER_CIDR, mgmtHost]));
   });
@@ -204,7 +206,3 @@ describe(`first create-cluster ${CLUSTER} on the testbed`, () => {
     expect(leakedSecrets(u)).toEqual([]);
   });
 });
-
-function testbedSettingNodeCidr(): string {
-  return '10.8.0.0/20';
-}
