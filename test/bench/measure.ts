@@ -12,6 +12,8 @@ export interface Bench {
   name: string;
   /** What the candidate is compared with, e.g. "node -e 0". */
   baseline: string;
+  /** Why this bench does not run here (an opt-in one), or undefined when it runs. */
+  skip?: () => string | undefined;
   run(runs: number): Promise<BenchResult>;
 }
 

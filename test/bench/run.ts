@@ -20,6 +20,11 @@ for (const f of files) {
   const mod = (await import(pathToFileURL(path.join(here, f)).href)) as { bench: Bench };
   const b = mod.bench;
   if (only && !only.test(b.name)) continue;
+  const skipped = b.skip?.();
+  if (skipped) {
+    console.log(`${b.name.padEnd(34)} skipped: ${skipped}`);
+    continue;
+  }
   try {
     const r = await b.run(runs);
     console.log(`${b.name.padEnd(34)} ${r.candidateMs.toFixed(1).padStart(8)} ms  vs ${b.baseline}: ${r.baselineMs.toFixed(1)} ms  ratio ${(r.candidateMs / r.baselineMs).toFixed(2)}`);

@@ -91,48 +91,56 @@ function openStackClusterUpdate(oldO, newO) {
   if (o.apiServerLoadBalancer && n.apiServerLoadBalancer && o.apiServerLoadBalancer.enabled && n.apiServerLoadBalancer.enabled) {
     for (const f of ['allowedCIDRs', 'monitor']) { delete o.apiServerLoadBalancer[f]; delete n.apiServerLoadBalancer[f]; }
   }
+  // As CAPO v0.14.7 ValidateUpdate (checked against the testbed, test/testbed/fake-conformance.test.ts):
+  // the subnet errors name spec.managedSubnets, and the spec comparison after them still runs, so a
+  // changed CIDR also gives "spec: Forbidden: cannot be modified".
   const os = o.managedSubnets ?? [];
   const ns = n.managedSubnets ?? [];
   if (os.length !== ns.length) errs.push(['spec.managedSubnets', 'Forbidden: cannot add or remove subnets']);
   else {
     ns.forEach((s, i) => {
-      if (s.cidr !== os[i].cidr) errs.push([`spec.managedSubnets[${i}].cidr`, `Forbidden: cannot change subnet CIDR from existing value to ${s.cidr}`]);
+      if (s.cidr !== os[i].cidr) errs.push(['spec.managedSubnets', `Forbidden: cannot change subnet CIDR from existing value to ${s.cidr}`]);
     });
+    if (!errs.length) for (const s of [...os, ...ns]) delete s.dnsNameservers;
   }
-  if (!errs.length) {
-    for (const s of [...os, ...ns]) delete s.dnsNameservers;
-    if (!same(o, n)) errs.push(['spec', 'Forbidden: cannot be modified']);
-  }
+  if (!same(o, n)) errs.push(['spec', 'Forbidden: cannot be modified']);
   return errs.length ? { webhook: 'validation.openstackcluster.infrastructure.cluster.x-k8s.io', errs } : undefined;
 }
 
+/** The Go field order of CAPO v0.14's OpenStackMachineSpec: the webhook prints the spec as Go marshals it. */
+const MACHINE_SPEC_ORDER = ['providerID', 'flavor', 'flavorID', 'image', 'sshKeyName', 'ports', 'securityGroups', 'trunk', 'tags', 'serverMetadata', 'configDrive', 'rootVolume', 'additionalBlockDevices', 'serverGroup', 'identityRef', 'floatingIPPoolRef', 'schedulerHintAdditionalProperties'];
+
 function openStackMachineTemplateUpdate(oldO, newO) {
-  if (same(get(oldO, 'spec.template.spec'), get(newO, 'spec.template.spec'))) return undefined;
+  const spec = get(newO, 'spec.template.spec') ?? {};
+  if (same(get(oldO, 'spec.template.spec'), spec)) return undefined;
+  // Go's json.Marshal with omitempty: empty lists and maps (kaas renders serverMetadata: []) are left out.
+  const omitEmpty = (v) => (Array.isArray(v) ? v.map(omitEmpty) : isMap(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && !(Array.isArray(x) && !x.length) && !(isMap(x) && !Object.keys(x).length)).map(([k, x]) => [k, omitEmpty(x)])) : v);
+  const ordered = omitEmpty(Object.fromEntries([...MACHINE_SPEC_ORDER.filter((k) => k in spec), ...Object.keys(spec).filter((k) => !MACHINE_SPEC_ORDER.includes(k))].map((k) => [k, spec[k]])));
   return {
     webhook: 'validation.openstackmachinetemplate.infrastructure.cluster.x-k8s.io',
-    errs: [['OpenStackMachineTemplate.spec.template.spec', 'Forbidden: OpenStackMachineTemplate spec.template.spec field is immutable. Please create a new resource instead.']],
+    errs: [['spec.template.spec', `Invalid value: ${JSON.stringify(ordered)}: OpenStackMachineTemplate spec.template.spec field is immutable. Please create a new resource instead. Ref doc: https://cluster-api.sigs.k8s.io/tasks/change-machine-template.html`]],
   };
 }
 
-const WEBHOOKS = { OpenStackCluster: openStackClusterUpdate, OpenStackMachineTemplate: openStackMachineTemplateUpdate };
-
-/**
- * CAPI v1.12 KubeadmControlPlane validation on create and update (controlplane/kubeadm/internal/webhooks/
- * kubeadmcontrolplane.go validateCommon): stacked etcd (no external etcd) needs an odd replica count.
- */
-function kubeadmControlPlaneValidate(o) {
-  const replicas = get(o, 'spec.replicas');
-  if (get(o, 'spec.kubeadmConfigSpec.clusterConfiguration.etcd.external') || replicas === undefined || replicas % 2 !== 0) return undefined;
+/** CAPI v1.12 KubeadmControlPlane webhook (create and update): an even replica count with stacked etcd. */
+function kubeadmControlPlaneValidate(_oldO, newO) {
+  const replicas = get(newO, 'spec.replicas');
+  if (replicas === undefined || replicas % 2 === 1 || get(newO, 'spec.kubeadmConfigSpec.clusterConfiguration.etcd.external')) return undefined;
   return { webhook: 'validation.kubeadmcontrolplane.controlplane.cluster.x-k8s.io', errs: [['spec.replicas', 'Forbidden: cannot be an even number when etcd is stacked']] };
 }
-/** Webhooks that run on create and on update (with the merged object). */
-const VALIDATE = { KubeadmControlPlane: kubeadmControlPlaneValidate };
+
+const WEBHOOKS = { OpenStackCluster: openStackClusterUpdate, OpenStackMachineTemplate: openStackMachineTemplateUpdate, KubeadmControlPlane: kubeadmControlPlaneValidate };
+/** Webhooks that also validate a create. */
+const CREATE_WEBHOOKS = { KubeadmControlPlane: kubeadmControlPlaneValidate };
+
 
 /** An API error as kubectl prints it: `reason`, the apiserver message, and kubectl's detail form for one Invalid error. */
 function invalid(r, name, hook) {
   const causes = hook.errs.map(([field, msg]) => `${field}: ${msg}`);
   const message = `${r.kind}.${r.group} "${name}" is invalid: ${causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`}`;
-  return { reason: 'Invalid', message: hook.webhook ? `admission webhook "${hook.webhook}" denied the request: ${message}` : message, detail: `The ${r.kind} "${name}" is invalid: ${causes.join('\n* ')}` };
+  // kubectl's detail form: one cause on the same line, several as a "* " list below it.
+  const detail = `The ${r.kind} "${name}" is invalid: ${causes.length === 1 ? causes[0] : `\n${causes.map((c) => `* ${c}`).join('\n')}`}`;
+  return { reason: 'Invalid', message: hook.webhook ? `admission webhook "${hook.webhook}" denied the request: ${message}` : message, detail };
 }
 
 // ---- state ----
@@ -438,9 +446,11 @@ export function run(tool, argv, statePath, stdin) {
         next = merge(base, applied);
         const hook = isMgmt && WEBHOOKS[doc.kind]?.(old, next);
         if (hook) { errors.push(invalid(r, doc.metadata.name, hook)); continue; }
-      } else next = { ...applied, metadata: { ...applied.metadata, namespace: r.namespaced ? ns : undefined, generation: 1 } };
-      const refused = isMgmt && VALIDATE[doc.kind]?.(next);
-      if (refused) { errors.push(invalid(r, doc.metadata.name, refused)); continue; }
+      } else {
+        next = { ...applied, metadata: { ...applied.metadata, namespace: r.namespaced ? ns : undefined, generation: 1 } };
+        const hook = isMgmt && CREATE_WEBHOOKS[doc.kind]?.(undefined, next);
+        if (hook) { errors.push(invalid(r, doc.metadata.name, hook)); continue; }
+      }
       const changed = !old || !same({ ...old, status: undefined, metadata: { ...old.metadata, generation: undefined } }, { ...next, status: undefined, metadata: { ...next.metadata, generation: undefined } });
       if (changed && old && !same(old.spec, next.spec)) next.metadata.generation = (old.metadata.generation ?? 1) + 1;
       if (changed && (doc.kind === 'KubeadmControlPlane' || doc.kind === 'MachineDeployment') && (!old || !same(old.spec, next.spec))) startRollout(next, old);
