@@ -14,7 +14,8 @@
 #      address of the namespace's lo), serving a certificate of the cluster CA and trusting client
 #      certificates of that CA: CAPI's ClusterCache, KCP and `clusterctl get kubeconfig` reach it as
 #      they would reach kubeadm's apiserver;
-#      kube-controller-manager (:10267; endpoint(slice), deployment, replicaset, daemonset, statefulset,
+#      kube-controller-manager (:10267; node lifecycle (lifts the not-ready taints; a grace period of 1 h,
+#      since KWOK's heartbeats run late on a loaded machine and a NotReady node turns its pods NotReady for good), endpoint(slice), deployment, replicaset, daemonset, statefulset,
 #      job, serviceaccount(-token), namespace, garbage collector, root CA publisher, pod GC,
 #      ttl-after-finished) and kube-scheduler (:10269);
 #      KWOK (sigs.k8s.io/kwok, :10247) for every Node carrying the annotation kwok.x-k8s.io/node=fake:
@@ -148,8 +149,9 @@ launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers http://127.0.0.1:
 wait_for workload-apiserver 180 wk get --raw /readyz
 launch workload-controller-manager "$BIN/kube-controller-manager" --kubeconfig "$WK" \
   --authentication-kubeconfig "$WK" --authorization-kubeconfig "$WK" --leader-elect=false \
-  --controllers endpoints-controller,clusterrole-aggregation-controller,endpointslice-controller,endpointslice-mirroring-controller,deployment-controller,replicaset-controller,daemonset-controller,statefulset-controller,job-controller,cronjob-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,ttl-after-finished-controller,disruption-controller \
+  --controllers endpoints-controller,clusterrole-aggregation-controller,node-lifecycle-controller,endpointslice-controller,endpointslice-mirroring-controller,deployment-controller,replicaset-controller,daemonset-controller,statefulset-controller,job-controller,cronjob-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,ttl-after-finished-controller,disruption-controller \
   --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" --use-service-account-credentials=false \
+  --node-monitor-grace-period 1h \
   --bind-address 127.0.0.1 --secure-port 10267 --profiling=false --v=1
 launch workload-scheduler "$BIN/kube-scheduler" --kubeconfig "$WK" --authentication-kubeconfig "$WK" \
   --authorization-kubeconfig "$WK" --leader-elect=false --bind-address 127.0.0.1 --secure-port 10269 --v=1
