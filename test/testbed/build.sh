@@ -4,7 +4,7 @@
 #
 #   build.sh [BIN_DIR]      BIN_DIR defaults to $KAAS_TESTBED_BIN or .kaas-test/testbed-bin
 #
-# Two wrapper modules pin the versions (their go.mod/go.sum are the only inputs besides this file):
+# Three wrapper modules pin the versions (their go.mod/go.sum are the only inputs besides this file):
 #   go/etcd  go.etcd.io/etcd/server/v3                           -> etcd
 #   go/k8s   k8s.io/kubernetes (31 staging replaces)              -> kube-apiserver, kube-controller-manager,
 #                                                                    kube-scheduler (version-stamped)
@@ -13,10 +13,12 @@
 #            sigs.k8s.io/cluster-api-provider-openstack           -> capo-manager
 #            k8s.io/cloud-provider-openstack                      -> openstack-cloud-controller-manager
 #            github.com/k-orc/openstack-resource-controller/v2     -> orc-manager
+#   go/kwok  sigs.k8s.io/kwok (its own module: it pins k8s.io/* v0.33) -> kwok (the workload side's
+#                                                                    simulated nodes and pods)
 # and the upstream YAML (CRDs, webhook configurations) is copied from the module cache into
 # BIN_DIR/manifests/<module>/ for testbed.sh start to patch.
 #
-# A stamp (sha256 of both go.mod/go.sum pairs, the flags and this script) is kept in BIN_DIR/.stamp;
+# A stamp (sha256 of the go.mod/go.sum pairs, the flags and this script) is kept in BIN_DIR/.stamp;
 # when it matches and every output exists, nothing is built. Each binary is built on its own (one link
 # each) but the Go build cache shares every compiled package, so a binary after the first costs mostly
 # its own packages. Prints what it built and how long each part took.
@@ -57,11 +59,13 @@ TARGETS=(
   "capo-manager                       k8s  sigs.k8s.io/cluster-api-provider-openstack                            -s -w"
   "orc-manager                        k8s  github.com/k-orc/openstack-resource-controller/v2/cmd/manager          -s -w"
   "openstack-cloud-controller-manager k8s  k8s.io/cloud-provider-openstack/cmd/openstack-cloud-controller-manager K8S $stamp_occm"
+  "kwok                               kwok sigs.k8s.io/kwok/cmd/kwok                                          -s -w"
 )
 # module@version  (directory under manifests/)  — YAML read from the module cache
 MANIFEST_MODULES="sigs.k8s.io/cluster-api sigs.k8s.io/cluster-api-provider-openstack github.com/k-orc/openstack-resource-controller/v2"
 
-stamp=$(cat "$HERE/go/etcd/go.mod" "$HERE/go/etcd/go.sum" "$HERE/go/k8s/go.mod" "$HERE/go/k8s/go.sum" "$0" \
+stamp=$(cat "$HERE/go/etcd/go.mod" "$HERE/go/etcd/go.sum" "$HERE/go/k8s/go.mod" "$HERE/go/k8s/go.sum" \
+  "$HERE/go/kwok/go.mod" "$HERE/go/kwok/go.sum" "$0" \
   <(go version) <(printf '%s\n' "${TARGETS[@]}" "$K8S_LDFLAGS" "$GOFLAGS") | sha256sum | cut -c1-16)
 complete=1
 for t in "${TARGETS[@]}"; do read -r out _ <<<"$t"; [ -x "$BIN/$out" ] || complete=""; done

@@ -5,6 +5,7 @@
 #
 #   testbed.sh build         build (or find up to date) the binaries: test/testbed/build.sh
 #   testbed.sh start DIR     start everything, leave DIR/testbed.env and DIR/settings/testbed.yaml
+#   testbed.sh start --workload DIR   also the workload side (or KAAS_TESTBED_WORKLOAD=1): test/testbed/workload.sh
 #   testbed.sh stop DIR      stop exactly what start DIR started, delete the namespace
 #
 # Isolation: everything runs in the named network namespace TESTBED_NETNS (ip netns), whose only link is
@@ -58,6 +59,8 @@ if [ "$CMD" = build ]; then
   exit 0
 fi
 
+WORKLOAD=${KAAS_TESTBED_WORKLOAD:-0}
+if [ "${1:-}" = --workload ]; then WORKLOAD=1; shift; fi
 [ $# -ge 1 ] || usage
 mkdir -p "$1"
 DIR=$(cd "$1" && pwd)
@@ -307,3 +310,6 @@ PATH=$BIN:$PATH
 CLUSTERCTL_DISABLE_VERSIONCHECK=true
 EOF
 say "ready: $DIR/testbed.env, $DIR/settings/testbed.yaml (started:${STARTED:- nothing, all running})"
+if [ "$WORKLOAD" = 1 ]; then
+  bash "$HERE/workload.sh" start "$DIR" || die "the workload side did not start (test/testbed/workload.sh; logs: $LOG)"
+fi

@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# The testbed's workload side: a workload cluster without kubelets, for a Cluster API cluster that kaas
+# created on the testbed's management side (the "harness trick" of feasibility.md 2.3).
+#
+#   workload.sh start DIR     after `testbed.sh start DIR` (testbed.sh calls it with --workload or
+#                             KAAS_TESTBED_WORKLOAD=1); `testbed.sh stop DIR` stops what it started
+#
+# What it does, in the testbed's namespace:
+#   1. `kaas create-cluster $CLUSTER --no-wait` (CLUSTER = KAAS_TESTBED_WORKLOAD_CLUSTER, default "tb")
+#      unless the Cluster exists; waits until CAPO has built the network and the API load balancer
+#      (Cluster.spec.controlPlaneEndpoint = the LB's floating IP) and KCP has made the cluster CA
+#      (Secret <cluster>-ca) and service-account keys (<cluster>-sa).
+#   2. a second kube-apiserver (the same etcd, prefix /workload) bound on that floating IP :6443 (an
+#      address of the namespace's lo), serving a certificate of the cluster CA and trusting client
+#      certificates of that CA: CAPI's ClusterCache, KCP and `clusterctl get kubeconfig` reach it as
+#      they would reach kubeadm's apiserver;
+#      kube-controller-manager (:10267; node lifecycle (lifts the not-ready taints; a grace period of 1 h,
+#      since KWOK's heartbeats run late on a loaded machine and a NotReady node turns its pods NotReady for good), endpoint(slice), deployment, replicaset, daemonset, statefulset,
+#      job, serviceaccount(-token), namespace, garbage collector, root CA publisher, pod GC,
+#      ttl-after-finished) and kube-scheduler (:10269);
+#      KWOK (sigs.k8s.io/kwok, :10247) for every Node carrying the annotation kwok.x-k8s.io/node=fake:
+#      nodes Ready with leases, pods scheduled there Running/Ready with an IP (hostNetwork: the node's),
+#      so Deployments and DaemonSets roll out and EndpointSlices follow. No kubelet, no container runs.
+#   3. kube-system/kubeadm-config (what kubeadm init writes; KCP reads it to call the control plane
+#      initialized) and the RBAC kubeadm creates for kubeadm:cluster-admins;
+#   4. node-sync (a loop): for each OpenStackMachine with a providerID a Node of the same name with that
+#      providerID and its Nova server's fixed IP as InternalIP; control-plane ones labelled and tainted
+#      as kubeadm does (node-role.kubernetes.io/control-plane, exclude-from-external-load-balancers);
+#   5. occm (a loop standing in for kaas's OCCM DaemonSet, whose pods KWOK only pretends to run): the
+#      openstack-cloud-controller-manager binary, --controllers=service, with the --cluster-name of the
+#      DaemonSet kaas applied and the cloud.conf read back from the kube-system/cloud-config Secret kaas
+#      applied. Like the DaemonSet, it (re)starts only when the DaemonSet's pod template changes (kaas's
+#      kaas.dev/cloud-config-hash roll): a Secret edited without a roll does not reach it.
+#
+# DIR/testbed.env gains WORKLOAD_KUBECONFIG (= DIR/workload.kubeconfig, the file
+# settings/testbed.yaml names as workload_kubeconfig), WORKLOAD_CLUSTER and WORKLOAD_API. Logs in DIR/log/.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+CMD=${1:-}; DIR=${2:-}
+[ "$CMD" = start ] && [ -n "$DIR" ] || { echo "usage: workload.sh start DIR" >&2; exit 2; }
+DIR=$(cd "$DIR" && pwd)
+# shellcheck disable=SC1091
+. "$DIR/testbed.env"
+BIN=$TESTBED_BIN
+NS=$TESTBED_NETNS
+CLUSTER=${KAAS_TESTBED_WORKLOAD_CLUSTER:-tb}
+PIDS="$DIR/pids"
+LOG="$DIR/log"
+W=$DIR/workload
+mkdir -p "$W/home" "$LOG"
+KAAS=(node "$ROOT/dist/bundle/kaas.js")
+
+die() { echo "workload.sh: $*" >&2; exit 1; }
+T0=$(date +%s%N)
+say() { local ms=$((($(date +%s%N) - T0) / 1000000)); printf '[workload %3d.%01ds] %s\n' $((ms / 1000)) $((ms % 1000 / 100)) "$*"; }
+in_ns() { ip netns exec "$NS" "$@"; }
+# Process bookkeeping shared with testbed.sh (same pids file: testbed.sh stop stops these first).
+ours() { ps -eo pgid=,args= | awk -v g="$1" -v d="$DIR/" '$1==g && index($0,d){f=1} END{exit !f}'; }
+running() { [ -f "$PIDS" ] && awk -v n="$1" '$1==n{print $2}' "$PIDS" | { read -r p && ours "$p"; }; }
+record() { { [ -f "$PIDS" ] && grep -v "^$1 " "$PIDS"; echo "$1 $2"; } > "$PIDS.new" || true; mv "$PIDS.new" "$PIDS"; }
+launch() { # name cmd...
+  local name=$1; shift
+  if running "$name"; then return 0; fi
+  ip netns exec "$NS" setsid "$@" </dev/null >>"$LOG/$name.log" 2>&1 &
+  record "$name" $!
+}
+wait_for() { # name timeout_s command...
+  local name=$1 limit=$2 i; shift 2
+  for ((i = 0; i < limit * 2; i++)); do
+    "$@" >/dev/null 2>&1 && return 0
+    [ "$name" = - ] || running "$name" || { tail -25 "$LOG/$name.log" >&2; die "$name exited during start-up (log: $LOG/$name.log)"; }
+    sleep 0.5
+  done
+  [ "$name" = - ] || tail -25 "$LOG/$name.log" >&2
+  die "$name: not ready within $limit s"
+}
+mk() { in_ns kubectl --kubeconfig "$MGMT_KUBECONFIG" "$@"; }
+
+# ---------------------------------------------------------------- 1. the CAPI cluster, its endpoint and CA
+CNS=${KAAS_TESTBED_WORKLOAD_NAMESPACE:-$CLUSTER}   # kaas's `namespace` default: the cluster name (testbed.yaml sets none)
+# The cluster's own section in the testbed environment: two workers, so that a Service with
+# externalTrafficPolicy: Local has a node with and one without its pod (every later kaas run reads it).
+grep -q '^clusters:' "$DIR/settings/testbed.yaml" ||
+  printf 'clusters:\n  %s:\n    worker_count: %s\n' "$CLUSTER" "${KAAS_TESTBED_WORKERS:-2}" >> "$DIR/settings/testbed.yaml"
+if ! mk -n "$CNS" get cluster "$CLUSTER" >/dev/null 2>&1; then
+  say "kaas create-cluster $CLUSTER --no-wait"
+  in_ns env PATH="$PATH" OS_CLIENT_CONFIG_FILE="$OS_CLIENT_CONFIG_FILE" HOME="$W/home" \
+    "${KAAS[@]}" create-cluster "$CLUSTER" --settings-dir "$DIR/settings" --env testbed --no-wait >"$LOG/create-cluster.log" 2>&1 \
+    || { tail -30 "$LOG/create-cluster.log" >&2; die "kaas create-cluster $CLUSTER failed (log: $LOG/create-cluster.log)"; }
+fi
+endpoint() { mk -n "$CNS" get cluster "$CLUSTER" -o jsonpath='{.spec.controlPlaneEndpoint.host}'; }
+wait_for - 900 bash -c "[ -n \"\$(ip netns exec $NS kubectl --kubeconfig $MGMT_KUBECONFIG -n $CNS get cluster $CLUSTER -o jsonpath='{.spec.controlPlaneEndpoint.host}')\" ]"
+FIP=$(endpoint)
+wait_for - 300 mk -n "$CNS" get secret "$CLUSTER-ca" "$CLUSTER-sa"
+say "cluster $CNS/$CLUSTER: API endpoint $FIP:6443 (CAPO's load balancer floating IP), CA $CLUSTER-ca"
+
+# ---------------------------------------------------------------- 2. certificates of the cluster CA
+PKI=$W/pki
+mkdir -p "$PKI"
+mk -n "$CNS" get secret "$CLUSTER-ca" -o jsonpath='{.data.tls\.crt}' | base64 -d > "$PKI/ca.crt"
+mk -n "$CNS" get secret "$CLUSTER-ca" -o jsonpath='{.data.tls\.key}' | base64 -d > "$PKI/ca.key"
+mk -n "$CNS" get secret "$CLUSTER-sa" -o jsonpath='{.data.tls\.key}' | base64 -d > "$PKI/sa.key"
+mk -n "$CNS" get secret "$CLUSTER-sa" -o jsonpath='{.data.tls\.crt}' | base64 -d > "$PKI/sa.pub"
+[ -f "$PKI/admin.crt" ] && cmp -s "$PKI/ca.crt" "$PKI/ca.crt.used" || (
+  cd "$PKI"
+  cp ca.crt ca.crt.used
+  printf 'subjectAltName=IP:%s,IP:127.0.0.1,IP:10.96.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:localhost\nextendedKeyUsage=serverAuth\n' "$FIP" > serving.ext
+  openssl req -newkey rsa:2048 -nodes -keyout serving.key -out serving.csr -subj "/CN=kube-apiserver" 2>/dev/null
+  openssl x509 -req -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out serving.crt -days 30 -extfile serving.ext 2>/dev/null
+  printf 'extendedKeyUsage=clientAuth\n' > client.ext
+  openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=kaas-testbed-workload-admin" 2>/dev/null
+  openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out admin.crt -days 30 -extfile client.ext 2>/dev/null
+  chmod 600 ./*.key
+)
+WKC=$DIR/workload.kubeconfig
+umask 077
+cat > "$WKC" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: $CLUSTER
+  cluster:
+    server: https://$FIP:6443
+    certificate-authority-data: $(base64 -w0 "$PKI/ca.crt")
+users:
+- name: $CLUSTER-admin
+  user:
+    client-certificate-data: $(base64 -w0 "$PKI/admin.crt")
+    client-key-data: $(base64 -w0 "$PKI/admin.key")
+contexts:
+- name: $CLUSTER-admin@$CLUSTER
+  context: {cluster: $CLUSTER, user: $CLUSTER-admin}
+current-context: $CLUSTER-admin@$CLUSTER
+EOF
+cp "$WKC" "$W/admin.kubeconfig"   # kaas create-cluster rewrites workload.kubeconfig; the processes keep this one
+umask 022
+WK=$W/admin.kubeconfig
+wk() { in_ns kubectl --kubeconfig "$WK" "$@"; }
+
+# ---------------------------------------------------------------- 3. apiserver, controller-manager, scheduler, KWOK
+launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers http://127.0.0.1:2379 --etcd-prefix /workload \
+  --secure-port 6443 --bind-address "$FIP" --advertise-address "$FIP" \
+  --tls-cert-file "$PKI/serving.crt" --tls-private-key-file "$PKI/serving.key" --client-ca-file "$PKI/ca.crt" \
+  --authorization-mode Node,RBAC --service-account-issuer https://kubernetes.default.svc.cluster.local \
+  --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
+  --service-cluster-ip-range 10.96.0.0/12 --allow-privileged=true --profiling=false --v=1
+wait_for workload-apiserver 180 wk get --raw /readyz
+launch workload-controller-manager "$BIN/kube-controller-manager" --kubeconfig "$WK" \
+  --authentication-kubeconfig "$WK" --authorization-kubeconfig "$WK" --leader-elect=false \
+  --controllers endpoints-controller,clusterrole-aggregation-controller,node-lifecycle-controller,endpointslice-controller,endpointslice-mirroring-controller,deployment-controller,replicaset-controller,daemonset-controller,statefulset-controller,job-controller,cronjob-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller,ttl-after-finished-controller,disruption-controller \
+  --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" --use-service-account-credentials=false \
+  --node-monitor-grace-period 1h \
+  --bind-address 127.0.0.1 --secure-port 10267 --profiling=false --v=1
+launch workload-scheduler "$BIN/kube-scheduler" --kubeconfig "$WK" --authentication-kubeconfig "$WK" \
+  --authorization-kubeconfig "$WK" --leader-elect=false --bind-address 127.0.0.1 --secure-port 10269 --v=1
+launch kwok "$BIN/kwok" --kubeconfig "$WK" --manage-all-nodes=false \
+  --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --cidr 10.244.0.0/16 \
+  --server-address 127.0.0.1:10247 -v INFO
+wait_for workload-controller-manager 120 in_ns curl -sfk https://127.0.0.1:10267/healthz
+wait_for workload-scheduler 120 in_ns curl -sfk https://127.0.0.1:10269/healthz
+wait_for kwok 120 in_ns curl -sf http://127.0.0.1:10247/healthz
+say "workload kube-apiserver on $FIP:6443 (etcd prefix /workload), controller-manager, scheduler, KWOK ready"
+
+# ---------------------------------------------------------------- 4. what kubeadm init leaves behind
+wk apply --server-side --force-conflicts -f - >"$LOG/workload-init.log" <<EOF
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kubeadm-config, namespace: kube-system}
+data:
+  ClusterConfiguration: |
+    apiVersion: kubeadm.k8s.io/v1beta4
+    kind: ClusterConfiguration
+    kubernetesVersion: $TESTBED_K8S_VERSION
+    clusterName: $CLUSTER
+    controlPlaneEndpoint: $FIP:6443
+    certificatesDir: /etc/kubernetes/pki
+    imageRepository: registry.k8s.io
+    networking: {dnsDomain: cluster.local, serviceSubnet: 10.96.0.0/12, podSubnet: 192.168.0.0/16}
+    etcd: {local: {dataDir: /var/lib/etcd}}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: kubeadm:cluster-admins}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: cluster-admin}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: Group, name: kubeadm:cluster-admins}]
+EOF
+
+# ---------------------------------------------------------------- 5. node-sync and occm loops
+cat > "$W/node-sync.sh" <<'EOS'
+#!/usr/bin/env bash
+# One Node per OpenStackMachine with a providerID (the kubelet that would register it does not run).
+set -u
+mk() { kubectl --kubeconfig "$MGMT_KUBECONFIG" "$@"; }
+wk() { kubectl --kubeconfig "$WK" "$@"; }
+while :; do
+  mk -n "$CNS" get openstackmachines -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o json 2>/dev/null |
+    jq -r '.items[] | select(.spec.providerID != null) | [.metadata.name, .spec.providerID,
+      ((.status.addresses // []) | map(select(.type == "InternalIP")) | .[0].address // ""),
+      (if .metadata.labels["cluster.x-k8s.io/control-plane"] != null then "cp" else "worker" end)] | @tsv' |
+    while IFS=$'\t' read -r name pid ip role; do
+      [ -n "$ip" ] || continue
+      # KCP reads each control-plane node's certificate expiry through a port-forward to its
+      # kube-apiserver pod (no kubelet here: it fails, and KCP never records its observedGeneration);
+      # with the date already on the KubeadmConfig it skips that, as it does once it has read it.
+      if [ "$role" = cp ] && [ -z "$(mk -n "$CNS" get kubeadmconfig "$name" -o jsonpath='{.metadata.annotations.machine\.cluster\.x-k8s\.io/certificates-expiry}' 2>/dev/null)" ]; then
+        mk -n "$CNS" annotate kubeadmconfig "$name" "machine.cluster.x-k8s.io/certificates-expiry=$(date -u -d '+1 year' +%Y-%m-%dT%H:%M:%SZ)" >/dev/null 2>&1 &&
+          echo "$(date -u +%T) kubeadmconfig $name: certificates-expiry annotated (KCP cannot port-forward to a kubelet)"
+      fi
+      cur=$(wk get node "$name" -o jsonpath='{.spec.providerID} {.metadata.annotations.kwok\.x-k8s\.io/node}' 2>/dev/null || true)
+      [ "$cur" = "$pid fake" ] && continue
+      if [ "$role" = cp ]; then
+        labels='"node-role.kubernetes.io/control-plane": "", "node.kubernetes.io/exclude-from-external-load-balancers": ""'
+        taints='[{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}]'
+      else labels='"node-role.kubernetes.io/worker": ""'; taints='[]'; fi
+      printf '%s\n' "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"$name\", \"labels\": {\"kubernetes.io/hostname\": \"$name\", \"kubernetes.io/os\": \"linux\", \"kubernetes.io/arch\": \"amd64\", \"type\": \"kwok\", $labels}}, \"spec\": {\"providerID\": \"$pid\", \"taints\": $taints}}" |
+        wk apply --server-side --field-manager kaas-testbed-node-sync -f - >/dev/null || continue
+      wk patch node "$name" --subresource status --type merge -p "{\"status\": {\"addresses\": [{\"type\": \"InternalIP\", \"address\": \"$ip\"}, {\"type\": \"Hostname\", \"address\": \"$name\"}], \"nodeInfo\": {\"kubeletVersion\": \"$K8S_VERSION\", \"kubeProxyVersion\": \"$K8S_VERSION\", \"architecture\": \"amd64\", \"operatingSystem\": \"linux\"}}}" >/dev/null || continue
+      wk annotate node "$name" --overwrite kwok.x-k8s.io/node=fake >/dev/null &&
+        echo "$(date -u +%T) node $name ($role) providerID $pid InternalIP $ip"
+    done
+  sleep 5
+done
+EOS
+cat > "$W/occm.sh" <<'EOS'
+#!/usr/bin/env bash
+# Stands in for kaas's OCCM DaemonSet: runs the OCCM binary with the DaemonSet's --cluster-name and the
+# cloud.conf of kube-system/cloud-config as read when the pod template last changed.
+set -u
+wk() { kubectl --kubeconfig "$WK" "$@"; }
+child=""; running_tpl=""
+trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 0' TERM INT
+while :; do
+  ds=$(wk -n kube-system get daemonset openstack-cloud-controller-manager -o json 2>/dev/null || true)
+  if [ -n "$ds" ]; then
+    tpl=$(printf '%s' "$ds" | jq -c '.spec.template' | sha256sum | cut -c1-16)
+    if [ "$tpl" != "$running_tpl" ] || { [ -n "$child" ] && ! kill -0 "$child" 2>/dev/null; }; then
+      conf=$(wk -n kube-system get secret cloud-config -o jsonpath='{.data.cloud\.conf}' 2>/dev/null | base64 -d)
+      if [ -n "$conf" ]; then
+        [ -n "$child" ] && { kill "$child" 2>/dev/null; wait "$child" 2>/dev/null; echo "$(date -u +%T) pod template changed: OCCM restarted"; }
+        umask 077; printf '%s\n' "$conf" > "$W/cloud.conf"
+        # CA named in cloud.conf as ca-file lives in the Secret too (ca.crt), mounted at /etc/config.
+        ca=$(wk -n kube-system get secret cloud-config -o jsonpath='{.data.ca\.crt}' 2>/dev/null | base64 -d)
+        [ -n "$ca" ] && { printf '%s\n' "$ca" > "$W/ca.crt"; sed -i "s#/etc/config/ca.crt#$W/ca.crt#" "$W/cloud.conf"; }
+        umask 022
+        cn=$(printf '%s' "$ds" | jq -r '.spec.template.spec.containers[0] | (.env // [] | map(select(.name == "CLUSTER_NAME")) | .[0].value) as $v | .args[] | select(startswith("--cluster-name=")) | sub("--cluster-name="; "") | sub("\\$\\(CLUSTER_NAME\\)"; $v // "")')
+        echo "$(date -u +%T) starting OCCM --cluster-name=$cn, cloud.conf from kube-system/cloud-config (pod template $tpl)"
+        "$BIN/openstack-cloud-controller-manager" --v=2 --cloud-provider=openstack --cloud-config="$W/cloud.conf" \
+          --cluster-name="$cn" --kubeconfig="$WK" --authentication-kubeconfig="$WK" --authorization-kubeconfig="$WK" \
+          --controllers=service --leader-elect=false --use-service-account-credentials=false \
+          --bind-address=127.0.0.1 --secure-port=10268 --concurrent-service-syncs=2 &
+        child=$!; running_tpl=$tpl
+      fi
+    fi
+  elif [ -n "$child" ]; then kill "$child" 2>/dev/null; wait "$child" 2>/dev/null; child=""; running_tpl=""; echo "$(date -u +%T) DaemonSet gone: OCCM stopped"
+  fi
+  sleep 3
+done
+EOS
+export MGMT_KUBECONFIG WK CNS CLUSTER W BIN K8S_VERSION=$TESTBED_K8S_VERSION
+launch node-sync env MGMT_KUBECONFIG="$MGMT_KUBECONFIG" WK="$WK" CNS="$CNS" CLUSTER="$CLUSTER" K8S_VERSION="$TESTBED_K8S_VERSION" PATH="$PATH" bash "$W/node-sync.sh"
+launch occm env WK="$WK" W="$W" BIN="$BIN" PATH="$PATH" bash "$W/occm.sh"
+say "node-sync (Nodes from OpenStackMachines) and occm (OCCM from kaas's DaemonSet + cloud-config Secret) running"
+
+# ---------------------------------------------------------------- env
+grep -v '^WORKLOAD_' "$DIR/testbed.env" > "$DIR/testbed.env.new" || true
+printf 'WORKLOAD_KUBECONFIG=%s\nWORKLOAD_ADMIN_KUBECONFIG=%s\nWORKLOAD_CLUSTER=%s\nWORKLOAD_NAMESPACE=%s\nWORKLOAD_API=https://%s:6443\n' \
+  "$WKC" "$WK" "$CLUSTER" "$CNS" "$FIP" >> "$DIR/testbed.env.new"
+mv "$DIR/testbed.env.new" "$DIR/testbed.env"
+say "ready: WORKLOAD_KUBECONFIG=$WKC (cluster $CLUSTER, API https://$FIP:6443)"
