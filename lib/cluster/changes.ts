@@ -115,7 +115,8 @@ export function classifyOpenStackCluster(name: string, live: Obj, wanted: Obj): 
       else if (s.changed) updates.push({ path: f.path, live: l, wanted: w });
       continue;
     }
-    if (same(l, w)) continue;
+    // Only what kaas sets counts: a default the server filled in (identityRef.type: Secret) is no change.
+    if (!changedFields(l, w).length) continue;
     const inPlace = f.path === 'spec.apiServerLoadBalancer.allowedCIDRs' ? lbLive && lbWanted : f.mutable;
     if (inPlace) updates.push({ path: f.path, live: l, wanted: w });
     else refusals.push(refusal('OpenStackCluster', name, { path: f.path, live: l, wanted: w, webhook: CANNOT_BE_MODIFIED, setting: f.setting }));
@@ -124,11 +125,19 @@ export function classifyOpenStackCluster(name: string, live: Obj, wanted: Obj): 
   return decided(updates, updates.map((u) => `OpenStackCluster ${name}: ${u.path} ${show(u.live)} → ${show(u.wanted)} (updated in place)`));
 }
 
-/** Fields of `wanted` (recursively) whose live value differs; lists compare as a whole. */
+/**
+ * Fields of `wanted` (recursively) whose live value differs; lists compare as a whole. The
+ * `apiVersion` of an object reference (`…Ref.apiVersion`) compares by API group: Cluster API v1.12
+ * stores references without a version and reads them back at the newest contract version
+ * (`controlplane.cluster.x-k8s.io/v1beta2` for a v1beta1 one kaas wrote), which names the same object.
+ */
 export function changedFields(live: unknown, wanted: unknown, prefix = ''): FieldChange[] {
   if (wanted && typeof wanted === 'object' && !Array.isArray(wanted)) {
     return Object.keys(wanted as Obj).flatMap((k) =>
       changedFields(live && typeof live === 'object' ? (live as Obj)[k] : undefined, (wanted as Obj)[k], prefix ? `${prefix}.${k}` : k));
+  }
+  if (/Ref\.apiVersion$/.test(prefix) && typeof live === 'string' && typeof wanted === 'string') {
+    return live.split('/')[0] === wanted.split('/')[0] ? [] : [{ path: prefix, live, wanted }];
   }
   return same(live, wanted) ? [] : [{ path: prefix, live, wanted }];
 }

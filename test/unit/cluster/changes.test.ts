@@ -1,4 +1,4 @@
-import { classifyOpenStackCluster, classifyVersion, machineTemplateChanges } from '../../../lib/cluster/changes.js';
+import { changedFields, classifyOpenStackCluster, classifyVersion, machineTemplateChanges } from '../../../lib/cluster/changes.js';
 import { clusterNamespace, occmClusterName } from '../../../lib/cluster/model.js';
 
 /** A live OpenStackCluster as kaas renders it. */
@@ -61,6 +61,28 @@ describe('classifyOpenStackCluster: CAPO v0.14 ValidateUpdate, field by field', 
       'OpenStackCluster demo: spec.apiServerLoadBalancer.enabled',
       'OpenStackCluster demo: spec.apiServerLoadBalancer.allowedCIDRs',
     ]);
+  });
+});
+
+describe('changedFields: what the real server adds or reads back differently is no change (seen on the testbed)', () => {
+  it.each([
+    ['a default the server filled in (identityRef.type)', { identityRef: { name: 's', cloudName: 'c', type: 'Secret' } }, { identityRef: { name: 's', cloudName: 'c' } }, []],
+    ['a reference read back at the newest contract version', { controlPlaneRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', name: 'cp' } },
+      { controlPlaneRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1', kind: 'KubeadmControlPlane', name: 'cp' } }, []],
+    ['a nested reference (bootstrap.configRef)', { template: { spec: { bootstrap: { configRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', name: 'w' } } } } },
+      { template: { spec: { bootstrap: { configRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1', name: 'w' } } } } }, []],
+    ['a reference to another API group is a change', { infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1' } },
+      { infrastructureRef: { apiVersion: 'infrastructure.example.org/v1beta1' } }, ['spec.infrastructureRef.apiVersion']],
+    ['an apiVersion that is not a reference compares exactly', { apiVersion: 'a/v1beta2' }, { apiVersion: 'a/v1beta1' }, ['spec.apiVersion']],
+    ['a value kaas sets that differs', { identityRef: { name: 's', type: 'Secret' } }, { identityRef: { name: 't' } }, ['spec.identityRef.name']],
+  ])('%s', (_, live, wanted, paths) => {
+    expect(changedFields(live, wanted, 'spec').map((c) => c.path)).toEqual(paths);
+  });
+
+  it('classifyOpenStackCluster: the live identityRef with its defaulted type is unchanged', () => {
+    const live = withSpec((s) => { s.identityRef = { ...s.identityRef, type: 'Secret' } as never; });
+    const d = classifyOpenStackCluster('demo', live, base());
+    expect(d.ok && d.value).toEqual([]);
   });
 });
 
