@@ -115,7 +115,8 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     } finally {
       if (file !== kubeconfig) rmSync(path.dirname(file), { recursive: true, force: true });
     }
-    actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer; kaas deletes OCCM's load balancers left in the cloud once no machine is left)`);
+    // OCCM's load balancers left in the cloud are deleted (and listed) by the wait below, once no machine is left.
+    actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer)`);
     if (!o.dryRun) {
       if (steps.deleteCluster) await mgmt.delete([`${CAPI_CLUSTER}/${cluster}`], { namespace: ns, wait: false });
       await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster} -n ${ns}; openstack loadbalancer list --name kube_service_${occm}_…`, async () => {

@@ -11,7 +11,7 @@ const T = 180_000;
 /** What apply-ingress recorded (shortened). */
 const INGRESS_RECORD = '---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ingress-nginx\n';
 const LB = 'kube_service_demo_app_web';
-const CLUSTER_ACTION = "Cluster default/demo (CAPO deletes its servers, network and kube-API load balancer; kaas deletes OCCM's load balancers left in the cloud once no machine is left)";
+const CLUSTER_ACTION = 'Cluster default/demo (CAPO deletes its servers, network and kube-API load balancer)';
 
 /** A cloud where the demo cluster left things behind, next to another cluster's. */
 function leftoverCloud(): FakeCloudState {
