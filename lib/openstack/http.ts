@@ -24,6 +24,30 @@ export interface HttpResponse<T = unknown> {
   status: number;
   headers: Record<string, string>;
   data: T;
+  /** The request this answers (for messages about its body). */
+  request?: { method: string; url: string; service: string };
+}
+
+/**
+ * The list under `key` of a JSON answer (`{"providers": [...]}`). An answer without it is an error,
+ * not an empty list: a proxy's page or a broken service read as "no providers" gave a green plan.
+ */
+export function listIn<T>(res: HttpResponse<unknown>, key: string): T[] {
+  const list = (res.data as Record<string, unknown> | null | undefined)?.[key];
+  if (Array.isArray(list)) return list as T[];
+  const r = res.request ?? { method: 'GET', url: '(unknown URL)', service: 'OpenStack' };
+  throw new HttpError({
+    service: r.service, method: r.method, url: r.url, status: res.status,
+    detail: `the answer has no "${key}" list (${describeBody(res)})`,
+    hint: `${r.service} did not answer like its API: is the catalog endpoint right (not a proxy or web page)? If it is, the service is failing; ask the cloud operator`,
+  });
+}
+
+/** What an answer body is, in a few words, for messages ("text/html, 312 bytes: <html>…"). */
+function describeBody(res: HttpResponse<unknown>): string {
+  const type = res.headers['content-type'] ?? 'no content type';
+  const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data) ?? '';
+  return `${type}, ${text.length} chars: ${JSON.stringify(text.slice(0, 60))}`;
 }
 
 /** The one HTTP client kaas uses for OpenStack; counts every request it sends. */
@@ -145,7 +169,19 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       }
       // 2xx; a 1xx is never the final answer.
       const ok = req.expect ? req.expect.includes(res.status) : res.status < 300;
-      if (ok) return { status: res.status, headers: lowerHeaders(res.headers), data: res.data as T };
+      if (ok) {
+        const headers = lowerHeaders(res.headers);
+        const response = { status: res.status, headers, data: res.data as T, request: { method: req.method, url: req.url, service: req.service } };
+        // axios leaves a body it cannot parse as JSON a string: HTML from a proxy, a truncated answer.
+        if (typeof res.data === 'string' && res.data.trim() !== '' && req.method !== 'HEAD') {
+          throw new HttpError({
+            service: req.service, method: req.method, url: req.url, status: res.status,
+            detail: `the answer is not JSON (${describeBody(response)})`,
+            hint: `${req.service} did not answer like its API: is the catalog endpoint right (not a proxy or web page)? A cut-off answer means the connection broke; retry`,
+          });
+        }
+        return response;
+      }
       // 501 is a definite "not implemented" (e.g. the ovn provider's flavor capabilities), never transient.
       if (!last && res.status >= 500 && res.status !== 501 && !budget.aborted) {
         log.debug(`  HTTP ${res.status}; retrying in ${backoffMs * 2 ** n} ms`);

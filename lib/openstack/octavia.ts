@@ -1,3 +1,4 @@
+import { listIn } from './http.js';
 import { OperationError } from '../errors.js';
 import { stripVersionSuffix } from './catalog.js';
 import type { Connection } from './connection.js';
@@ -67,7 +68,8 @@ export async function listVersions(c: Connection, root: string): Promise<ApiVers
 /** `GET /v2/lbaas/providers` → enabled provider drivers. */
 export async function listProviders(c: Connection, root: string): Promise<Provider[]> {
   const res = await c.call<{ providers?: Provider[] }>('load-balancer', root, { method: 'GET', path: '/v2/lbaas/providers' });
-  return res.data?.providers ?? [];
+  // An answer without the list is an error, not "no providers" (that read as a green plan).
+  return listIn<Provider>(res, 'providers');
 }
 
 /**

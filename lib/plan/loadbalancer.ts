@@ -20,6 +20,19 @@ const v = (o: OctaviaCapabilities) => (o.maxVersion ? `v${o.maxVersion}` : 'of u
 const WALLABY = `v${PROVIDERS.ovn.monitorsFrom}`;
 
 function defaultPlan(o: OctaviaCapabilities, reasons: string[]): Decision<LoadBalancerPlan> {
+  // No Octavia (or none in the configured region): every LoadBalancer Service would stay <pending>.
+  if (!o.present) {
+    return refused({
+      message: `the cloud has no load-balancer service (Octavia): ${o.reason ?? 'not in the catalog'}`,
+      hint: 'check region_name (and interface) of this cloud in clouds.yaml: the catalog must list load-balancer for that region; without Octavia no LoadBalancer Service can work',
+    }, reasons);
+  }
+  if (o.providers.length === 0) {
+    return refused({
+      message: 'Octavia lists no enabled provider driver, so it cannot create a load balancer',
+      hint: 'ask the cloud operator (openstack loadbalancer provider list); a capabilities file must list the providers kaas detect found',
+    }, reasons);
+  }
   if (o.present && !o.providers.includes('amphora')) {
     // Only ovn offered: OCCM's default provider (amphora) would be refused by Octavia on every Service.
     if (o.providers.length > 0 && o.providers.every((p) => p === 'ovn')) {

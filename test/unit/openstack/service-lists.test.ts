@@ -48,14 +48,17 @@ describe('Octavia list calls', () => {
     });
   });
 
-  it('answers without the collection are empty lists', async () => {
+  it('answers without the collection are empty lists, except providers (an error)', async () => {
     await withCloud([
       { method: 'GET', path: '/lb/', response: {} },
       { method: 'GET', path: '/lb/v2/lbaas/providers', response: {} },
+      { method: 'GET', path: '/lb/v2/lbaas/providers', response: '<html>proxy login</html>', responseHeaders: { 'content-type': 'text/html' } },
       { method: 'GET', path: '/lb/v2/lbaas/loadbalancers', response: {} },
     ], async (c, base) => {
       expect(await listVersions(c, `${base}/lb`)).toEqual([]);
-      expect(await listProviders(c, `${base}/lb`)).toEqual([]);
+      // Issue 23, item 6: providers are what the plan rests on; missing or HTML is an error, not "none".
+      await expect(listProviders(c, `${base}/lb`)).rejects.toThrow(/GET .*\/lb\/v2\/lbaas\/providers failed with HTTP 200: the answer has no "providers" list/);
+      await expect(listProviders(c, `${base}/lb`)).rejects.toThrow(/the answer is not JSON \(text\/html/);
       expect(await listLoadBalancers(c, `${base}/lb`)).toEqual([]);
     });
   });
@@ -190,7 +193,8 @@ describe('every call names its service, method and URL when it fails; a JSON nul
   const LF = '/network/v2.0/floatingips?fields=id&fields=floating_ip_address&fields=port_id&fields=fixed_ip_address&fields=description&fields=status';
   const calls: [string, Call, string, string, string, unknown][] = [
     ['Octavia versions', (c, b) => listVersions(c, `${b}/lb`), 'GET', '/lb/', 'Octavia', []],
-    ['Octavia providers', (c, b) => listProviders(c, `${b}/lb`), 'GET', '/lb/v2/lbaas/providers', 'Octavia', []],
+    // Issue 23, item 6: a providers answer without its list is an error (it read as "providers: none", exit 0).
+    ['Octavia providers', (c, b) => listProviders(c, `${b}/lb`), 'GET', '/lb/v2/lbaas/providers', 'Octavia', undefined],
     ['Octavia load balancers', (c, b) => listLoadBalancers(c, `${b}/lb`), 'GET', '/lb/v2/lbaas/loadbalancers', 'Octavia', []],
     ['Octavia listeners', (c, b) => listListeners(c, `${b}/lb`), 'GET', '/lb/v2/lbaas/listeners', 'Octavia', []],
     ['Octavia members', (c, b) => listMembers(c, `${b}/lb`, 'p1'), 'GET', '/lb/v2/lbaas/pools/p1/members', 'Octavia', []],

@@ -33,7 +33,6 @@ describe('planLoadBalancer: the use_ovn_lb_provider table', () => {
     ['auto', '2.24', ['amphora', 'ovn'], 'ovn', 'OVN used: the cloud offers the ovn provider and Octavia v2.24 is Wallaby (v2.24) or later'],
     ['auto', '2.23', ['amphora', 'ovn'], 'amphora', 'Octavia v2.23 is older than Wallaby (v2.24): OVN health monitors unsupported'],
     ['auto', '2.30', ['amphora', 'octavia'], 'amphora', 'OVN not offered: providers are amphora, octavia'],
-    ['auto', '2.30', [], 'amphora', 'OVN not offered: providers are none'],
     ['auto', '2.26', ['ovn'], 'ovn', 'OVN used: the cloud offers the ovn provider and Octavia v2.26 is Wallaby (v2.24) or later'],
     [true, '2.26', ['amphora', 'ovn'], 'ovn', 'OVN used: use_ovn_lb_provider is true'],
     [false, '2.26', ['amphora', 'ovn'], 'amphora', 'OVN not used: use_ovn_lb_provider is false'],
@@ -53,16 +52,17 @@ describe('planLoadBalancer: the use_ovn_lb_provider table', () => {
     expect(plan(mode, caps('2.26', [...providers])).reasons).toEqual(reasons);
   });
 
-  it('auto without Octavia uses the default provider and says why', () => {
-    expect(plan('auto', noOctavia)).toEqual({
-      provider: 'amphora', ovn: false, cloudConf: {}, proxyProtocolPossible: true, kubeApiAllowedCidrs: false,
-      reasons: ['OVN not possible: the cloud has no Octavia (the catalog has no "load-balancer" service)'],
-    });
+  // Issue 23, item 6: these were amphora plans with "PROXY protocol possible: yes" and exit 0.
+  it.each([false, 'auto'] as const)('%s without Octavia is refused: no LoadBalancer Service could work', (mode) => {
+    const d = planLoadBalancer(s(mode), noOctavia);
+    expect(d.ok).toBe(false);
+    expect(!d.ok && d.refusals[0].message).toBe('the cloud has no load-balancer service (Octavia): the catalog has no "load-balancer" service');
+    expect(!d.ok && d.refusals[0].hint).toContain('check region_name');
   });
 
-  it('without a reason for the missing Octavia, says so', () => {
-    const c = { ...noOctavia, octavia: { ...noOctavia.octavia, reason: undefined } };
-    expect(plan('auto', c).reasons).toEqual(['OVN not possible: the cloud has no Octavia (no load-balancer service)']);
+  it.each([false, 'auto'] as const)('%s on an Octavia that lists no provider is refused', (mode) => {
+    const d = planLoadBalancer(s(mode), caps('2.30', []));
+    expect(!d.ok && d.refusals[0].message).toBe('Octavia lists no enabled provider driver, so it cannot create a load balancer');
   });
 });
 
