@@ -164,6 +164,8 @@ async function novaKeypair(name: string, publicKey: string): Promise<void> {
   if (r.status >= 300) throw new Error(`nova keypair: HTTP ${r.status} ${await r.text()}`);
 }
 
+// kubectl's watches leave keep-alive connections open: close them, or the process never ends.
+proxy.closeAllConnections();
 proxy.close();
 fs.rmSync(work, { recursive: true, force: true });
-process.stdout.write(`${JSON.stringify({ kaas: kaasResult, plain: plainResult })}\n`);
+process.stdout.write(`${JSON.stringify({ kaas: kaasResult, plain: plainResult })}\n`, () => process.exit(0));
