@@ -9,7 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { jest } from '@jest/globals';
-import { applyEdge, kaas, lbName, note, removeIngress, testbed, until, wk, wkJson, type Testbed } from './workload-support.js';
+import { applyEdge, dropMetricsApi, kaas, lbName, note, occmConf, removeIngress, testbed, until, wk, wkJson, type Testbed } from './workload-support.js';
 
 jest.setTimeout(30 * 60_000);
 
@@ -65,15 +65,56 @@ test('a cloud.conf change that did not reach OCCM (Secret edited, OCCM not resta
     // The occm loop, like the DaemonSet, restarts only on a pod-template change: the running OCCM keeps the old file.
     await new Promise((r) => setTimeout(r, 8000));
     const d = doctor();
-    expect(d.findings.map((f) => f.check)).toContain('occm-not-restarted');
-    const f = d.findings.find((x) => x.check === 'occm-not-restarted')!;
-    expect(f.fix).toMatch(/rollout restart daemonset\/openstack-cloud-controller-manager/);
+    const f = d.findings.find((x) => x.check === 'occm-not-restarted');
     const a = kaas(tb, ['apply-ingress', tb.cluster, '--verify-timeout', '10'], { sets: AMPHORA_MONITOR });
     note(tb, `unrolled cloud.conf: apply-ingress exit ${a.code}\n${a.stderr.slice(-2000)}`);
-    expect(a.code).not.toBe(0);
-    expect(a.stderr).toMatch(/restart|rolled|hash/i);
+    // Both must see it: doctor names it with the fix, apply-ingress refuses (the Secret's hash is not the
+    // one on OCCM's pod template). Asserted together so that the failure shows both outcomes.
+    expect({
+      doctorFinding: f ? { severity: f.severity, fixRestarts: /rollout restart daemonset\/openstack-cloud-controller-manager/.test(f.fix) } : 'none',
+      applyIngressRefused: a.code !== 0 && /restart|hash|roll/i.test(a.stderr),
+    }).toEqual({ doctorFinding: { severity: 'warning', fixRestarts: true }, applyIngressRefused: true });
   } finally {
     wk(tb, ['-n', 'kube-system', 'patch', 'secret', 'cloud-config', '--type', 'merge', '-p', JSON.stringify({ data: { 'cloud.conf': Buffer.from(before).toString('base64') } })]);
+  }
+});
+
+test('ROUND_ROBIN / HTTP monitor / allowed_cidrs on OVN: the ovn provider refuses each (HTTP 501), so only OCCM\'s config can cause them; doctor names that config', async () => {
+  // The states doctor's ovn-pool-* / ovn-listener-allowed-cidrs checks look for cannot exist on this
+  // Octavia: the ovn provider refuses them at the API (read here with the independent reader's token).
+  const lb = await tb.os.loadBalancers();
+  expect(await tb.os.providers()).toContain('ovn');
+  expect(lb.filter((l) => l.provider === 'ovn').length).toBeGreaterThanOrEqual(0);
+  // What happens for real: OCCM told lb-provider=ovn without lb-method=SOURCE_IP_PORT (SCS handle_ovn_lb.sh
+  // on an old OCCM config, or a hand edit), restarted — it asks Octavia for ROUND_ROBIN pools and is refused.
+  const ovn = { use_ovn_lb_provider: 'true' };
+  const r = await applyEdge(tb, 'ovn-round-robin', ovn, { full: false, command: 'apply-ingress', extra: ['--no-verify'] });
+  expect(r.dry.code).toBe(0);
+  await removeIngress(tb);
+  const secret = wkJson(tb, ['-n', 'kube-system', 'get', 'secret', 'cloud-config'])!;
+  const conf = Buffer.from(secret.data['cloud.conf'], 'base64').toString().replace(/^lb-method=.*\n/m, '');
+  wk(tb, ['-n', 'kube-system', 'patch', 'secret', 'cloud-config', '--type', 'merge', '-p', JSON.stringify({ data: { 'cloud.conf': Buffer.from(conf).toString('base64') } })]);
+  wk(tb, ['-n', 'kube-system', 'rollout', 'restart', 'daemonset/openstack-cloud-controller-manager']);
+  await until('OCCM restarted without lb-method', 180_000, () => occmConf(tb) !== '' && !/lb-method/.test(occmConf(tb)));
+  const ns = 'kaas-ovn-rr';
+  try {
+    wk(tb, ['create', 'namespace', ns]);
+    wk(tb, ['-n', ns, 'create', 'service', 'loadbalancer', 'rr', '--tcp', '80:8080']);
+    const ev = await until('OCCM refused by the ovn provider', 600_000, () => {
+      const e = wk(tb, ['-n', ns, 'get', 'events', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+      return /ROUND_ROBIN|501|does not support/.test(e) ? e : undefined;
+    });
+    note(tb, `OVN without lb-method: Service events\n${ev}`);
+    const [rr] = await tb.os.loadBalancers(lbName(tb, ns, 'rr'));
+    const t = rr && await tb.os.tree(rr);
+    expect(t?.pools.filter((p) => p.lb_algorithm === 'ROUND_ROBIN') ?? []).toEqual([]);
+    const d = doctor(ovn);
+    const f = d.findings.find((x) => x.check === 'occm-config-contradicts-plan');
+    expect(f?.message).toMatch(/SOURCE_IP_PORT|lb-method/);
+  } finally {
+    try { wk(tb, ['-n', ns, 'delete', 'service', 'rr', '--wait=true', '--timeout=300s']); } catch { /* ignore */ }
+    dropMetricsApi(tb);
+    try { wk(tb, ['delete', 'namespace', ns, '--wait=false']); } catch { /* ignore */ }
   }
 });
 
@@ -118,7 +159,8 @@ test('M4: two external networks — the Service floating IP comes from the netwo
 
 test('M2: switching use_ovn_lb_provider on a live cluster with an amphora ingress LB — kaas refuses (or re-creates the edge), never leaves OCCM fighting the LB', async () => {
   const name = lbName(tb, SVC.ns, SVC.name);
-  const [before] = await tb.os.loadBalancers(name);
+  await applyEdge(tb, 'm2-base', AMPHORA_MONITOR, { full: false, command: 'apply-ingress' });
+  const [before] = await until('the amphora ingress LB', 600_000, async () => (await tb.os.loadBalancers(name)).filter((l) => l.provisioning_status === 'ACTIVE'));
   expect(before.provider).toBe('amphora');
   const r = kaas(tb, ['create-cluster', tb.cluster], { sets: { use_ovn_lb_provider: 'true' } });
   note(tb, `M2: create-cluster --set use_ovn_lb_provider=true exit ${r.code} in ${r.ms} ms\n${r.stderr.slice(-4000)}`);

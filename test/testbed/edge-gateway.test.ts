@@ -21,7 +21,8 @@ let applied: Run;
 
 beforeAll(() => {
   tb = testbed();
-  applied = kaas(tb, ['apply-gateway', tb.cluster, '--rollout-timeout', '3m', '--address-timeout', '30s', '--no-verify'], {
+  // --force: this scenario is about the Gateway API objects; the other scenarios move OCCM's cloud.conf around.
+  applied = kaas(tb, ['apply-gateway', tb.cluster, '--rollout-timeout', '3m', '--address-timeout', '30s', '--no-verify', '--force'], {
     sets: { deploy_gateway: 'true', use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' },
   });
   note(tb, `apply-gateway exit ${applied.code} in ${applied.ms} ms\n${applied.stderr.slice(-4000)}`);

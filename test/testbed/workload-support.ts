@@ -47,7 +47,7 @@ export function kaas(tb: Testbed, args: string[], opts: { sets?: Record<string, 
 
 /** kubectl against the workload apiserver (the admin kubeconfig workload.sh wrote). */
 export function wk(tb: Testbed, args: string[], input?: string): string {
-  const r = spawnSync('kubectl', ['--kubeconfig', tb.workloadKubeconfig, ...args], { encoding: 'utf8', input, env: { PATH: tb.env.PATH, HOME: '/tmp' }, timeout: 120_000 });
+  const r = spawnSync('kubectl', ['--kubeconfig', tb.workloadKubeconfig, ...args], { encoding: 'utf8', input, env: { PATH: tb.env.PATH, HOME: '/tmp' }, timeout: 120_000, maxBuffer: 256 << 20 });
   if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
