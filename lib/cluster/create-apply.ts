@@ -12,6 +12,8 @@ import { controlPlaneAt, machinesProgress } from './progress.js';
 import { checkManagementCluster } from './preflight.js';
 import { clusterObjectNames, occmClusterName } from './model.js';
 import type { ClusterPlan } from './plan.js';
+import type { KubeObject } from '../render/documents.js';
+import type { ObjectDiff } from './reconcile.js';
 import { managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { machineWaits } from './timeouts.js';
 import { waitFor } from './wait.js';
@@ -70,6 +72,12 @@ export interface ApplyInput {
   edge?: { sets: string[]; recreate?: (workload: Kubectl) => Promise<string> };
 }
 
+/** The objects to apply: all but those the live plan classified as unchanged (kind and name). */
+export function changedObjects(objects: KubeObject[], diffs: ObjectDiff[]): KubeObject[] {
+  const unchanged = new Set(diffs.filter((d) => d.action === 'unchanged').map((d) => `${d.kind}/${d.name}`));
+  return objects.filter((o) => !unchanged.has(`${o.kind}/${o.metadata.name}`));
+}
+
 /** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
 export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts>; upgrade?: boolean; wait?: boolean }, deps: ApplyDeps, p: ApplyInput) {
   const s = p.plan.decisions.settings;
@@ -117,7 +125,15 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   });
 
   await timed('cluster objects', async () => {
-    const r = await converge(mgmt, live.converge.objects, deps.logger, `cluster ${cluster}`);
+    // Objects the live plan found unchanged (every field kaas sets as it is) are not applied again:
+    // under Cluster API v1.12 each server-side apply of a v1beta1 Cluster or KubeadmControlPlane goes
+    // through conversion and raises its generation, so a re-run would look like a change to CAPI.
+    const toApply = changedObjects(live.converge.objects, live.converge.diffs);
+    if (!toApply.length) {
+      deps.logger.info(`cluster ${cluster}: no changes (${live.converge.objects.length} objects up to date)`);
+      return `unchanged in namespace ${ns}`;
+    }
+    const r = await converge(mgmt, toApply, deps.logger, `cluster ${cluster}`);
     const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
     return `${what} in namespace ${ns}${createdNs ? ' (created)' : ''}`;
   });
