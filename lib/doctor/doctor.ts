@@ -146,5 +146,8 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   const report = runChecks(DOCTOR_CHECKS.filter((c) => !fetchSkipped.has(c.id)), input, unavailable);
   const data: DoctorReport = { findings: sortFindings(report.findings), checked: report.checked, skipped: [...skippedByFetch, ...report.skipped] };
   const title = `kaas doctor ${o.cluster ?? '(all clusters of the project)'}: provider ${lb.provider}, project ${cloud?.projectId ?? '?'}`;
-  return { data, text: formatReport(data, title), exitCode: hasErrors(data.findings) ? 1 : 0 };
+  // Issue 23: a cloud that could not be read (down, 403, 5xx, not JSON, revoked token) is not health:
+  // "no findings" with exit 0 said the cloud side was fine when nothing of it had been checked.
+  const couldNotCheck = unavailable.cloud ? `\nerror: the cloud-side checks could not run (${unavailable.cloud}); this is not a clean bill of health` : '';
+  return { data, text: formatReport(data, title) + couldNotCheck, exitCode: hasErrors(data.findings) || unavailable.cloud ? 1 : 0 };
 }

@@ -61,7 +61,8 @@ function readDoc(file: string, read: (p: string) => string): Record<string, unkn
   try {
     // Later duplicate keys win, as in openstacksdk (PyYAML); checking them would be quadratic.
     // An empty file (or only comments) parses to null: no clouds.
-    doc = parse(text, { uniqueKeys: false, maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+    // merge: openstacksdk (PyYAML) honours `<<: *base`; without it the merged keys (region_name, …) were dropped.
+    doc = parse(text, { uniqueKeys: false, maxAliasCount: MAX_ALIAS_COUNT, merge: true }) ?? {};
   } catch (err) {
     // Only the first line: the rest quotes the file, which may hold a password.
     throw new UsageError(`cannot read ${file}: ${(err as Error).message.split('\n')[0]}`, {

@@ -65,7 +65,7 @@ describe('kaas apply-ingress --dry-run (built CLI, offline)', () => {
     [['--set', 'use_ovn_lb_provider=true', '--set', 'restrict_kubeapi=[]', '--capabilities', 'test/fixtures/ingress/capabilities-ovn-victoria.json'], /older than Wallaby/],
     [['--output-dir', '/tmp/x'], /--output-dir needs --dry-run/],
     [['--set', 'use_ovn_lb_provider=auto', '--set', 'cloud='], /error: use_ovn_lb_provider is auto, so planning needs the cloud's capabilities: no OpenStack cloud configured\nhint: .*plan offline with --capabilities FILE/],
-    [['--capabilities', '/nonexistent.json'], /--capabilities \/nonexistent\.json cannot be read/],
+    [['--capabilities', '/nonexistent.json'], /cannot read --capabilities \/nonexistent\.json: does not exist/],
   ])('exits 2 with a clear error: %j', (extra, message) => {
     const dryRun = extra.includes('--output-dir') ? [] : ['--dry-run'];
     const r = runKaas(['apply-ingress', 'demo', '--env', 'example', ...dryRun, ...extra]);

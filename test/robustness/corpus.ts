@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KAAS, ROOT } from '../support/cli.js';
@@ -73,6 +73,74 @@ export function loadCorpus(home: string, scratch: string): Case[] {
   for (const name of files(argv, '.json')) {
     const c = JSON.parse(readFileSync(path.join(argv, `${name}.json`), 'utf8')) as { args: string[]; exit?: number };
     out.push({ suite: 'args', name, args: c.args, env, exit: c.exit ?? 2, fragments: expected(argv)[name] });
+  }
+  out.push(...flagValueCases(env), ...specialFileCases(env, scratch));
+  return out;
+}
+
+/** Every command, with a valid positional where it needs one: the flag-value kind covers each. */
+const COMMANDS = [
+  ['settings', 'init'], ['settings', 'show', 'demo'], ['settings', 'validate'], ['settings', 'import', 'x.yaml', '--cluster', 'demo'],
+  ['detect'], ['apply-ingress', 'demo'], ['apply-gateway', 'demo'], ['migrate-ingress'], ['create-cluster', 'demo'],
+  ['delete-cluster', 'demo'], ['get', 'kubeconfig', 'demo'], ['doctor'], ['check-lb', 'demo'],
+];
+
+/** The yes/no flags of a command, read from its --help (so a new flag is covered without listing it). */
+function booleanFlags(command: string[]): string[] {
+  const words = command.filter((w, i) => i < 2 && !w.includes('.') && w !== 'demo');
+  const help = spawnSync(process.execPath, [KAAS, ...words, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } }).stdout;
+  const entries = help.split(/\n(?=\s+(?:-\w, )?--)/);
+  return entries.filter((e) => e.includes('[boolean]')).map((e) => /--([a-z][a-z-]*)/.exec(e)?.[1]).filter((f): f is string => !!f && f !== 'help' && f !== 'version');
+}
+
+/**
+ * Kind "flag values": every yes/no flag of every command given a value yargs used to read as false
+ * (`--dry-run=yes` ran the real operation). Exit 2 before anything happens.
+ */
+function flagValueCases(env: Record<string, string>): Case[] {
+  const out: Case[] = [];
+  for (const command of COMMANDS) {
+    for (const flag of booleanFlags(command)) {
+      for (const value of ['yes', '0', '']) {
+        out.push({ suite: 'flag-values', name: `${command.slice(0, 2).join('-')}--${flag}=${value}`, args: [...command, `--${flag}=${value}`], env, exit: 2, fragments: [`--${flag}=${value}: a yes/no flag takes no value, or exactly =true or =false`] });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Kind "special files": every file input (settings file, clouds.yaml, --capabilities, cacert, SCS
+ * import, manifests) as an endless device, a FIFO nobody writes into, and a directory. Each is exit 2
+ * naming the path, within the input-size cap; none hangs or grows without bound.
+ */
+function specialFileCases(env: Record<string, string>, scratch: string): Case[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-special-'));
+  const kinds: [string, (p: string) => void, string][] = [
+    ['zero', (p) => symlinkSync('/dev/zero', p), 'has more than'],
+    ['urandom', (p) => symlinkSync('/dev/urandom', p), 'has more than'],
+    ['fifo', (p) => spawnSync('mkfifo', [p]), 'it is a named pipe nobody writes into'],
+    ['directory', (p) => mkdirSync(p), 'it is a directory, not a file'],
+  ];
+  const out: Case[] = [];
+  for (const [kind, make, said] of kinds) {
+    const file = (name: string) => {
+      const p = path.join(dir, `${kind}-${name}`);
+      make(p);
+      return p;
+    };
+    file('settings.yaml');
+    out.push({ suite: 'special-files', name: `settings-${kind}`, args: ['settings', 'validate', '--settings-dir', dir, '--env', `${kind}-settings`], env, exit: 2, fragments: [`${kind}-settings.yaml`, said] });
+    const clouds = file('clouds.yaml');
+    out.push({ suite: 'special-files', name: `clouds-${kind}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds }, exit: 2, fragments: [clouds, said] });
+    const caps = file('caps.json');
+    out.push({ suite: 'special-files', name: `capabilities-${kind}`, args: ['detect', '--capabilities', caps], env, exit: 2, fragments: [`--capabilities ${caps}`, said] });
+    const scs = file('clusterctl.yaml');
+    out.push({ suite: 'special-files', name: `import-${kind}`, args: ['settings', 'import', scs, '--cluster', 'demo', '--env', 'imported', '--settings-dir', scratch], env, exit: 2, fragments: [scs, said] });
+    const cacert = file('ca.pem');
+    const cloudsWithCa = path.join(dir, `${kind}-clouds-ca.yaml`);
+    writeFileSync(cloudsWithCa, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
+    out.push({ suite: 'special-files', name: `cacert-${kind}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: cloudsWithCa }, exit: 2, fragments: [`cacert ${cacert}`, said] });
   }
   return out;
 }

@@ -48,11 +48,13 @@ describe('kaas doctor, cluster side (kubectl fake)', () => {
     expect(JSON.stringify(r.data)).not.toContain('s3cr3t-value');
   });
 
-  it('an unreachable cluster: every cluster check skipped with kubectl\'s words, no crash, exit 0', async () => {
+  // Issue 23, item 6: with the cloud unreadable too, nothing was checked: that was "no findings", exit 0.
+  it('an unreachable cluster and an unreadable cloud: every check skipped with the reasons, no crash, exit 1 (not health)', async () => {
     const { o, deps } = setup((kc) => [{ tool: 'kubectl', argv: ['--kubeconfig', kc, 'version', '-o', 'json'], response: { stderrFile: `${RECORDED}/error-connection-refused.txt`, exitCode: 1 } }]);
     const r = await runDoctor(o, deps);
     fake!.assertDone();
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(1);
+    expect(r.text).toMatch(/^error: the cloud-side checks could not run \(cloud .* not readable: .*\); this is not a clean bill of health$/m);
     expect(r.data.findings).toEqual([]);
     expect(r.data.checked).toEqual([]);
     expect(r.data.skipped).toContainEqual({ check: 'etp-local-no-monitor', reason: 'cluster demo not reachable: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?' });
