@@ -5,6 +5,7 @@
  * balancer in the cloud. The real KubeadmControlPlane webhook's verdict comes from
  * `kubectl apply --server-side --dry-run=server` of the whole manifest kaas renders.
  */
+import YAML from 'yaml';
 import { capoResources, openstack } from './openstack.js';
 import { getObject, kaas, kaasDelete, kaasUser, kubectl, leakedSecrets, renderedCluster, RES, serverDryRun, snapshot, tail, type KaasUser } from './support.js';
 
@@ -39,9 +40,14 @@ describe('settings the real webhooks refuse', () => {
     expect({ networks: got.networks.length, lbs: got.lbs.length }).toEqual({ networks: 0, lbs: 0 });
   });
 
-  test('controller_count 2: the real KCP webhook refuses the rendered set (server dry-run over the whole manifest)', async () => {
-    const rendered = await renderedCluster(u, CLUSTER, ['controller_count=2']);
+  test('the rule kaas checks is the real one: the KCP webhook refuses kaas\'s render with 2 replicas (server dry-run over the whole manifest)', async () => {
+    // kaas refuses controller_count 2 before rendering (above), so render 3 and set the replicas the
+    // way a hand edit would: the real webhook's refusal is the rule kaas's settings check mirrors.
+    const rendered = await renderedCluster(u, CLUSTER, ['controller_count=3']);
     expect(rendered.run.code).toBe(0);
+    const docs = YAML.parseAllDocuments(rendered.yaml).map((d) => d.toJS() as { kind: string; spec: { replicas?: number } });
+    docs.filter((d) => d.kind === 'KubeadmControlPlane').forEach((d) => { d.spec.replicas = 2; });
+    rendered.yaml = docs.map((d) => YAML.stringify(d)).join('---\n');
     // A server dry-run of namespaced objects needs their namespace (else every object is NotFound).
     await kubectl(['create', 'namespace', NS]);
     const real = await serverDryRun(rendered.yaml);
