@@ -46,7 +46,7 @@ describe('kaas apply-ingress --dry-run (built CLI, offline)', () => {
     const conf = readFileSync(path.join(dir, 'cloud.conf'), 'utf8');
     expect(statSync(path.join(dir, 'cloud.conf')).mode & 0o777).toBe(0o600);
     expect(conf).toContain('application-credential-secret="very-secret-appcred"');
-    expect(conf).toMatch(/\[LoadBalancer\]\nenable-ingress-hostname=true\nmanage-security-groups=true\n/);
+    expect(conf).toMatch(/\[LoadBalancer\]\ncreate-monitor=true\nenable-ingress-hostname=true\nmanage-security-groups=true\n/);
     expect(r.stderr).not.toContain('very-secret-appcred');
     expect(docs(readFileSync(path.join(dir, 'ingress-nginx.yaml'), 'utf8'))).toHaveLength(19);
   });

@@ -89,7 +89,9 @@ const COMMANDS = [
 function booleanFlags(command: string[]): string[] {
   const words = command.filter((w, i) => i < 2 && !w.includes('.') && w !== 'demo');
   const help = spawnSync(process.execPath, [KAAS, ...words, '--help'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/nonexistent' } }).stdout;
-  const entries = help.split(/\n(?=\s+(?:-\w, )?--)/);
+  // A flag entry starts in the first columns; a wrapped description line that begins with a flag name
+  // (e.g. "--output-dir; touches nothing") is indented to the description column and is not one.
+  const entries = help.split(/\n(?=\s{1,8}(?:-\w, )?--)/);
   return entries.filter((e) => e.includes('[boolean]')).map((e) => /--([a-z][a-z-]*)/.exec(e)?.[1]).filter((f): f is string => !!f && f !== 'help' && f !== 'version');
 }
 

@@ -57,10 +57,17 @@ describe('kaas detect (process level, real peer)', () => {
     expect(JSON.parse(offline.stdout).loadBalancer.provider).toBe('ovn');
   });
 
-  it('text output explains the plan', () => {
+  it('a cloud without Octavia (region RegionBare) is no plan: exit 2 naming the region and the fix, not an amphora plan (issue 23)', () => {
     const r = kaasOnPeer(['detect', '--cloud', 'peer-demo-bare']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: the cloud has no load-balancer service (Octavia): the "load-balancer" service has no public endpoint in region RegionBare');
+    expect(r.stderr).toMatch(/hint: check region_name .* in clouds\.yaml/);
+    expect(r.stdout).not.toContain('PROXY protocol possible');
+  });
+
+  it('text output explains the plan', () => {
+    const r = kaasOnPeer(['detect', '--cloud', 'peer-demo']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Octavia  not available: the "load-balancer" service has no public endpoint in region RegionBare');
     expect(r.stdout).toContain('- OVN not used: use_ovn_lb_provider is false');
   });
 
