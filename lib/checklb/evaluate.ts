@@ -71,10 +71,16 @@ export function evaluate(o: Observed): LbCheck[] {
     out.push({ check: 'local-podless-nodes', result: 'skipped', detail: `the Local LB's members cannot be read: ${o.membersProblem ?? 'no cloud'}` });
   } else {
     const wrong = o.localMembers.filter((m) => m.operating_status === 'ONLINE' && !o.podNodeIps.includes(m.address)).map((m) => m.address);
+    const onlinePods = o.localMembers.filter((m) => m.operating_status === 'ONLINE' && o.podNodeIps.includes(m.address));
     const pods = [...new Set(o.podNodeIps)].sort().join(', ');
+    const statuses = [...new Set(o.localMembers.map((m) => m.operating_status))].sort().join(', ') || 'no members';
     out.push(wrong.length
       ? { check: 'local-podless-nodes', result: 'fail', detail: `members ONLINE on nodes without an echo pod (${[...new Set(wrong)].sort().join(', ')}): the LB sends them traffic they drop (no health monitor?)` }
-      : { check: 'local-podless-nodes', result: 'pass', detail: `only the nodes with an echo pod (${pods}) are ONLINE members` });
+      // No ONLINE member proves nothing about podless nodes: the monitor took every node out, or
+      // members never report (a provider without health data, or no data path to the nodes).
+      : !onlinePods.length
+        ? { check: 'local-podless-nodes', result: 'fail', detail: `no member on a node with an echo pod (${pods}) is ONLINE (member status: ${statuses}): the health monitor reaches no node, so the Local LB has no backend` }
+        : { check: 'local-podless-nodes', result: 'pass', detail: `only the nodes with an echo pod (${pods}) are ONLINE members` });
   }
   return out;
 }

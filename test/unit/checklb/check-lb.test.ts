@@ -30,8 +30,17 @@ describe('check-lb verdicts', () => {
     ['amphora plan: client IP not judged', { clientIpKept: false }, ['pass', 'pass', 'skipped', 'pass']],
     ['podless node ONLINE (no monitor)', { localMembers: [...base.localMembers!.slice(0, 1), { id: 'b', address: '10.8.0.22', protocol_port: 31000, operating_status: 'ONLINE' }] }, ['pass', 'pass', 'pass', 'fail']],
     ['members unreadable', { localMembers: undefined, membersProblem: 'no cloud configured' }, ['pass', 'pass', 'pass', 'skipped']],
+    // Seen on the testbed: amphora members stay OFFLINE, OVN members NO_MONITOR when nothing reports health.
+    ['no member ONLINE at all (nothing reports health)', { localMembers: base.localMembers!.map((m) => ({ ...m, operating_status: 'OFFLINE' })) }, ['pass', 'pass', 'pass', 'fail']],
+    ['only the podless node ONLINE', { localMembers: [{ ...base.localMembers![0], operating_status: 'ERROR' }, { ...base.localMembers![1], operating_status: 'ONLINE' }] }, ['pass', 'pass', 'pass', 'fail']],
+    ['no members', { localMembers: [] }, ['pass', 'pass', 'pass', 'fail']],
   ])('%s', (_, over, want) => {
     expect(evaluate({ ...base, ...over } as Observed).map((c) => c.result)).toEqual(want);
+  });
+
+  it('no ONLINE member: the detail says why the check cannot pass, with the statuses seen', () => {
+    const v = evaluate({ ...base, localMembers: base.localMembers!.map((m) => ({ ...m, operating_status: 'NO_MONITOR' })) } as Observed).find((c) => c.check === 'local-podless-nodes')!;
+    expect(v).toEqual({ check: 'local-podless-nodes', result: 'fail', detail: 'no member on a node with an echo pod (10.8.0.21) is ONLINE (member status: NO_MONITOR): the health monitor reaches no node, so the Local LB has no backend' });
   });
 
   it.each([
