@@ -61,7 +61,9 @@ export async function fetchClusterSnapshot(k: Kubectl): Promise<ClusterSnapshot>
   const gatewayPods = podsOf(await k.getJson('pods', undefined, { namespace: GATEWAY_NAMESPACE, selector: owningGatewaySelector(GATEWAY_NAMESPACE, DEFAULT_GATEWAY) }));
   const cm = await k.getJson<Item>('configmap', CONTROLLER_CONFIGMAP, ingress);
   const deploy = await k.getJson<Item<{ template?: { spec?: { containers?: { name: string; image: string }[] } } }>>('deployment', CONTROLLER_DEPLOYMENT, ingress);
-  const secret = await k.getJson<Item>('secret', OCCM_SECRET.name, { namespace: OCCM_SECRET.namespace });
+  // When the Secret last changed (occm-not-restarted) is in its managedFields, which kubectl leaves out of
+  // -o json unless asked (seen against a real apiserver on the testbed).
+  const secret = await k.getJson<Item>('secret', OCCM_SECRET.name, { namespace: OCCM_SECRET.namespace }, { managedFields: true });
   const occm = await k.getJson<{ items?: Item<unknown, { startTime?: string }>[] }>('pods', undefined, { namespace: 'kube-system', selector: OCCM_POD_SELECTOR });
   // OCCM's --cluster-name names the cluster's load balancers: the live value beats the settings' rule.
   const occmDaemonSet = await k.getJson<Item<{ template?: { spec?: { containers?: OccmContainer[] } } }>>('daemonset', OCCM_DAEMONSET, { namespace: 'kube-system' });

@@ -39,8 +39,11 @@ export interface Kubectl {
    * Returns kubectl's stdout (one line per object).
    */
   apply(manifest: string, opts?: { forceConflicts?: boolean; dryRun?: 'server' | 'client'; timeoutMs?: number; fieldManager?: string }): Promise<string>;
-  /** `get <kind> [name] -o json`; undefined when a named object does not exist. */
-  getJson<T = unknown>(kind: string, name?: string, scope?: Scope): Promise<T | undefined>;
+  /**
+   * `get <kind> [name] -o json`; undefined when a named object does not exist. `managedFields`:
+   * add `--show-managed-fields` (kubectl ≥ 1.21 leaves metadata.managedFields out of -o json otherwise).
+   */
+  getJson<T = unknown>(kind: string, name?: string, scope?: Scope, opts?: { managedFields?: boolean }): Promise<T | undefined>;
   /** `rollout status <resource> --timeout=<s>s`; throws OperationError with kubectl's words on timeout. */
   rolloutStatus(resource: string, scope: Scope, timeoutSec: number): Promise<void>;
   /** `wait <resource…> --for=<condition> --timeout=<s>s` (one resource, or several of a kind: `crd/a crd/b`). */
@@ -96,8 +99,8 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
       args.push('-f', '-');
       return (await checked(args, { input: manifest, timeoutMs: opts.timeoutMs ?? 120_000 })).stdout;
     },
-    async getJson<T>(kind: string, name?: string, scope?: Scope) {
-      const args = ['get', kind, ...(name ? [name] : []), ...scopeArgs(scope), '-o', 'json'];
+    async getJson<T>(kind: string, name?: string, scope?: Scope, opts: { managedFields?: boolean } = {}) {
+      const args = ['get', kind, ...(name ? [name] : []), ...scopeArgs(scope), '-o', 'json', ...(opts.managedFields ? ['--show-managed-fields'] : [])];
       const r = await run(args, { reject: false, timeoutMs: 60_000 });
       if (r.exitCode !== 0) {
         if (name && NOT_FOUND.test(r.stderr)) return undefined;

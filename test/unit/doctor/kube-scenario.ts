@@ -20,7 +20,7 @@ export function snapshotCalls(kc: string, over: Partial<Record<'version' | 'serv
     k(['get', 'pods', '--namespace', 'envoy-gateway-system', '--selector', GATEWAY_OWNER, '-o', 'json'], over.gatewayPods ?? f('empty-pod-list.json')),
     k(['get', 'configmap', 'ingress-nginx-controller', ...ing, '-o', 'json'], over.configmap ?? f('get-configmap-ingress-proxy.json')),
     k(['get', 'deployment', 'ingress-nginx-controller', ...ing, '-o', 'json'], over.deployment ?? f('get-deployment-ingress.json')),
-    k(['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], over.secret ?? f('get-secret-cloud-config.json')),
+    k(['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json', '--show-managed-fields'], over.secret ?? f('get-secret-cloud-config.json')),
     k(['get', 'pods', '--namespace', 'kube-system', '--selector', 'k8s-app=openstack-cloud-controller-manager', '-o', 'json'], over.occmPods ?? f('get-pods-occm.json')),
     // OCCM's --cluster-name (kaas's add-on: $(CLUSTER_NAME) = demo).
     k(['get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], over.occmDaemonSet ?? f('get-daemonset-occm.json')),
