@@ -105,12 +105,17 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
   const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id) });
   ns = live.namespace;
+  // The control plane and MachineDeployment the waits follow: the live ones (a ClusterClass cluster's, an adopted one's).
+  names.controlPlane = live.names?.controlPlane ?? names.controlPlane;
+  names.machineDeployment = live.names?.machineDeployment ?? names.machineDeployment;
   const addonCtx: AddonContext = { ...p.addonCtx, cluster: occmClusterName(ns, cluster) };
 
   // The namespace first (an empty one; the server's dry-run needs it), then the apiserver's own verdict
   // on every object, webhooks included, before anything else is created.
   const createdNs = await ensureNamespace(mgmt, ns);
   await timed('server dry-run', async () => {
+    // Nothing to apply (a ClusterClass cluster whose topology and class already match): nothing to ask.
+    if (!live.converge.objects.length) return 'nothing to apply';
     await serverDryRun(mgmt, live.converge.objects, `cluster ${cluster}`);
     return `${live.converge.objects.length} objects accepted by the management cluster (kubectl apply --server-side --dry-run=server)`;
   });

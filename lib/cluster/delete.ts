@@ -17,6 +17,7 @@ import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';
 import type { Logger } from '../log.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { waitFor } from './wait.js';
+import { classCleanup, isTopologyCluster, readTopology, type LiveTopology } from './topology.js';
 
 /**
  * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first, waiting until OCCM and
@@ -90,6 +91,9 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   const live = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
 
+  // A cluster made from a ClusterClass: its own class (SCS: named after the cluster) and the templates
+  // it refers to go after the Cluster, when no other cluster uses the class.
+  const topology: LiveTopology | undefined = live && isTopologyCluster(live) ? await readTopology(mgmt, ns, cluster) : undefined;
   if (live) {
     const steps = deleteSteps(live);
     if (steps.reason) deps.logger.warn(steps.reason);
@@ -130,7 +134,15 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     }
   }
   // Objects kaas applied that are not owned by the Cluster (templates it no longer references, the credentials).
-  const leftovers = await mgmt.getJson<{ items?: Item[] }>('openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
+  if (topology) {
+    const c = classCleanup(topology, cluster);
+    if (c.keep) deps.logger.info(c.keep);
+    for (const r of c.delete) {
+      actions.push(`${r.replace('.v1beta2.cluster.x-k8s.io', '')} in ${topology.classNamespace} (${r.startsWith('clusterclass') ? 'the cluster\'s own ClusterClass' : 'a template of it, or a generation kaas replaced'})`);
+      if (!o.dryRun) await mgmt.delete([r], { namespace: topology.classNamespace });
+    }
+  }
+  const leftovers = await mgmt.getJson<{ items?: Item[] }>('openstackclustertemplates,openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
   for (const i of leftovers?.items ?? []) {
     const kind = (i as unknown as { kind: string }).kind;
     actions.push(`${kind} ${ns}/${i.metadata.name}`);

@@ -11,6 +11,7 @@ import { clusterNamespace, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
 import { diffLines, planConvergence, type ConvergePlan } from './reconcile.js';
 import { renderClusterObjects } from './render.js';
+import { planTopology, readTopology, wantedFromRender } from './topology.js';
 
 /**
  * The live half of planning a (re-)run: which namespace the cluster is in, what exists there,
@@ -59,6 +60,10 @@ export interface LiveConvergence {
   lines: string[];
   /** The Kubernetes version rendered: the resolved one, or the live one a floating setting keeps. */
   kubernetesVersion: string;
+  /** The live control plane and MachineDeployment the waits follow (a ClusterClass cluster's differ from kaas's names). */
+  names?: { controlPlane: string; machineDeployment: string };
+  /** The cluster is made from a ClusterClass (lib/cluster/topology.ts). */
+  topology?: boolean;
 }
 
 /** Options of a live convergence. */
@@ -97,6 +102,7 @@ export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: 
   const names = clusterObjectNames(d.cluster);
   let live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment);
   const refs = liveRefs(live, d.cluster, names.controlPlane, names.machineDeployment);
+  if (refs.topology) return topologyConvergence(mgmt, plan, namespace, logger, o);
   const liveVersion = dig(liveObject(live, 'KubeadmControlPlane', refs.controlPlane), ['spec', 'version']);
   const pin = orThrow(andReport(pinKubernetesVersion({ setting: d.settings.kubernetes_version, resolved: d.image.kubernetesVersion, live: typeof liveVersion === 'string' ? liveVersion : undefined, upgrade: o.upgrade ?? false }), logger));
   if (pin !== d.image.kubernetesVersion) {
@@ -113,6 +119,28 @@ export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: 
   for (const l of lines) logger.info(`  ${l}`);
   return { namespace, converge, lines, kubernetesVersion: pin };
 }
+
+/** liveConvergence for a cluster made from a ClusterClass: spec.topology and the class's templates only. */
+async function topologyConvergence(mgmt: Kubectl, plan: ClusterPlan, namespace: string, logger: Logger, o: LiveOptions): Promise<LiveConvergence> {
+  const d = plan.decisions;
+  const t = await readTopology(mgmt, namespace, d.cluster);
+  const liveVersion = dig(t.cluster, ['spec', 'topology', 'version']);
+  const pin = orThrow(andReport(pinKubernetesVersion({ setting: d.settings.kubernetes_version, resolved: d.image.kubernetesVersion, live: typeof liveVersion === 'string' ? liveVersion : undefined, upgrade: o.upgrade ?? false }), logger));
+  const image = pin === d.image.kubernetesVersion ? d.image : { kubernetesVersion: pin, image: defaultImageName(pin) };
+  const objects = renderClusterObjects({ ...d, namespace, image });
+  const kcpName = dig(t.cluster, ['spec', 'controlPlaneRef', 'name']);
+  const kcp = typeof kcpName === 'string' ? await mgmt.getJson(KCP_V1BETA2, kcpName, { namespace }) : undefined;
+  const cpVersion = dig(kcp, ['status', 'version']);
+  const decision = planTopology({ live: t, wanted: wantedFromRender(objects), controlPlaneVersion: typeof cpVersion === 'string' ? cpVersion : undefined });
+  for (const r of decision.reasons) logger.info(`  ${r}`);
+  const converge = orThrow(decision);
+  const lines = diffLines(converge.diffs);
+  logger.info(`cluster objects in namespace ${namespace} (ClusterClass ${t.className}):`);
+  for (const l of lines) logger.info(`  ${l}`);
+  return { namespace, converge, lines, kubernetesVersion: pin, names: converge.names, topology: true };
+}
+
+const KCP_V1BETA2 = 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io';
 
 function andReport<T>(d: Decision<T>, logger: Logger): Decision<T> {
   for (const r of d.reasons) logger.info(`  ${r}`);

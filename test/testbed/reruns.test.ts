@@ -6,6 +6,9 @@
  * the real webhooks say of the same settings (`kubectl apply --server-side --dry-run=server` of the
  * manifests kaas renders for them) and what the real controllers then do.
  */
+import { createProcessRunner } from '../../lib/exec/runner.js';
+import { referencedTemplates } from '../../lib/cluster/live.js';
+import { createKubectl } from '../../lib/kube/kubectl.js';
 import { ensureFlavor, ensureImage, listenersOf, openstack } from './openstack.js';
 import {
   getObject, kaas, kaasDelete, kaasUser, leakedSecrets, listObjects, renderedCluster, RES, serverDryRun, snapshot, tail, testbed, until, type KaasUser,
@@ -105,6 +108,16 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
       const sets2 = await listObjects('machinesets.v1beta1.cluster.x-k8s.io', NS, `cluster.x-k8s.io/deployment-name=${CLUSTER}-md-0`);
       return sets2.some((s) => s.spec.template.spec.infrastructureRef.name === newTemplate) ? true : undefined;
     });
+    // Review m1: which replaced templates may go is decided by kaas's referencedTemplates. Real Machines
+    // point at their cloned OpenStackMachine, never at the template (the old code read that and so found
+    // no template in use); the clones carry cloned-from-name. The old machine still uses the old template.
+    const machines = await listObjects(RES.machine, NS, `cluster.x-k8s.io/deployment-name=${CLUSTER}-md-0`);
+    expect(machines.length).toBeGreaterThan(0);
+    expect(machines.map((m) => m.spec.infrastructureRef.kind)).toEqual(machines.map(() => 'OpenStackMachine'));
+    const mgmt = createKubectl(createProcessRunner(), { kubeconfig: testbed().mgmtKubeconfig });
+    expect([...await referencedTemplates(mgmt, NS, CLUSTER)]).toContain(oldTemplate);
+    await until('the new machine\'s OpenStackMachine is found using the new template', 300_000, async () =>
+      ((await referencedTemplates(mgmt, NS, CLUSTER)).has(newTemplate) ? true : undefined));
   });
 
   test('node_cidr change: kaas refuses with exit 2 before anything is applied, as the real CAPO webhook refuses it', async () => {

@@ -108,9 +108,9 @@ export function kaasUser(): KaasUser {
  * Runs the built kaas (dist/bundle/kaas.js) with `--settings-dir <testbed>/settings --env testbed`
  * plus `--set` per entry of `sets`. Output is kept for the secrets check.
  */
-export async function kaas(u: KaasUser, args: string[], o: { sets?: string[]; timeoutMs?: number; extraEnv?: Record<string, string> } = {}): Promise<Run> {
+export async function kaas(u: KaasUser, args: string[], o: { sets?: string[]; timeoutMs?: number; extraEnv?: Record<string, string>; settingsDir?: string } = {}): Promise<Run> {
   const tb = testbed();
-  const argv = [KAAS, ...args, '--settings-dir', tb.settingsDir, '--env', 'testbed', ...(o.sets ?? []).flatMap((s) => ['--set', s])];
+  const argv = [KAAS, ...args, '--settings-dir', o.settingsDir ?? tb.settingsDir, '--env', 'testbed', ...(o.sets ?? []).flatMap((s) => ['--set', s])];
   const r = await run(process.execPath, argv, { env: { ...u.env, ...o.extraEnv }, timeoutMs: o.timeoutMs ?? 600_000 });
   u.printed.push(`$ kaas ${args.join(' ')} ${(o.sets ?? []).map((s) => `--set ${s}`).join(' ')}\n${r.stdout}\n${r.stderr}`);
   return r;

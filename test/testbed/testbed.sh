@@ -214,9 +214,11 @@ manager() { # name binary webhook-port health-port diagnostics-port [flags...]
     --webhook-port "$wh" --webhook-cert-dir "$PKI/webhook" --health-addr "127.0.0.1:$health" \
     --diagnostics-address "127.0.0.1:$diag" --insecure-diagnostics "$@"
 }
+# ClusterTopology on in all three, as `clusterctl init` with CLUSTER_TOPOLOGY=true sets it (the provider
+# components default it to false): the KCP template webhook refuses a ClusterClass's template otherwise.
 manager capi-manager capi-manager 9443 9440 8443 --feature-gates ClusterTopology=true
-manager capi-kubeadm-bootstrap capi-kubeadm-bootstrap 9444 9441 8444
-manager capi-kubeadm-control-plane capi-kubeadm-control-plane 9445 9442 8445
+manager capi-kubeadm-bootstrap capi-kubeadm-bootstrap 9444 9441 8444 --feature-gates ClusterTopology=true
+manager capi-kubeadm-control-plane capi-kubeadm-control-plane 9445 9442 8445 --feature-gates ClusterTopology=true
 manager capo-manager capo-manager 9446 9447 8446
 launch orc-manager "$BIN/orc-manager" --kubeconfig "$MGMT_KUBECONFIG" --leader-elect=false \
   --health-probe-bind-address 127.0.0.1:9448 --metrics-bind-address 0

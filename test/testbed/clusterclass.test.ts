@@ -1,0 +1,182 @@
+/**
+ * Issue 24: a cluster made from the verbatim SCS cluster-template (a ClusterClass) by the SCS way
+ * (clusterctl.yaml → `clusterctl generate cluster --from` → `kubectl apply`), run by the real topology
+ * controller of Cluster API v1.12 and CAPO v0.14 on the testbed; then imported, converged after a
+ * setting change and deleted by kaas. kaas may change only what the topology owner expects to be
+ * changed (Cluster.spec.topology, the class's templates); the real controllers must carry the change
+ * to the KubeadmControlPlane, the MachineDeployment, the OpenStackCluster and the real Octavia listener.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { capoResources, ensureFlavor, listenersOf, openstack, type CloudCounts } from './openstack.js';
+import { asUpgraded, cloudsYamlB64, manifest, scsClusterctlYaml, SCS_TEMPLATE } from './scs-template.js';
+import { getObject, kaas, kaasUser, kubectl, leakedSecrets, listObjects, run, tail, testbed, until, type KaasUser } from './support.js';
+
+const CLUSTER = 'tbscs';
+const NS = CLUSTER;
+const PREFIX = 'tbscs';
+const FLAVOR2 = 'tb.medium';
+const USER_CIDR = '10.99.0.0/16';
+const R = {
+  cluster: 'clusters.v1beta2.cluster.x-k8s.io',
+  cc: 'clusterclasses.v1beta2.cluster.x-k8s.io',
+  kcp: 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io',
+  md: 'machinedeployments.v1beta2.cluster.x-k8s.io',
+  osc: 'openstackclusters.v1beta1.infrastructure.cluster.x-k8s.io',
+  osct: 'openstackclustertemplates.v1beta1.infrastructure.cluster.x-k8s.io',
+  osmt: 'openstackmachinetemplates.v1beta1.infrastructure.cluster.x-k8s.io',
+};
+
+let u: KaasUser;
+let dir: string;
+let settingsDir: string;
+let baseline: CloudCounts;
+const prereqs: { sgs: string[]; keypair?: string } = { sgs: [] };
+const k = (args: string[], sets: string[] = [], timeoutMs?: number) => kaas(u, args, { sets, settingsDir, timeoutMs });
+
+beforeAll(async () => {
+  u = kaasUser();
+  const tb = testbed();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-tb-scs-'));
+  settingsDir = path.join(dir, 'settings');
+  fs.mkdirSync(settingsDir);
+  fs.copyFileSync(path.join(tb.settingsDir, 'testbed.yaml'), path.join(settingsDir, 'testbed.yaml'));
+  await ensureFlavor(FLAVOR2, 2, 8192, 40);
+  const demo = await openstack();
+  // What SCS's terraform made before create_cluster.sh: the keypair and the security groups the template names.
+  const kp = await demo.send('compute', 'POST', '/os-keypairs', { keypair: { name: `${PREFIX}-keypair` } });
+  if (kp.status >= 300) throw new Error(`keypair: HTTP ${kp.status}`);
+  prereqs.keypair = `${PREFIX}-keypair`;
+  for (const name of [`${PREFIX}-allow-ssh`, `${PREFIX}-allow-icmp`, `${PREFIX}-${CLUSTER}-cilium`]) {
+    const r = await demo.send('network', 'POST', '/security-groups', { security_group: { name } });
+    if (r.status >= 300) throw new Error(`security group ${name}: HTTP ${r.status}`);
+    prereqs.sgs.push(r.body.security_group.id);
+  }
+  baseline = await demo.counts();
+  const ext = ((await demo.get('network', '/networks?router:external=true')).networks as { id: string; name: string }[]).find((n) => n.name === 'public')!;
+  fs.writeFileSync(path.join(dir, 'clusterctl.yaml'), scsClusterctlYaml({
+    cluster: CLUSTER, prefix: PREFIX, externalNetworkId: ext.id, cloud: 'peer-demo-appcred', flavor: tb.flavor, image: tb.image, k8s: tb.k8sVersion,
+    cloudsYamlB64: cloudsYamlB64(tb.cloudsFile, 'peer-demo-appcred'),
+  }), { mode: 0o600 });
+  const gen = await run('clusterctl', ['generate', 'cluster', CLUSTER, '--target-namespace', NS, '--from', SCS_TEMPLATE, '--config', path.join(dir, 'clusterctl.yaml'), '--kubeconfig', tb.mgmtKubeconfig],
+    { env: { ...process.env, PATH: tb.path, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true', HOME: u.home } });
+  if (gen.code !== 0) throw new Error(`clusterctl generate cluster: ${tail(gen)}`);
+  const ns = await kubectl(['create', 'namespace', NS]);
+  if (ns.code !== 0) throw new Error(ns.stderr);
+  const applied = await kubectl(['apply', '-f', '-'], { input: manifest(asUpgraded(gen.stdout)) });
+  if (applied.code !== 0) throw new Error(`kubectl apply of the generated SCS cluster: ${applied.stderr}`);
+  await until('OpenStackCluster of the topology ready with its API load balancer', 600_000, async () => {
+    const [osc] = await listObjects(R.osc, NS, `cluster.x-k8s.io/cluster-name=${CLUSTER}`);
+    return osc?.status?.ready === true && osc.status.apiServerLoadBalancer?.id ? osc : undefined;
+  }, 5000);
+}, 900_000);
+
+afterAll(async () => {
+  if ((await getObject(R.cluster, CLUSTER, NS)) !== undefined) {
+    const r = await k(['delete-cluster', CLUSTER, '--yes'], [], 900_000);
+    if (r.code !== 0) process.stderr.write(`cleanup: delete-cluster ${CLUSTER}: ${tail(r)}\n`);
+  }
+  await kubectl(['delete', 'namespace', NS, '--ignore-not-found', '--wait=false']);
+  const demo = await openstack();
+  for (const id of prereqs.sgs) await demo.send('network', 'DELETE', `/security-groups/${id}`);
+  if (prereqs.keypair) await demo.send('compute', 'DELETE', `/os-keypairs/${prereqs.keypair}`);
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 1_000_000);
+
+const clusterObj = () => getObject(R.cluster, CLUSTER, NS);
+const topologyOwned = async (res: string) => (await listObjects(res, NS, `cluster.x-k8s.io/cluster-name=${CLUSTER}`)).filter((o) => o.metadata.labels?.['topology.cluster.x-k8s.io/owned'] !== undefined);
+
+describe('a cluster from the verbatim SCS ClusterClass template, through kaas', () => {
+  test('the real topology controller built it: KCP, MachineDeployment and OpenStackCluster owned by the topology', async () => {
+    expect((await topologyOwned(R.kcp)).map((o) => o.spec.replicas)).toEqual([1]);
+    expect((await topologyOwned(R.md)).map((o) => o.spec.replicas)).toEqual([1]);
+    expect(await topologyOwned(R.osc)).toHaveLength(1);
+    const c = await clusterObj();
+    expect(c?.spec.topology.classRef.name).toBe(CLUSTER);
+  });
+
+  test('settings import reads the SCS clusterctl.yaml into clusters.tbscs', async () => {
+    const r = await run(process.execPath, [path.resolve('dist/bundle/kaas.js'), 'settings', 'import', path.join(dir, 'clusterctl.yaml'), '--cluster', CLUSTER, '--settings-dir', settingsDir, '--env', 'testbed'], { env: u.env });
+    expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });
+    const file = parse(fs.readFileSync(path.join(settingsDir, 'testbed.yaml'), 'utf8')) as { clusters: Record<string, Record<string, unknown>> };
+    expect(file.clusters[CLUSTER]).toMatchObject({ namespace: NS, worker_count: 1, controller_count: 1, worker_flavor: testbed().flavor, prefix: PREFIX });
+    expect(JSON.stringify(file)).not.toContain(cloudsYamlB64(testbed().cloudsFile, 'peer-demo-appcred'));
+  });
+
+  test('an unchanged re-run plans nothing and changes nothing (generation of Cluster and ClusterClass kept)', async () => {
+    const before = [await clusterObj(), await getObject(R.cc, CLUSTER, NS)].map((o) => o?.metadata.generation);
+    const dry = await k(['create-cluster', CLUSTER, '--dry-run', '-o', 'json']);
+    expect({ code: dry.code, err: dry.code ? tail(dry) : '' }).toEqual({ code: 0, err: '' });
+    const live = (JSON.parse(dry.stdout) as { live: { objects: { kind: string; action: string }[] } }).live.objects;
+    expect(live.filter((o) => o.action !== 'unchanged')).toEqual([]);
+    expect(live.map((o) => o.kind).sort()).toEqual(['Cluster', 'ClusterClass', 'OpenStackClusterTemplate', 'OpenStackMachineTemplate', 'OpenStackMachineTemplate']);
+    const r = await k(['create-cluster', CLUSTER, '--no-wait']);
+    expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });
+    expect(r.stdout + r.stderr).toMatch(/no changes/);
+    expect([await clusterObj(), await getObject(R.cc, CLUSTER, NS)].map((o) => o?.metadata.generation)).toEqual(before);
+  });
+
+  test('worker_count, controller_flavor and restrict_kubeapi converge through spec.topology and new class templates; the real controllers carry them', async () => {
+    const sets = ['worker_count=2', `controller_flavor=${FLAVOR2}`, `restrict_kubeapi=[${USER_CIDR}]`];
+    const r = await k(['create-cluster', CLUSTER, '--no-wait'], sets);
+    expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });
+    // kaas wrote spec.topology and the class, nothing the topology owns.
+    const c = await clusterObj();
+    expect(c?.spec.topology.workers.machineDeployments.map((m: { replicas: number }) => m.replicas)).toEqual([2]);
+    const cc = await getObject(R.cc, CLUSTER, NS);
+    expect(cc?.spec.controlPlane.machineInfrastructure.templateRef.name).toBe(`${PREFIX}-${CLUSTER}-control-plane-genc02`);
+    expect(cc?.spec.infrastructure.templateRef.name).toBe(`${CLUSTER}-geno02`);
+    expect(cc?.spec.workers.machineDeployments[0].infrastructure.templateRef.name).toBe(`${PREFIX}-${CLUSTER}-md-0-genw01`);
+    expect((await getObject(R.osmt, `${PREFIX}-${CLUSTER}-control-plane-genc02`, NS))?.spec.template.spec.flavor).toBe(FLAVOR2);
+    for (const res of [R.kcp, R.md, R.osc]) {
+      for (const o of await topologyOwned(res)) {
+        const managers = ((await getObject(res, o.metadata.name, NS))?.metadata as { managedFields?: { manager: string }[] }).managedFields ?? [];
+        expect({ res, managers: managers.map((m) => m.manager).filter((m) => m === 'kaas') }).toEqual({ res, managers: [] });
+      }
+    }
+    // The topology controller: MachineDeployment replicas, the control plane's new machine template, the OpenStackCluster's CIDRs.
+    await until('MachineDeployment replicas 2', 120_000, async () => ((await topologyOwned(R.md))[0]?.spec.replicas === 2 ? true : undefined));
+    await until(`the KubeadmControlPlane on a ${FLAVOR2} template`, 180_000, async () => {
+      const kcp = (await topologyOwned(R.kcp))[0];
+      const ref = kcp?.spec.machineTemplate.spec.infrastructureRef.name;
+      return ref && (await getObject(R.osmt, ref, NS))?.spec.template.spec.flavor === FLAVOR2 ? true : undefined;
+    });
+    const demo = await openstack();
+    await until(`${USER_CIDR} on the real API listener`, 300_000, async () => {
+      const lb = (await capoResources(demo, NS, CLUSTER)).lbs[0];
+      const l = lb ? (await listenersOf(demo, lb.id))[0] : undefined;
+      return ((l?.allowed_cidrs ?? []) as string[]).includes(USER_CIDR) ? true : undefined;
+    }, 5000);
+  });
+
+  test('a re-run with the new settings is unchanged again (the new generations are found, not made twice)', async () => {
+    const sets = ['worker_count=2', `controller_flavor=${FLAVOR2}`, `restrict_kubeapi=[${USER_CIDR}]`];
+    const dry = await k(['create-cluster', CLUSTER, '--dry-run', '-o', 'json'], sets);
+    expect({ code: dry.code, err: dry.code ? tail(dry) : '' }).toEqual({ code: 0, err: '' });
+    const live = (JSON.parse(dry.stdout) as { live: { objects: { kind: string; name: string; action: string }[] } }).live.objects;
+    expect(live.filter((o) => o.action !== 'unchanged')).toEqual([]);
+  });
+
+  test('a minor-version skip is refused with exit 2 and nothing applied', async () => {
+    const before = (await clusterObj())?.metadata.resourceVersion;
+    const r = await k(['create-cluster', CLUSTER, '--no-wait'], ['kubernetes_version=v1.36.1', 'image=' + testbed().image]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/skips/);
+    expect((await clusterObj())?.metadata.resourceVersion).toBe(before);
+  });
+
+  test('delete-cluster removes the cluster, its own ClusterClass and templates, and leaves the project as it was', async () => {
+    const r = await k(['delete-cluster', CLUSTER, '--yes'], [], 900_000);
+    expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });
+    expect(await clusterObj()).toBeUndefined();
+    expect(await getObject(R.cc, CLUSTER, NS)).toBeUndefined();
+    // Every generation goes: those the class referred to, and the ones kaas's new generations replaced.
+    expect([...await listObjects(R.osct, NS), ...await listObjects(R.osmt, NS)].map((o) => o.metadata.name)).toEqual([]);
+    const demo = await openstack();
+    expect(await capoResources(demo, NS, CLUSTER)).toEqual({ networks: [], subnets: [], routers: [], sgs: [], lbs: [], apiFips: [], servers: [] });
+    expect(await demo.counts()).toEqual(baseline);
+    expect(leakedSecrets(u)).toEqual([]);
+  });
+});

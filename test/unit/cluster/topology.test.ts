@@ -1,0 +1,155 @@
+import { classCleanup, classTemplates, nextGeneration, planTopology, type LiveTopology, type TopologyWanted } from '../../../lib/cluster/topology.js';
+
+// The shapes are those the real CAPI v1.12 / CAPO v0.14 answered on the testbed for the SCS template
+// (test/testbed/clusterclass.test.ts holds kaas to them end to end).
+const osmt = (name: string, flavor: string, image = 'ubuntu-capi-image-v1.34.10') => ({
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate',
+  metadata: { name, namespace: 'scs1', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } },
+  spec: { template: { spec: { flavor, image: { filter: { name: image } }, sshKeyName: 'capi-keypair', securityGroups: [{ filter: { name: 'capi-allow-ssh' } }], identityRef: { name: 'scs1-cloud-config', cloudName: 'c' } } } },
+});
+const osct = (name: string, allowedCIDRs?: string[]) => ({
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackClusterTemplate', metadata: { name, namespace: 'scs1' },
+  spec: { template: { spec: { apiServerLoadBalancer: { enabled: true, ...(allowedCIDRs ? { allowedCIDRs } : {}) }, managedSubnets: [{ cidr: '10.8.0.0/20' }] } } },
+});
+const clusterClass = (extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', metadata: { name: 'scs1', namespace: 'scs1' },
+  spec: {
+    infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackClusterTemplate', name: 'scs1-geno01' } },
+    controlPlane: {
+      templateRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'scs1-control-plane-genc01' },
+      machineInfrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-control-plane-genc01' } },
+    },
+    workers: { machineDeployments: [{ class: 'md-0', bootstrap: { templateRef: { kind: 'KubeadmConfigTemplate', name: 'capi-scs1-md-0-genw01' } }, infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-md-0-genw01' } } }] },
+    ...extra,
+  },
+});
+const cluster = (version = 'v1.34.10', cp = 1, workers = 1, pools?: unknown[]) => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'scs1', namespace: 'scs1' },
+  spec: {
+    controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: 'scs1-control-plane' },
+    topology: { classRef: { name: 'scs1' }, version, controlPlane: { replicas: cp }, workers: { machineDeployments: pools ?? [{ class: 'md-0', name: 'md-0-no1', replicas: workers }] } },
+  },
+});
+
+function live(o: { cluster?: ReturnType<typeof cluster>; cc?: ReturnType<typeof clusterClass>; others?: string[]; cidrs?: string[]; existing?: string[] } = {}): LiveTopology {
+  const c = o.cluster ?? cluster();
+  const cc = o.cc ?? clusterClass();
+  const templates = classTemplates(cc, c.spec.topology.workers.machineDeployments as { class: string }[]);
+  const objs: Record<string, unknown> = {
+    'scs1-geno01': osct('scs1-geno01', o.cidrs),
+    'capi-scs1-control-plane-genc01': osmt('capi-scs1-control-plane-genc01', 'small'),
+    'capi-scs1-md-0-genw01': osmt('capi-scs1-md-0-genw01', 'small'),
+  };
+  for (const t of templates) t.live = objs[t.name] as never;
+  return {
+    namespace: 'scs1', cluster: c as never, clusterClass: cc as never, classNamespace: 'scs1', className: 'scs1', otherUsers: o.others ?? [], templates,
+    existingTemplates: o.existing ?? Object.keys(objs), previousGeneration: {}, machineDeployments: [{ topologyName: 'md-0-no1', name: 'scs1-md-0-no1-x7k2p' }],
+  };
+}
+const wanted = (w: Partial<TopologyWanted> & { cpFlavor?: string; wFlavor?: string; image?: string; cidrs?: string[] } = {}): TopologyWanted => ({
+  version: w.version ?? 'v1.34.10', controlPlaneReplicas: w.controlPlaneReplicas ?? 1, workerReplicas: w.workerReplicas ?? 1,
+  controlPlaneMachine: { flavor: w.cpFlavor ?? 'small', image: { filter: { name: w.image ?? 'ubuntu-capi-image-v1.34.10' } }, sshKeyName: 'kaas-key' },
+  workerMachine: { flavor: w.wFlavor ?? 'small', image: { filter: { name: w.image ?? 'ubuntu-capi-image-v1.34.10' } } },
+  openStackCluster: { apiServerLoadBalancer: { enabled: true, ...(w.cidrs ? { allowedCIDRs: w.cidrs } : {}) } },
+});
+const lines = (d: ReturnType<typeof planTopology>) => (d.ok ? d.value.diffs.map((x) => `${x.action} ${x.kind}/${x.name}`) : d.refusals.map((r) => r.message));
+
+describe('planTopology (a ClusterClass cluster: spec.topology and the class templates only)', () => {
+  it('settings as live: everything unchanged, nothing to apply; the fields kaas does not own (sshKeyName, security groups) do not count', () => {
+    const d = planTopology({ live: live(), wanted: wanted() });
+    expect(lines(d)).toEqual([
+      'unchanged OpenStackClusterTemplate/scs1-geno01', 'unchanged OpenStackMachineTemplate/capi-scs1-control-plane-genc01',
+      'unchanged OpenStackMachineTemplate/capi-scs1-md-0-genw01', 'unchanged ClusterClass/scs1', 'unchanged Cluster/scs1',
+    ]);
+    expect(d.ok && d.value.objects).toEqual([]);
+    expect(d.ok && d.value.names).toEqual({ controlPlane: 'scs1-control-plane', machineDeployment: 'scs1-md-0-no1-x7k2p' });
+  });
+
+  it('replicas: the Cluster topology only (a partial object keyed by the pool name), no template', () => {
+    const d = planTopology({ live: live(), wanted: wanted({ controlPlaneReplicas: 3, workerReplicas: 4 }) });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    expect(d.value.objects).toEqual([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'scs1', namespace: 'scs1' }, spec: { topology: { classRef: { name: 'scs1' }, version: 'v1.34.10', controlPlane: { replicas: 3 }, workers: { machineDeployments: [{ class: 'md-0', name: 'md-0-no1', replicas: 4 }] } } } }]);
+  });
+
+  it('a flavor: a new generation of that template (the rest of it kept, server fields dropped), the class repointed by its class key', () => {
+    const d = planTopology({ live: live(), wanted: wanted({ wFlavor: 'large' }) });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    const [tpl, cc] = d.value.objects;
+    expect(tpl.metadata).toEqual({
+      name: 'capi-scs1-md-0-genw02', namespace: 'scs1',
+      labels: { 'cluster.x-k8s.io/cluster-name': 'scs1', 'app.kubernetes.io/managed-by': 'kaas' },
+      annotations: { 'kaas.scs.community/previous-generation': 'capi-scs1-md-0-genw01' },
+    });
+    expect((tpl.spec as { template: { spec: unknown } }).template.spec).toEqual({ ...osmt('x', 'large').spec.template.spec });
+    expect(cc).toEqual({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', metadata: { name: 'scs1', namespace: 'scs1' }, spec: { workers: { machineDeployments: [{ class: 'md-0', infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-md-0-genw02' } } }] } } });
+    expect(d.value.objects).toHaveLength(2);
+  });
+
+  it('restrict_kubeapi: a new OpenStackClusterTemplate with the allowed CIDRs; opening again removes them', () => {
+    const d = planTopology({ live: live(), wanted: wanted({ cidrs: ['10.0.0.0/8', '172.24.4.1/32'] }) });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    expect((d.value.objects[0].spec as { template: { spec: { apiServerLoadBalancer: unknown } } }).template.spec.apiServerLoadBalancer).toEqual({ enabled: true, allowedCIDRs: ['10.0.0.0/8', '172.24.4.1/32'] });
+    const open = planTopology({ live: live({ cidrs: ['10.0.0.0/8'] }), wanted: wanted() });
+    if (!open.ok) throw new Error(open.refusals[0].message);
+    expect((open.value.objects[0].spec as { template: { spec: { apiServerLoadBalancer: unknown } } }).template.spec.apiServerLoadBalancer).toEqual({ enabled: true });
+    // The same CIDRs in another order are no change.
+    expect(lines(planTopology({ live: live({ cidrs: ['b/32', 'a/8'] }), wanted: wanted({ cidrs: ['a/8', 'b/32'] }) }))).toContain('unchanged OpenStackClusterTemplate/scs1-geno01');
+  });
+
+  it('a Kubernetes patch upgrade: topology.version and both machine templates (the image follows the version); the upgrade wait starts from the control plane\'s version', () => {
+    const d = planTopology({ live: live(), wanted: wanted({ version: 'v1.34.11', image: 'ubuntu-capi-image-v1.34.11' }), controlPlaneVersion: 'v1.34.10' });
+    expect(lines(d)).toEqual([
+      'unchanged OpenStackClusterTemplate/scs1-geno01',
+      'create OpenStackMachineTemplate/capi-scs1-control-plane-genc02', 'create OpenStackMachineTemplate/capi-scs1-md-0-genw02',
+      'update ClusterClass/scs1', 'update Cluster/scs1',
+    ]);
+    expect(d.ok && d.value.upgrade).toEqual({ from: 'v1.34.10', to: 'v1.34.11' });
+  });
+
+  it.each([
+    ['a minor skip', { version: 'v1.36.1' }, {}, /skips a minor version \(v1\.35\.x\)/],
+    ['a downgrade', { version: 'v1.33.9' }, {}, /cannot be downgraded/],
+    ['a version the class does not allow', { version: 'v1.34.11' }, { cc: clusterClass({ kubernetesVersions: ['v1.34.10'] }) }, /allows Kubernetes v1\.34\.10, not v1\.34\.11/],
+    ['a template change in a class other clusters use', { wFlavor: 'large' }, { others: ['prod/b', 'scs1/c'] }, /used by prod\/b, scs1\/c too: a new workers \(class md-0\) template in the class would roll those clusters as well/],
+    ['two worker pools', {}, { cluster: cluster('v1.34.10', 1, 1, [{ class: 'md-0', name: 'a', replicas: 1 }, { class: 'md-0', name: 'b', replicas: 1 }]) }, /has 2 worker pools \(a, b\)/],
+    ['a class that is gone', {}, { cc: null }, /refers to ClusterClass scs1\/scs1, which does not exist/],
+  ])('refused: %s', (_, w, l, message) => {
+    const lv = live(l as never);
+    if ((l as { cc?: unknown }).cc === null) lv.clusterClass = undefined;
+    const d = planTopology({ live: lv, wanted: wanted(w) });
+    expect(d.ok).toBe(false);
+    expect(lines(d).join('\n')).toMatch(message);
+  });
+
+  it('replicas change in a shared class is fine (the class is not touched)', () => {
+    expect(planTopology({ live: live({ others: ['prod/b'] }), wanted: wanted({ workerReplicas: 3 }) }).ok).toBe(true);
+  });
+});
+
+describe('nextGeneration', () => {
+  it.each([
+    ['capi-scs1-md-0-genw01', [], 'capi-scs1-md-0-genw02'],
+    ['capi-scs1-md-0-genw09', [], 'capi-scs1-md-0-genw10'],
+    ['scs1-geno01', ['scs1-geno02', 'scs1-geno03'], 'scs1-geno04'],
+    ['my-template', [], 'my-template-gen02'],
+    ['my-template', ['my-template-gen02'], 'my-template-gen03'],
+  ])('%s (taken %j) → %s', (name, taken, next) => expect(nextGeneration(name, taken)).toBe(next));
+});
+
+describe('classCleanup (delete-cluster)', () => {
+  it('the cluster\'s own class: the class, every template it refers to and the generations kaas replaced', () => {
+    const l = live();
+    (l.clusterClass!.spec as Record<string, unknown>).workers = { machineDeployments: [{ class: 'md-0', bootstrap: { templateRef: { name: 'capi-scs1-md-0-genw01' } }, infrastructure: { templateRef: { name: 'capi-scs1-md-0-genw03' } } }] };
+    l.previousGeneration = { 'openstackmachinetemplate/capi-scs1-md-0-genw03': 'capi-scs1-md-0-genw02', 'openstackmachinetemplate/capi-scs1-md-0-genw02': 'capi-scs1-md-0-genw01' };
+    expect(classCleanup(l, 'scs1').delete).toEqual([
+      'clusterclass.v1beta2.cluster.x-k8s.io/scs1', 'openstackclustertemplate/scs1-geno01', 'kubeadmcontrolplanetemplate/scs1-control-plane-genc01',
+      'openstackmachinetemplate/capi-scs1-control-plane-genc01', 'kubeadmconfigtemplate/capi-scs1-md-0-genw01', 'openstackmachinetemplate/capi-scs1-md-0-genw03',
+      'openstackmachinetemplate/capi-scs1-md-0-genw02', 'openstackmachinetemplate/capi-scs1-md-0-genw01',
+    ]);
+  });
+
+  it('a class others use, or one not named after the cluster, stays (and says why)', () => {
+    expect(classCleanup(live({ others: ['x/y'] }), 'scs1')).toEqual({ delete: [], keep: 'ClusterClass scs1 stays: x/y use it too' });
+    expect(classCleanup(live(), 'other').keep).toMatch(/not this cluster's own class/);
+  });
+});
