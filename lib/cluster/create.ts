@@ -109,7 +109,7 @@ export function gatewayStep(g: GatewayPlan): string {
  * also shows what would change per object (and refuses what CAPO would refuse); without one, or
  * without Cluster API/CAPO on it, it stays offline.
  */
-async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan, verdict: ManagementVerdict | undefined, cloud?: ClusterCloud): Promise<(CreateClusterResult['live'] & { kubernetesVersion: string }) | undefined> {
+async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan, verdict: ManagementVerdict | undefined, cloud?: ClusterCloud): Promise<(CreateClusterResult['live'] & { kubernetesVersion: string; topologyObjects?: KubeObject[] }) | undefined> {
   const s = plan.decisions.settings;
   const mgmt = (deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t)))(managementTarget(o, s));
   if (!verdict) {
@@ -121,7 +121,7 @@ async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: Cluste
     return undefined;
   }
   const live = await liveConvergence(mgmt, plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: cloud ? (id) => cloud.loadBalancerProvider(id) : undefined });
-  return { namespace: live.namespace, objects: live.converge.diffs, kubernetesVersion: live.kubernetesVersion };
+  return { namespace: live.namespace, objects: live.converge.diffs, kubernetesVersion: live.kubernetesVersion, topologyObjects: live.topology ? live.converge.objects : undefined };
 }
 
 /** Runs create-cluster. */
@@ -200,7 +200,12 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       base.live = { namespace: live.namespace, objects: live.objects };
       base.kubernetesVersion = live.kubernetesVersion;
     }
-    const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
+    // A ClusterClass cluster: what would be applied is the topology plan (new template generations, the
+    // class and Cluster changes), not kaas's own objects, which the topology controller owns there.
+    const files = dryRunFiles(live?.topologyObjects ?? plan.objects, addons.bundled, addons.cloudConf.text);
+    if (live?.topologyObjects) {
+      files[0] = { ...files[0], text: `# Cluster ${cluster} is made from a ClusterClass: these are the only cluster objects a run would apply (${live.topologyObjects.length}; none when the topology and the class match the settings).\n${files[0].text}` };
+    }
     if (addons.ingress.deploy) {
       // The ingress goes in last; its manifests sit before cloud.conf, as the apply order has it.
       const { renderIngress } = await import('../ingress/render.js');

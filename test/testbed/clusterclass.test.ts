@@ -167,6 +167,18 @@ describe('a cluster from the verbatim SCS ClusterClass template, through kaas', 
     expect((await clusterObj())?.metadata.resourceVersion).toBe(before);
   });
 
+  test('doctor (cloud side) and get kubeconfig work on the topology cluster', async () => {
+    const d = await k(['doctor', CLUSTER, '--cloud-only', '-o', 'json']);
+    expect({ code: d.code, out: d.code === 0 ? '' : tail(d) }).toEqual({ code: 0, out: '' });
+    expect(JSON.parse(d.stdout).findings).toEqual([]);
+    // KubeadmControlPlane writes <cluster>-kubeconfig once the API endpoint (the LB's floating IP) is known.
+    const endpoint = await until('Cluster.spec.controlPlaneEndpoint', 300_000, async () => (await clusterObj())?.spec.controlPlaneEndpoint?.host as string | undefined);
+    await until('the kubeconfig Secret', 300_000, async () => ((await getObject('secret', `${CLUSTER}-kubeconfig`, NS)) ? true : undefined));
+    const g = await k(['get', 'kubeconfig', CLUSTER]);
+    expect({ code: g.code, out: g.code === 0 ? '' : tail(g) }).toEqual({ code: 0, out: '' });
+    expect((parse(g.stdout) as { clusters: { cluster: { server: string } }[] }).clusters[0].cluster.server).toBe(`https://${endpoint}:6443`);
+  });
+
   test('delete-cluster removes the cluster, its own ClusterClass and templates, and leaves the project as it was', async () => {
     const r = await k(['delete-cluster', CLUSTER, '--yes'], [], 900_000);
     expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../support/peer-paths.js';
 import { parseEnvFile } from './env.js';
-import { OpenStackReader } from './openstack-reader.js';
+import { LbReader } from './openstack-reader.js';
 
 export interface Testbed {
   dir: string;
@@ -17,7 +17,7 @@ export interface Testbed {
   /** OCCM's --cluster-name (kaas: the cluster name when the namespace is the cluster's). */
   occmName: string;
   workloadKubeconfig: string;
-  os: OpenStackReader;
+  os: LbReader;
 }
 
 export function testbed(): Testbed {
@@ -26,7 +26,7 @@ export function testbed(): Testbed {
   const env = parseEnvFile(fs.readFileSync(file, 'utf8'));
   if (!env.WORKLOAD_KUBECONFIG) throw new Error(`${file} has no WORKLOAD_KUBECONFIG: start the testbed with --workload (KAAS_TESTBED_WORKLOAD=1)`);
   const cluster = env.WORKLOAD_CLUSTER;
-  return { dir: env.TESTBED_DIR, env, cluster, occmName: cluster, workloadKubeconfig: env.WORKLOAD_ADMIN_KUBECONFIG, os: OpenStackReader.fromTestbed(env.TESTBED_DIR) };
+  return { dir: env.TESTBED_DIR, env, cluster, occmName: cluster, workloadKubeconfig: env.WORKLOAD_ADMIN_KUBECONFIG, os: LbReader.fromTestbed(env.TESTBED_DIR) };
 }
 
 export interface Run { code: number | null; stdout: string; stderr: string; ms: number }
