@@ -142,7 +142,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       if (!o.dryRun) await mgmt.delete([r], { namespace: topology.classNamespace });
     }
   }
-  const leftovers = await mgmt.getJson<{ items?: Item[] }>('openstackclustertemplates,openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
+  const leftovers = await mgmt.getJson<{ items?: Item[] }>('openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
   for (const i of leftovers?.items ?? []) {
     const kind = (i as unknown as { kind: string }).kind;
     actions.push(`${kind} ${ns}/${i.metadata.name}`);
