@@ -38,6 +38,8 @@ export const TOPOLOGY_RESOURCES = {
 } as const;
 
 const CAPI_V1BETA2 = 'cluster.x-k8s.io/v1beta2';
+/** The only version CAPO v0.14 serves its templates in. */
+const INFRA_V1BETA1 = 'infrastructure.cluster.x-k8s.io/v1beta1';
 /** On a template kaas made for a class: the template it replaced (delete-cluster follows the chain). */
 export const PREVIOUS_GENERATION = 'kaas.scs.community/previous-generation';
 const dig = (o: unknown, path: string[]): unknown => path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Obj)[k] : undefined), o);
@@ -54,6 +56,8 @@ export interface ClassTemplate {
   refPath: (string | { class: string })[];
   kind: 'OpenStackMachineTemplate' | 'OpenStackClusterTemplate';
   name: string;
+  /** The reference's apiVersion as the class holds it. */
+  apiVersion?: string;
   live?: Item;
 }
 
@@ -87,14 +91,14 @@ const topologyPools = (c: unknown) => (dig(c, ['spec', 'topology', 'workers', 'm
 export function classTemplates(cc: unknown, pools: { class: string }[]): ClassTemplate[] {
   const out: ClassTemplate[] = [];
   const infra = str(cc, ['spec', 'infrastructure', 'templateRef', 'name']);
-  if (infra) out.push({ role: 'cluster', refPath: ['infrastructure', 'templateRef'], kind: 'OpenStackClusterTemplate', name: infra });
+  if (infra) out.push({ role: 'cluster', refPath: ['infrastructure', 'templateRef'], kind: 'OpenStackClusterTemplate', name: infra, apiVersion: str(cc, ['spec', 'infrastructure', 'templateRef', 'apiVersion']) });
   const cp = str(cc, ['spec', 'controlPlane', 'machineInfrastructure', 'templateRef', 'name']);
-  if (cp) out.push({ role: 'control-plane machines', refPath: ['controlPlane', 'machineInfrastructure', 'templateRef'], kind: 'OpenStackMachineTemplate', name: cp });
+  if (cp) out.push({ role: 'control-plane machines', refPath: ['controlPlane', 'machineInfrastructure', 'templateRef'], kind: 'OpenStackMachineTemplate', name: cp, apiVersion: str(cc, ['spec', 'controlPlane', 'machineInfrastructure', 'templateRef', 'apiVersion']) });
   const classes = (dig(cc, ['spec', 'workers', 'machineDeployments']) as { class: string }[] | undefined) ?? [];
   for (const p of pools) {
     const mdc = classes.find((c) => c.class === p.class);
     const name = str(mdc, ['infrastructure', 'templateRef', 'name']);
-    if (name) out.push({ role: `workers (class ${p.class})`, refPath: ['workers', 'machineDeployments', { class: p.class }, 'infrastructure', 'templateRef'], kind: 'OpenStackMachineTemplate', name });
+    if (name) out.push({ role: `workers (class ${p.class})`, refPath: ['workers', 'machineDeployments', { class: p.class }, 'infrastructure', 'templateRef'], kind: 'OpenStackMachineTemplate', name, apiVersion: str(mdc, ['infrastructure', 'templateRef', 'apiVersion']) });
   }
   return out;
 }
@@ -172,16 +176,6 @@ const MACHINE_FIELDS = [
   { field: 'rootVolume', setting: 'controller_root_disk / worker_root_disk' },
 ] as const;
 
-/** The object at a class path whose `{class}` steps pick a list entry by its class. */
-function refAt(spec: unknown, path: ClassTemplate['refPath']): Obj | undefined {
-  let at: unknown = spec;
-  for (const p of path) {
-    if (typeof p === 'object') at = (Array.isArray(at) ? at : []).find((e: Obj) => e.class === p.class);
-    else at = at && typeof at === 'object' ? (at as Obj)[p] : undefined;
-  }
-  return at as Obj | undefined;
-}
-
 /**
  * The next generation's name of a template: the SCS counter at the end bumped (`genw01` → `genw02`,
  * width kept), else `-gen02` appended; never a name that exists.
@@ -257,6 +251,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
 
   // The class's templates: a new generation where a setting differs.
   const repoints: { t: ClassTemplate; to: string; fields: FieldChange[] }[] = [];
+  // References in a version CAPO no longer serves (v1alpha7 of the SCS template): Cluster API cannot
+  // reconcile the class until they name v1beta1 (the same objects; RefVersionsUpToDate).
+  const restamps: { t: ClassTemplate; to: string; fields: FieldChange[] }[] = [];
   const taken = [...live.existingTemplates];
   for (const t of live.templates) {
     if (!t.live) {
@@ -287,6 +284,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
     fields = fields.filter((f, idx) => fields.findIndex((g) => g.path === f.path) === idx);
     if (!fields.length) {
       diffs.push({ kind: t.kind, name: t.name, action: 'unchanged', fields: [], note: `${t.role} of ClusterClass ${live.className}` });
+      if (t.apiVersion && t.apiVersion !== INFRA_V1BETA1) {
+        restamps.push({ t, to: t.name, fields: [{ path: `${t.refPath.filter((x) => typeof x === 'string').join('.')}.apiVersion`, live: t.apiVersion, wanted: INFRA_V1BETA1 }] });
+      }
       continue;
     }
     const to = nextGeneration(t.name, taken);
@@ -325,10 +325,10 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
     diffs.push({ kind: r.t.kind, name: r.to, action: 'create', fields: r.fields, note: `new generation of ${r.t.name} (${r.t.role}; templates are immutable)` });
   }
 
-  if (repoints.length) {
+  if (repoints.length || restamps.length) {
     const spec: Obj = {};
     const fields: FieldChange[] = [];
-    for (const r of repoints) {
+    for (const r of [...repoints, ...restamps]) {
       let at: Obj = spec;
       const path = r.t.refPath;
       for (let idx = 0; idx < path.length; idx++) {
@@ -342,13 +342,14 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
           if (!entry) list.push((entry = { class: next.class }));
           at = entry;
         } else if (idx === path.length - 1) {
-          const ref = refAt(live.clusterClass!.spec, path);
-          at[p] = { apiVersion: (ref?.apiVersion as string | undefined) ?? 'infrastructure.cluster.x-k8s.io/v1beta1', kind: r.t.kind, name: r.to };
+          at[p] = { apiVersion: INFRA_V1BETA1, kind: r.t.kind, name: r.to };
         } else {
           at = (at[p] ??= {}) as Obj;
         }
       }
-      fields.push({ path: `spec.${path.map((p) => (typeof p === 'object' ? `[${p.class}]` : p)).join('.').replace('.[', '[')}.name`, live: r.t.name, wanted: r.to });
+      const at2 = `spec.${path.map((p) => (typeof p === 'object' ? `[${p.class}]` : p)).join('.').replace('.[', '[')}`;
+      if (r.to !== r.t.name) fields.push({ path: `${at2}.name`, live: r.t.name, wanted: r.to });
+      if (r.t.apiVersion && r.t.apiVersion !== INFRA_V1BETA1) fields.push({ path: `${at2}.apiVersion`, live: r.t.apiVersion, wanted: INFRA_V1BETA1 });
     }
     objects.push({ apiVersion: CAPI_V1BETA2, kind: 'ClusterClass', metadata: { name: live.className, namespace: live.classNamespace }, spec } as KubeObject);
     diffs.push({ kind: 'ClusterClass', name: live.className, action: 'update', fields });
@@ -368,6 +369,7 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
   } else {
     diffs.push({ kind: 'Cluster', name, action: 'unchanged', fields: [], note: `topology ${liveVersion}, ${String(cpReplicas)} control-plane, ${String(pool?.replicas)} worker replicas` });
   }
+  for (const r of restamps) reasons.push(`ClusterClass ${live.className} refers to ${r.t.kind} ${r.t.name} (${r.t.role}) as ${r.t.apiVersion}, which CAPO v0.14 does not serve: Cluster API cannot reconcile the class until the reference names ${INFRA_V1BETA1} (the same object); kaas repoints it`);
   for (const r of repoints) reasons.push(`${r.t.kind} ${r.t.name} (${r.t.role}): ${r.fields.map((f) => `${f.path.replace('spec.template.spec.', '')} ${show(f.live)} → ${show(f.wanted)}`).join('; ')}: new template ${r.to}, ClusterClass ${live.className} repointed`);
 
   const controlPlane = str(live.cluster, ['spec', 'controlPlaneRef', 'name']) ?? `${name}-control-plane`;

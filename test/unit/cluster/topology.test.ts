@@ -121,6 +121,21 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     expect(lines(d).join('\n')).toMatch(message);
   });
 
+  it('references in v1alpha7 (not served by CAPO v0.14; Cluster API cannot reconcile the class): repointed to v1beta1, same names, with a reason', () => {
+    const cc = JSON.parse(JSON.stringify(clusterClass()).split('infrastructure.cluster.x-k8s.io/v1beta1').join('infrastructure.cluster.x-k8s.io/v1alpha7'));
+    const d = planTopology({ live: live({ cc }), wanted: wanted() });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    expect(lines(d)).toContain('update ClusterClass/scs1');
+    const patch = d.value.objects.find((o) => o.kind === 'ClusterClass')!;
+    expect(patch.spec).toEqual({
+      infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackClusterTemplate', name: 'scs1-geno01' } },
+      controlPlane: { machineInfrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-control-plane-genc01' } } },
+      workers: { machineDeployments: [{ class: 'md-0', infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-md-0-genw01' } } }] },
+    });
+    expect(d.value.objects.filter((o) => o.kind !== 'ClusterClass')).toEqual([]);
+    expect(d.reasons.join('\n')).toMatch(/as infrastructure.cluster.x-k8s.io\/v1alpha7, which CAPO v0.14 does not serve/);
+  });
+
   it('replicas change in a shared class is fine (the class is not touched)', () => {
     expect(planTopology({ live: live({ others: ['prod/b'] }), wanted: wanted({ workerReplicas: 3 }) }).ok).toBe(true);
   });
