@@ -326,9 +326,15 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
   }
 
   if (repoints.length || restamps.length) {
+    // Server-side apply: kaas's whole intent every time, never a part. The class object carries every
+    // template reference kaas manages (the unchanged ones as they are): a reference kaas applied once and
+    // then left out would be removed by the apiserver as no longer wanted (found on the testbed: the
+    // worker class went, and CAPI's webhook refused that).
     const spec: Obj = {};
     const fields: FieldChange[] = [];
-    for (const r of [...repoints, ...restamps]) {
+    const changed = new Set([...repoints, ...restamps].map((r) => r.t));
+    const same = live.templates.filter((t) => !changed.has(t)).map((t) => ({ t, to: t.name }));
+    for (const r of [...repoints, ...restamps, ...same]) {
       let at: Obj = spec;
       const path = r.t.refPath;
       for (let idx = 0; idx < path.length; idx++) {
@@ -347,6 +353,7 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
           at = (at[p] ??= {}) as Obj;
         }
       }
+      if (!changed.has(r.t)) continue;
       const at2 = `spec.${path.map((p) => (typeof p === 'object' ? `[${p.class}]` : p)).join('.').replace('.[', '[')}`;
       if (r.to !== r.t.name) fields.push({ path: `${at2}.name`, live: r.t.name, wanted: r.to });
       if (r.t.apiVersion && r.t.apiVersion !== INFRA_V1BETA1) fields.push({ path: `${at2}.apiVersion`, live: r.t.apiVersion, wanted: INFRA_V1BETA1 });
@@ -358,11 +365,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
   }
 
   if (clusterFields.length) {
-    const topology: Obj = { classRef: dig(live.cluster, ['spec', 'topology', 'classRef']), version: wanted.version };
-    if (clusterFields.some((f) => f.path.startsWith('spec.topology.controlPlane'))) topology.controlPlane = { replicas: wanted.controlPlaneReplicas };
-    if (pool && clusterFields.some((f) => f.path.startsWith('spec.topology.workers'))) {
-      topology.workers = { machineDeployments: [{ class: pool.class, name: pool.name, replicas: wanted.workerReplicas }] };
-    }
+    // The whole intent, as for the class: version, both replica counts, the pool by its key.
+    const topology: Obj = { classRef: dig(live.cluster, ['spec', 'topology', 'classRef']), version: wanted.version, controlPlane: { replicas: wanted.controlPlaneReplicas } };
+    if (pool) topology.workers = { machineDeployments: [{ class: pool.class, name: pool.name, replicas: wanted.workerReplicas }] };
     objects.push({ apiVersion: CAPI_V1BETA2, kind: 'Cluster', metadata: { name, namespace: ns }, spec: { topology } } as KubeObject);
     diffs.push({ kind: 'Cluster', name, action: 'update', fields: clusterFields });
     for (const f of clusterFields) reasons.push(`Cluster ${name}: ${f.path} ${show(f.live)} → ${show(f.wanted)} (the topology controller carries it to the control plane and the MachineDeployment)`);

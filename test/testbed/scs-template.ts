@@ -45,12 +45,16 @@ function convertSpec(kind: string, s: Obj): Obj {
   return out;
 }
 
-/** The generated objects as a management cluster holds them after CAPO's upgrades (see the module comment). */
-export function asUpgraded(generated: string): Obj[] {
-  return parseAllDocuments(generated).map((d) => d.toJS() as Obj).filter(Boolean).map((o) => {
-    if (o.apiVersion === V1ALPHA7) return { ...o, apiVersion: V1BETA1, spec: { template: { ...o.spec.template, spec: convertSpec(o.kind, o.spec.template.spec) } } };
-    if (o.kind === 'ClusterClass') return JSON.parse(JSON.stringify(o).split(V1ALPHA7).join(V1BETA1)) as Obj;
-    return o;
+/**
+ * The generated objects as a management cluster holds them after CAPO's upgrades (see the module
+ * comment). `classRefs: 'as generated'` leaves the ClusterClass's references at v1alpha7: the state of
+ * a class Cluster API did not get to move before CAPO stopped serving v1alpha7 (it cannot reconcile it).
+ */
+export function asUpgraded(generated: string, o: { classRefs?: 'v1beta1' | 'as generated' } = {}): Obj[] {
+  return parseAllDocuments(generated).map((d) => d.toJS() as Obj).filter(Boolean).map((x) => {
+    if (x.apiVersion === V1ALPHA7) return { ...x, apiVersion: V1BETA1, spec: { template: { ...x.spec.template, spec: convertSpec(x.kind, x.spec.template.spec) } } };
+    if (x.kind === 'ClusterClass' && o.classRefs !== 'as generated') return JSON.parse(JSON.stringify(x).split(V1ALPHA7).join(V1BETA1)) as Obj;
+    return x;
   });
 }
 

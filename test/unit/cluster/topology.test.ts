@@ -69,6 +69,9 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     const d = planTopology({ live: live(), wanted: wanted({ controlPlaneReplicas: 3, workerReplicas: 4 }) });
     if (!d.ok) throw new Error(d.refusals[0].message);
     expect(d.value.objects).toEqual([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'scs1', namespace: 'scs1' }, spec: { topology: { classRef: { name: 'scs1' }, version: 'v1.34.10', controlPlane: { replicas: 3 }, workers: { machineDeployments: [{ class: 'md-0', name: 'md-0-no1', replicas: 4 }] } } } }]);
+    // Only the workers changing: still the whole intent (version, both counts), so that nothing kaas applied before is dropped.
+    const w = planTopology({ live: live(), wanted: wanted({ workerReplicas: 2 }) });
+    expect(w.ok && w.value.objects[0].spec).toEqual({ topology: { classRef: { name: 'scs1' }, version: 'v1.34.10', controlPlane: { replicas: 1 }, workers: { machineDeployments: [{ class: 'md-0', name: 'md-0-no1', replicas: 2 }] } } });
   });
 
   it('a flavor: a new generation of that template (the rest of it kept, server fields dropped), the class repointed by its class key', () => {
@@ -81,7 +84,13 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
       annotations: { 'kaas.scs.community/previous-generation': 'capi-scs1-md-0-genw01' },
     });
     expect((tpl.spec as { template: { spec: unknown } }).template.spec).toEqual({ ...osmt('x', 'large').spec.template.spec });
-    expect(cc).toEqual({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', metadata: { name: 'scs1', namespace: 'scs1' }, spec: { workers: { machineDeployments: [{ class: 'md-0', infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-md-0-genw02' } } }] } } });
+    // Every reference kaas manages, the unchanged ones as they are (server-side apply removes what an apply leaves out).
+    expect(cc).toEqual({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', metadata: { name: 'scs1', namespace: 'scs1' }, spec: {
+      infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackClusterTemplate', name: 'scs1-geno01' } },
+      controlPlane: { machineInfrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-control-plane-genc01' } } },
+      workers: { machineDeployments: [{ class: 'md-0', infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-md-0-genw02' } } }] },
+    } });
+    expect(d.value.diffs.find((x) => x.kind === 'ClusterClass')!.fields.map((f) => f.path)).toEqual(['spec.workers.machineDeployments[md-0].infrastructure.templateRef.name']);
     expect(d.value.objects).toHaveLength(2);
   });
 
