@@ -52,7 +52,9 @@ const envFile = path.join(dir, 'testbed.env');
 const env = parseEnvFile(fs.readFileSync(envFile, 'utf8'));
 const jest = spawnSync('ip', ['netns', 'exec', env.TESTBED_NETNS,
   process.execPath, '--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-  '--config', path.join(ROOT, 'jest.testbed.config.js'), '--runInBand', ...(workload ? [] : ['--testPathIgnorePatterns', '/edge-']), ...process.argv.slice(2)], {
+  // The caller's arguments (a test path pattern) before the ignore pattern: jest reads every word after
+  // --testPathIgnorePatterns as one more ignore pattern, so a pattern placed after it ran every other file.
+  '--config', path.join(ROOT, 'jest.testbed.config.js'), '--runInBand', ...process.argv.slice(2), ...(workload ? [] : ['--testPathIgnorePatterns', '/edge-'])], {
   stdio: 'inherit', cwd: ROOT, env: { ...process.env, KAAS_TESTBED_ENV: envFile },
 });
 process.stderr.write(`[testbed] scenarios finished (exit ${jest.status ?? jest.signal}) after ${secs()}\n`);
