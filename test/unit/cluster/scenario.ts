@@ -42,9 +42,6 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
     },
     diff: (changed: boolean) => kc(m('diff', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'), changed ? { stdoutFile: `${R}/diff-new-cluster.txt`, exitCode: 1 } : {}, { stdinContains: ['kind: OpenStackCluster', 'kind: Cluster'] }),
     applyCluster: () => kc(m(...ssa), { stdoutFile: `${R}/apply-cluster.txt` }, { stdinContains: ['kind: KubeadmControlPlane'] }),
-    // Versioned as kaas renders them: v1beta2.
-    kcp: (file: string) => kc(m(...get('kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io', 'demo-control-plane', 'default')), { stdoutFile: `${R}/${file}` }),
-    md: (file: string) => kc(m(...get('machinedeployments.v1beta2.cluster.x-k8s.io', 'demo-md-0', 'default')), { stdoutFile: `${R}/${file}` }),
     kubeconfigSecret: (present: boolean) => kc(m(...get('secret', 'demo-kubeconfig', 'default')), present ? { stdoutFile: `${R}/get-secret-kubeconfig.json` } : { stderrFile: `${R}/error-secret-kubeconfig-not-found.txt`, exitCode: 1 }),
     getKubeconfig: (): FakeCall => ({ tool: 'clusterctl', argv: ['get', 'kubeconfig', 'demo', '--namespace', 'default', '--kubeconfig', mgmtKubeconfig], response: { stdoutFile: `${R}/clusterctl-get-kubeconfig.yaml` } }),
     applyAddon: (contains: string) => kc(w(...ssa), { stdout: 'applied\n' }, { stdinContains: [contains] }),
