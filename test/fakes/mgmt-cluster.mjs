@@ -553,7 +553,8 @@ export function run(tool, argv, statePath, stdin) {
       if (changed) diffs.push([r, ns, doc.metadata.name, old, next]);
       staged[k] = next;
       stagedApplied[k] = applied;
-      lines.push(`${printed(r, doc.metadata.name)} serverside-applied\n`);
+      // kubectl marks a dry run's lines (seen on the testbed: "… serverside-applied (server dry run)").
+      lines.push(`${printed(r, doc.metadata.name)} serverside-applied${argv.includes('--dry-run=server') ? ' (server dry run)' : ''}\n`);
     }
     if (verb === 'diff') {
       if (errors.length) return { stdout: '', stderr: warnings.join('') + errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join(''), exitCode: 1 + 1 };
