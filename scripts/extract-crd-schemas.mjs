@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Extracts the openAPIV3Schema of the CRD versions kaas renders (CAPI v1beta1 kinds, CAPO
+// Extracts the openAPIV3Schema of the CRD versions kaas renders (CAPI v1beta2 kinds, CAPO
 // v1beta1 kinds) from the upstream CRD files into templates/crds/<group>_<kind>.<version>.json,
 // without `description` fields (they are most of the bytes and do not affect validation).
 //   node scripts/extract-crd-schemas.mjs <dir-with-upstream-crds>... 
@@ -10,7 +10,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 
 const WANTED = {
-  Cluster: 'v1beta1', MachineDeployment: 'v1beta1', KubeadmControlPlane: 'v1beta1', KubeadmConfigTemplate: 'v1beta1',
+  Cluster: 'v1beta2', MachineDeployment: 'v1beta2', KubeadmControlPlane: 'v1beta2', KubeadmConfigTemplate: 'v1beta2',
   OpenStackCluster: 'v1beta1', OpenStackMachineTemplate: 'v1beta1',
 };
 const strip = (v) => {

@@ -126,18 +126,14 @@ export function classifyOpenStackCluster(name: string, live: Obj, wanted: Obj): 
 }
 
 /**
- * Fields of `wanted` (recursively) whose live value differs; lists compare as a whole. The
- * `apiVersion` of an object reference (`…Ref.apiVersion`) compares by API group: Cluster API v1.12
- * stores references without a version and reads them back at the newest contract version
- * (`controlplane.cluster.x-k8s.io/v1beta2` for a v1beta1 one kaas wrote), which names the same object.
+ * Fields of `wanted` (recursively) whose live value differs; lists compare as a whole. Both sides
+ * are in the version kaas renders (Cluster API v1beta2, CAPO v1beta1): the live objects are read in
+ * it (lib/cluster/live.ts), so a v1beta1 object an older kaas applied compares in its converted form.
  */
 export function changedFields(live: unknown, wanted: unknown, prefix = ''): FieldChange[] {
   if (wanted && typeof wanted === 'object' && !Array.isArray(wanted)) {
     return Object.keys(wanted as Obj).flatMap((k) =>
       changedFields(live && typeof live === 'object' ? (live as Obj)[k] : undefined, (wanted as Obj)[k], prefix ? `${prefix}.${k}` : k));
-  }
-  if (/Ref\.apiVersion$/.test(prefix) && typeof live === 'string' && typeof wanted === 'string') {
-    return live.split('/')[0] === wanted.split('/')[0] ? [] : [{ path: prefix, live, wanted }];
   }
   return same(live, wanted) ? [] : [{ path: prefix, live, wanted }];
 }

@@ -130,9 +130,10 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   });
 
   await timed('cluster objects', async () => {
-    // Objects the live plan found unchanged (every field kaas sets as it is) are not applied again:
-    // under Cluster API v1.12 each server-side apply of a v1beta1 Cluster or KubeadmControlPlane goes
-    // through conversion and raises its generation, so a re-run would look like a change to CAPI.
+    // Objects the live plan found unchanged (every field kaas sets as it is) are not applied again: a
+    // re-run must not look like a change to CAPI (under v1.12 every server-side apply of an unchanged
+    // v1beta1 Cluster or KubeadmControlPlane raised its generation; kaas applies v1beta2 now, and still
+    // only what changed).
     const toApply = changedObjects(live.converge.objects, live.converge.diffs);
     if (!toApply.length) {
       deps.logger.info(`cluster ${cluster}: no changes (${live.converge.objects.length} objects up to date)`);

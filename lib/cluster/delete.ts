@@ -56,7 +56,7 @@ type Item = { metadata: { name: string; namespace: string }; spec?: { type?: str
 type LiveCluster = { metadata?: { deletionTimestamp?: string }; status?: { phase?: string } };
 
 /** Cluster API's Machines (listed by the cluster label while the Cluster is deleted). */
-export const CAPI_MACHINE = 'machines.cluster.x-k8s.io';
+export const CAPI_MACHINE = 'machines.v1beta2.cluster.x-k8s.io';
 
 /** What delete-cluster does with a Cluster it found, from its live state. Pure. */
 export function deleteSteps(live: LiveCluster): { workload: boolean; deleteCluster: boolean; reason?: string } {

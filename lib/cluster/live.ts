@@ -2,9 +2,10 @@ import type { Kubectl } from '../kube/kubectl.js';
 import type { KubeObject } from '../render/documents.js';
 
 /**
- * The live Cluster API objects of one cluster on the management cluster, read in the v1beta1
- * view kaas renders (the bare kinds answer in CAPI's preferred v1beta2). Names come from the
- * live references where they exist, so clusters created by the SCS scripts (other template
+ * The live Cluster API objects of one cluster on the management cluster, read in the versions kaas
+ * renders (Cluster API kinds v1beta2, CAPO kinds v1beta1), so live and wanted compare field by field;
+ * a cluster created from an older v1beta1 render reads back converted to v1beta2. Names come from
+ * the live references where they exist, so clusters created by the SCS scripts (other template
  * names) are found as they are.
  */
 
@@ -12,14 +13,14 @@ type Obj = Record<string, unknown> & { metadata?: { name: string; namespace?: st
 
 /** The versioned resource names kaas reads. */
 export const RESOURCES = {
-  Cluster: 'clusters.v1beta1.cluster.x-k8s.io',
+  Cluster: 'clusters.v1beta2.cluster.x-k8s.io',
   OpenStackCluster: 'openstackclusters.v1beta1.infrastructure.cluster.x-k8s.io',
-  KubeadmControlPlane: 'kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io',
-  MachineDeployment: 'machinedeployments.v1beta1.cluster.x-k8s.io',
+  KubeadmControlPlane: 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io',
+  MachineDeployment: 'machinedeployments.v1beta2.cluster.x-k8s.io',
   OpenStackMachineTemplate: 'openstackmachinetemplates.v1beta1.infrastructure.cluster.x-k8s.io',
-  KubeadmConfigTemplate: 'kubeadmconfigtemplates.v1beta1.bootstrap.cluster.x-k8s.io',
+  KubeadmConfigTemplate: 'kubeadmconfigtemplates.v1beta2.bootstrap.cluster.x-k8s.io',
   Secret: 'secret',
-  Machine: 'machines.v1beta1.cluster.x-k8s.io',
+  Machine: 'machines.v1beta2.cluster.x-k8s.io',
   OpenStackMachine: 'openstackmachines.v1beta1.infrastructure.cluster.x-k8s.io',
 } as const;
 
@@ -55,7 +56,7 @@ export function liveRefs(l: LiveCluster, cluster: string, kcpName: string, mdNam
   return {
     openStackCluster: refName(c, ['spec', 'infrastructureRef', 'name']) ?? cluster,
     controlPlane: kcp,
-    controlPlaneTemplate: refName(k, ['spec', 'machineTemplate', 'infrastructureRef', 'name']),
+    controlPlaneTemplate: refName(k, ['spec', 'machineTemplate', 'spec', 'infrastructureRef', 'name']),
     workerTemplate: refName(md, ['spec', 'template', 'spec', 'infrastructureRef', 'name']),
     workerConfig: refName(md, ['spec', 'template', 'spec', 'bootstrap', 'configRef', 'name']),
     topology: c?.spec?.topology !== undefined,

@@ -51,7 +51,8 @@ export async function serverDryRun(k: Kubectl, objects: KubeObject[], what: stri
   } catch (e) {
     if (!(e instanceof ExecError) || !REFUSED.test(e.stderrTail)) throw e;
     throw new PlanError(`the management cluster refuses ${what} (server-side dry-run; nothing was applied)`, {
-      problems: e.stderrTail.split('\n').filter(Boolean),
+      // The API server's `Warning: …` lines (a deprecated API version) are no part of the refusal.
+      problems: e.stderrTail.split('\n').filter((l) => l && !/^Warning: /.test(l)),
       hint: 'change the setting behind the refused field (the message names it) and run create-cluster again',
     });
   }

@@ -6,7 +6,8 @@ import type { CheckList } from './checks.js';
 
 /**
  * Is the management cluster ready for what kaas renders, as CAPO v0.14 needs it: Cluster API core
- * and the kubeadm providers, CAPO serving OpenStackCluster v1beta1, provider versions that fit each
+ * and the kubeadm providers serving v1beta2 (Cluster API ≥ v1.11; kaas renders v1beta2, which v1.12
+ * stores), CAPO serving OpenStackCluster v1beta1, provider versions that fit each
  * other (read from the controllers' image tags: CAPO v0.14 needs Cluster API ≥ v1.12), ORC
  * (openstack-resource-controller, a separate install since CAPO v0.12: CAPO resolves images through
  * its Image CRD and stops without it; not asked of an older CAPO), and each controller Deployment available. Every missing piece is reported at once, sorted,
@@ -45,10 +46,11 @@ export interface ManagementVerdict {
   capoVersions: string[];
 }
 
+/** The Cluster API groups kaas renders, in the version it renders (v1beta2, served since Cluster API v1.11). */
 const API_GROUPS = [
-  { gv: 'cluster.x-k8s.io/v1beta1', what: 'Cluster API core' },
-  { gv: 'bootstrap.cluster.x-k8s.io/v1beta1', what: 'Cluster API kubeadm bootstrap provider' },
-  { gv: 'controlplane.cluster.x-k8s.io/v1beta1', what: 'Cluster API kubeadm control-plane provider' },
+  { gv: 'cluster.x-k8s.io/v1beta2', what: 'Cluster API core' },
+  { gv: 'bootstrap.cluster.x-k8s.io/v1beta2', what: 'Cluster API kubeadm bootstrap provider' },
+  { gv: 'controlplane.cluster.x-k8s.io/v1beta2', what: 'Cluster API kubeadm control-plane provider' },
 ] as const;
 
 /** The controllers that must run, with the component that brings them. */
@@ -67,6 +69,7 @@ export function fixCommands(target: { kubeconfig?: string; context?: string }) {
     init: `clusterctl init --infrastructure openstack${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''}${target.context ? ` --kubeconfig-context ${target.context}` : ''}`,
     orc: `kubectl${kc} apply --server-side -f https://github.com/k-orc/openstack-resource-controller/releases/download/${ORC_VERSION}/install.yaml`,
     upgrade: `clusterctl upgrade plan${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''} (then clusterctl upgrade apply as it says)`,
+    upgradeCapi: `clusterctl upgrade apply --core cluster-api:${CAPI_RELEASE} --bootstrap kubeadm:${CAPI_RELEASE} --control-plane kubeadm:${CAPI_RELEASE}${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''}`,
     look: (ns: string, name: string) => `kubectl${kc} -n ${ns} describe deployment ${name}; kubectl${kc} -n ${ns} logs deployment/${name}`,
   };
 }
@@ -106,10 +109,9 @@ export function assessProviderVersions(f: ManagementFacts, target: { kubeconfig?
   const rule = CAPO_NEEDS_CAPI.find((r) => atLeast(capoMinor!, r.capo));
   const capiMinor = minorOf(capi);
   if (rule && capiMinor && !atLeast(capiMinor, rule.capi)) {
-    const kc = target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : '';
     return {
       orcNeeded,
-      problem: `Cluster API ${capi} is too old for CAPO ${capo}: CAPO v${rule.capo.join('.')} needs Cluster API ≥ v${rule.capi.join('.')} — clusterctl upgrade apply --core cluster-api:${CAPI_RELEASE} --bootstrap kubeadm:${CAPI_RELEASE} --control-plane kubeadm:${CAPI_RELEASE}${kc}`,
+      problem: `Cluster API ${capi} is too old for CAPO ${capo}: CAPO v${rule.capo.join('.')} needs Cluster API ≥ v${rule.capi.join('.')} — ${fixCommands(target).upgradeCapi}`,
     };
   }
   const needs = rule ? ` (CAPO v${rule.capo.join('.')} needs Cluster API ≥ v${rule.capi.join('.')})` : '';
@@ -121,7 +123,13 @@ export function assessManagementCluster(f: ManagementFacts, target: { kubeconfig
   const fix = fixCommands(target);
   const v: ManagementVerdict = { ok: [], problems: [], skipped: [], capoVersions: f.capoCrd ?? [] };
   const missingApis = API_GROUPS.filter((a) => !f.served.includes(a.gv));
-  for (const a of missingApis) v.problems.push(`${a.what}: ${a.gv} is not served — ${fix.init}`);
+  for (const a of missingApis) {
+    const group = a.gv.split('/')[0];
+    const older = f.served.filter((gv) => gv.startsWith(`${group}/`));
+    // Installed, but older than v1.11: the providers must be upgraded, not installed again.
+    if (older.length) v.problems.push(`${a.what} serves ${older.join(', ')} but not ${a.gv}, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${fix.upgradeCapi}`);
+    else v.problems.push(`${a.what}: ${a.gv} is not served — ${fix.init}`);
+  }
   if (!missingApis.length) v.ok.push({ name: 'Cluster API', detail: `serves ${API_GROUPS.map((a) => a.gv).join(', ')}` });
 
   if (!f.capoCrd) v.problems.push(`CAPO (cluster-api-provider-openstack) is not installed (no OpenStackCluster CRD) — ${fix.init}`);

@@ -2,15 +2,15 @@ import { rolledOut, type ControlPlaneStatus, type ReplicaStatus } from '../kube/
 import type { Probe } from './wait.js';
 
 /**
- * What the machine waits report, from the v1beta1 status counts: done or not, and a progress text
+ * What the machine waits report, from the v1beta2 status counts: done or not, and a progress text
  * that changes whenever a count moves (the waits time out on "no progress", so the text must
- * carry every count that moves during a rollout: machines, updated, ready).
+ * carry every count that moves during a rollout: machines, up to date, ready).
  */
 
-/** `ready/wanted ready, updated/wanted updated, N machines` of one KCP or MachineDeployment. */
+/** `ready/wanted ready, upToDate/wanted up to date, N machines` of one KCP or MachineDeployment. */
 export function replicaProgress(r: ReplicaStatus): string {
   const extra = r.currentReplicas > r.replicas ? `, ${r.currentReplicas} machines (old ones still there)` : '';
-  return `${r.readyReplicas}/${r.replicas} ready, ${r.updatedReplicas}/${r.replicas} updated${extra}`;
+  return `${r.readyReplicas}/${r.replicas} ready, ${r.upToDateReplicas}/${r.replicas} up to date${extra}`;
 }
 
 /** The "machines ready" probe: control plane and workers rolled out. */

@@ -90,7 +90,7 @@ export function planConvergence(
 
   // Machine templates: keep the live one when nothing kaas sets differs, else a new one + repoint.
   const templates: [string, string | undefined, string[]][] = [
-    ['OpenStackMachineTemplate', refs.controlPlaneTemplate, ['spec', 'machineTemplate', 'infrastructureRef']],
+    ['OpenStackMachineTemplate', refs.controlPlaneTemplate, ['spec', 'machineTemplate', 'spec', 'infrastructureRef']],
     ['OpenStackMachineTemplate', refs.workerTemplate, ['spec', 'template', 'spec', 'infrastructureRef']],
     ['KubeadmConfigTemplate', refs.workerConfig, ['spec', 'template', 'spec', 'bootstrap', 'configRef']],
   ];

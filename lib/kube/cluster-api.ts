@@ -29,35 +29,46 @@ export async function serverSideDiff(k: Kubectl, manifest: string): Promise<{ ch
   return { changed: r.exitCode === 1, diff: r.stdout };
 }
 
-/** Replica counts of a KubeadmControlPlane or MachineDeployment (v1beta1) the waits use. */
+/** Replica counts of a KubeadmControlPlane or MachineDeployment (v1beta2 status) the waits use. */
 export interface ReplicaStatus {
   exists: boolean;
   /** Wanted (spec.replicas). */
   replicas: number;
+  /** Machines whose Ready condition is True (v1beta2 `status.readyReplicas`: node ready, and for KCP its component health). */
   readyReplicas: number;
-  /** Machines on the current template (status.updatedReplicas). */
-  updatedReplicas: number;
+  /** Machines on the current spec and templates (`status.upToDateReplicas`). */
+  upToDateReplicas: number;
   /** Machines that exist, old ones included (status.replicas). */
   currentReplicas: number;
   /** The controller has seen the latest spec (status.observedGeneration ≥ metadata.generation). */
   observed: boolean;
-  /** Condition messages that are False (why it is not ready yet). */
+  /** Why it is not done yet: positive conditions that are False, and RollingOut/ScalingUp/… that are True. */
   notes: string[];
 }
 
-/** Status fields of a KubeadmControlPlane (v1beta1) the waits use. */
+/** Status fields of a KubeadmControlPlane (v1beta2) the waits use. */
 export interface ControlPlaneStatus extends ReplicaStatus {
+  /** status.initialization.controlPlaneInitialized: the first control-plane machine answers. */
   initialized: boolean;
   /** status.version: the oldest Kubernetes version among the control-plane machines (undefined before the first). */
   version?: string;
 }
 
 type Obj = { metadata?: { generation?: number }; spec?: Record<string, unknown>; status?: Record<string, unknown> } | undefined;
+type Condition = { type: string; status: string; message?: string; reason?: string };
 
-const falseConditions = (o: Obj): string[] =>
-  ((o?.status?.conditions as { type: string; status: string; message?: string; reason?: string }[] | undefined) ?? [])
-    .filter((c) => c.status === 'False')
-    .map((c) => `${c.type}: ${c.message || c.reason || 'False'}`);
+/**
+ * v1beta2 conditions whose True means "not settled" (the others read True = good). `Deleting` and
+ * `Paused` say something too, but are not progress; a True `Paused` is listed because nothing moves.
+ */
+const NEGATIVE = new Set(['RollingOut', 'ScalingUp', 'ScalingDown', 'Remediating', 'Deleting', 'Paused']);
+
+/** The conditions that say why an object is not done: positive ones False, negative ones True. */
+export function pendingConditions(conditions: Condition[] | undefined): string[] {
+  return (conditions ?? [])
+    .filter((c) => (NEGATIVE.has(c.type) ? c.status === 'True' : c.status === 'False'))
+    .map((c) => `${c.type}: ${(c.message || c.reason || c.status).split('\n')[0]}`);
+}
 
 const replicaStatus = (o: Obj): ReplicaStatus => {
   const gen = o?.metadata?.generation;
@@ -66,42 +77,45 @@ const replicaStatus = (o: Obj): ReplicaStatus => {
     exists: o !== undefined,
     replicas: Number(o?.spec?.replicas ?? 0),
     readyReplicas: Number(o?.status?.readyReplicas ?? 0),
-    updatedReplicas: Number(o?.status?.updatedReplicas ?? 0),
+    upToDateReplicas: Number(o?.status?.upToDateReplicas ?? 0),
     currentReplicas: Number(o?.status?.replicas ?? 0),
     observed: gen === undefined || seen === undefined || Number(seen) >= gen,
-    notes: falseConditions(o),
+    notes: pendingConditions(o?.status?.conditions as Condition[] | undefined),
   };
 };
 
 /**
- * Done rolling out: the controller saw the latest spec, every wanted machine is on the current
- * template and ready, and no old machine is left (a re-run that changed a template rolls them).
+ * Done rolling out: the controller saw the latest spec, every wanted machine is up to date and
+ * ready, and no old machine is left (a re-run that changed a template rolls them).
  */
 export function rolledOut(r: ReplicaStatus): boolean {
-  return r.observed && r.readyReplicas >= r.replicas && r.updatedReplicas >= r.replicas && r.currentReplicas <= r.replicas;
+  return r.observed && r.readyReplicas >= r.replicas && r.upToDateReplicas >= r.replicas && r.currentReplicas <= r.replicas;
 }
 
 /**
- * The resources read with their version spelled out: a bare `kubectl get kubeadmcontrolplane`
- * answers in the preferred version, v1beta2 from CAPI v1.11 on (which CAPO v0.13+ needs), whose
- * status has no `initialized` and no `updatedReplicas` (`initialization.controlPlaneInitialized`,
- * `upToDateReplicas`). The v1beta1 view (what kaas applies) keeps them.
+ * The Cluster API resources read with their version spelled out: v1beta2, the version kaas renders
+ * and CAPI v1.12 stores (a bare `kubectl get kubeadmcontrolplane` answers in the preferred version,
+ * which is v1beta2 too, but would not say so, and v1beta1 is deprecated: CAPI v1.16 stops serving it).
  */
-export const KCP_V1BETA1 = 'kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io';
-export const MD_V1BETA1 = 'machinedeployments.v1beta1.cluster.x-k8s.io';
-/** The CAPI Cluster by its group: a bare `cluster` is ambiguous where other CRDs call a kind Cluster (Rancher, CloudNativePG, …). */
-export const CAPI_CLUSTER = 'clusters.cluster.x-k8s.io';
+export const KCP_V1BETA2 = 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io';
+export const MD_V1BETA2 = 'machinedeployments.v1beta2.cluster.x-k8s.io';
+/**
+ * The CAPI Cluster by group and version: a bare `cluster` is ambiguous where other CRDs call a kind
+ * Cluster (Rancher, CloudNativePG, …), and v1beta2 answers without a deprecation warning.
+ */
+export const CAPI_CLUSTER = 'clusters.v1beta2.cluster.x-k8s.io';
 
 /** Reads a KubeadmControlPlane's progress. */
 export async function controlPlaneStatus(k: Kubectl, name: string, namespace: string): Promise<ControlPlaneStatus> {
-  const o = await k.getJson<Obj>(KCP_V1BETA1, name, { namespace });
+  const o = await k.getJson<Obj>(KCP_V1BETA2, name, { namespace });
   const version = o?.status?.version;
-  return { ...replicaStatus(o), initialized: o?.status?.initialized === true, ...(typeof version === 'string' ? { version } : {}) };
+  const init = o?.status?.initialization as { controlPlaneInitialized?: boolean } | undefined;
+  return { ...replicaStatus(o), initialized: init?.controlPlaneInitialized === true, ...(typeof version === 'string' ? { version } : {}) };
 }
 
-/** Reads a MachineDeployment's progress (replicas wanted, updated and ready). */
+/** Reads a MachineDeployment's progress (replicas wanted, up to date and ready). */
 export async function machineDeploymentStatus(k: Kubectl, name: string, namespace: string): Promise<ReplicaStatus> {
-  return replicaStatus(await k.getJson<Obj>(MD_V1BETA1, name, { namespace }));
+  return replicaStatus(await k.getJson<Obj>(MD_V1BETA2, name, { namespace }));
 }
 
 /** True when the object exists. */

@@ -90,7 +90,7 @@ async function waits(name: string): Promise<void> {
     await sleep(2000);
   }
   for (;;) {
-    const r = await k(['wait', '-n', name, 'machines.v1beta1.cluster.x-k8s.io', '-l', `cluster.x-k8s.io/control-plane,cluster.x-k8s.io/cluster-name=${name}`, '--for=jsonpath={.status.phase}=Provisioned', '--timeout=900s'], { ok: false });
+    const r = await k(['wait', '-n', name, 'machines.v1beta2.cluster.x-k8s.io', '-l', `cluster.x-k8s.io/control-plane,cluster.x-k8s.io/cluster-name=${name}`, '--for=jsonpath={.status.phase}=Provisioned', '--timeout=900s'], { ok: false });
     if (r.status === 0) break;
     if (!/no matching resources/.test(r.stderr)) throw new Error(`wait Machine: ${r.stderr}`);
     await sleep(2000);
@@ -150,7 +150,7 @@ async function measureAsync(name: string, create: () => Promise<void>): Promise<
 
 async function cleanup(name: string): Promise<void> {
   // Not timed: delete the cluster (CAPO removes its cloud resources) and its namespace.
-  await sh('kubectl', ['--kubeconfig', env.MGMT_KUBECONFIG, 'delete', '-n', name, 'clusters.v1beta1.cluster.x-k8s.io', name, '--ignore-not-found', '--timeout=900s'], { ok: false });
+  await sh('kubectl', ['--kubeconfig', env.MGMT_KUBECONFIG, 'delete', '-n', name, 'clusters.v1beta2.cluster.x-k8s.io', name, '--ignore-not-found', '--timeout=900s'], { ok: false });
   await sh('kubectl', ['--kubeconfig', env.MGMT_KUBECONFIG, 'delete', 'namespace', name, '--ignore-not-found', '--timeout=300s'], { ok: false });
 }
 

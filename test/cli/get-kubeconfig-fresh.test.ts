@@ -24,7 +24,7 @@ describe('kaas get kubeconfig prefers the management cluster', () => {
     chmodSync(recorded, 0o600);
     return { home, mgmt, recorded, args: ['get', 'kubeconfig', 'demo', '--env', 'example', '--kubeconfig', mgmt, '--set', `workload_kubeconfig=${recorded}`] };
   }
-  const clusterList = (mgmt: string, response: object) => ({ tool: 'kubectl', argv: ['--kubeconfig', mgmt, 'get', 'clusters.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'], response });
+  const clusterList = (mgmt: string, response: object) => ({ tool: 'kubectl', argv: ['--kubeconfig', mgmt, 'get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'], response });
 
   it('a stale recorded file: prints the Secret\'s kubeconfig and refreshes the file (0600)', () => {
     const { home, mgmt, recorded, args } = setup();

@@ -119,7 +119,7 @@ describe('kaas get kubeconfig', () => {
     // A cluster made before namespace-per-cluster lives in default, not in namespace demo.
     const fake = fakeTools([{
       tool: 'kubectl',
-      argv: ['--kubeconfig', mgmt, '--context', 'kind-mgmt', 'get', 'clusters.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'],
+      argv: ['--kubeconfig', mgmt, '--context', 'kind-mgmt', 'get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'],
       response: { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'other', namespace: 'demo' } }, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace: 'default' } }] }) },
     }, {
       tool: 'clusterctl',

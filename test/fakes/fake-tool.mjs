@@ -20,7 +20,8 @@ if (process.env.KAAS_FAKE_STATE && logPath) {
   await prepare();
   const stdin = argv.includes('-') ? readFileSync(0, 'utf8') : '';
   const r = run(tool, argv, process.env.KAAS_FAKE_STATE, stdin);
-  appendFileSync(logPath, JSON.stringify({ index: -1, tool, argv, stdin, exitCode: r.exitCode }) + '\n');
+  // stderr kept for tests that look for the API server's warnings (a deprecated API version).
+  appendFileSync(logPath, JSON.stringify({ index: -1, tool, argv, stdin, exitCode: r.exitCode, stderr: r.stderr }) + '\n');
   process.stdout.write(r.stdout);
   process.stderr.write(r.stderr);
   process.exit(r.exitCode);

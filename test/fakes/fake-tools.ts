@@ -98,8 +98,8 @@ export type FakeObject = { apiVersion: string; kind: string; metadata: { name: s
 export interface FakeManagementCluster {
   binDir: string;
   env: Record<string, string>;
-  /** Every call, in order (argv, stdin, exit code). */
-  calls(): (RecordedCall & { exitCode: number })[];
+  /** Every call, in order (argv, stdin, exit code, stderr). */
+  calls(): (RecordedCall & { exitCode: number; stderr?: string })[];
   /** Calls that change something: apply (not --dry-run), delete, create. */
   mutations(): (RecordedCall & { exitCode: number })[];
   /** The objects of the management cluster, by `Kind/namespace/name`. */

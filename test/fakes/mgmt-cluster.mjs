@@ -74,6 +74,55 @@ function merge(live, next) {
 }
 const get = (o, p) => p.split('.').reduce((x, k) => (x && typeof x === 'object' ? x[k] : undefined), o);
 
+// ---- CAPI v1.12: v1beta2 is stored and preferred, v1beta1 is served with a deprecation warning ----
+
+/** The Cluster API kinds whose v1beta1 CAPI v1.12 converts to the stored v1beta2 (CAPO kinds stay v1beta1). */
+const CAPI_V1BETA2 = new Set(['Cluster', 'MachineDeployment', 'Machine', 'KubeadmControlPlane', 'KubeadmConfigTemplate']);
+/** The warning the API server adds for every v1beta1 request of those kinds (seen on the testbed). */
+const deprecation = (group, kind) => `Warning: ${group}/v1beta1 ${kind} is deprecated; use ${group}/v1beta2 ${kind}\n`;
+
+/** v1beta1 `{apiVersion, kind, name}` → v1beta2 `{apiGroup, kind, name}`. */
+const ref = (r) => (r && r.apiVersion !== undefined ? { apiGroup: String(r.apiVersion).split('/').slice(0, -1).join('/'), kind: r.kind, name: r.name } : r);
+/** A v1beta1 args map → the v1beta2 list, sorted by name as CAPI's ConvertToArgs does. */
+const args = (m) => (isMap(m) ? Object.keys(m).sort().map((name) => ({ name, value: String(m[name]) })) : m);
+function kubeadmSpec(k) {
+  if (!isMap(k)) return;
+  for (const c of ['initConfiguration', 'joinConfiguration']) if (k[c]?.nodeRegistration) k[c].nodeRegistration.kubeletExtraArgs = args(k[c].nodeRegistration.kubeletExtraArgs);
+  const cc = k.clusterConfiguration;
+  for (const c of ['apiServer', 'controllerManager', 'scheduler']) if (cc?.[c]) cc[c].extraArgs = args(cc[c].extraArgs);
+  if (cc?.etcd?.local) cc.etcd.local.extraArgs = args(cc.etcd.local.extraArgs);
+  for (const x of [k, cc, k.initConfiguration?.nodeRegistration, k.joinConfiguration?.nodeRegistration]) for (const [key, v] of Object.entries(x ?? {})) if (v === undefined) delete x[key];
+}
+/**
+ * What CAPI v1.12's conversion stores for a v1beta1 object, for the fields kaas and the SCS template
+ * set: references, extra args, the rollout strategy. Other renamed fields (drain and timeout durations,
+ * …) are not modelled: an object using them is refused loudly, not stored in a shape CAPI never makes.
+ */
+function toV1beta2(doc) {
+  const o = clone(doc);
+  o.apiVersion = `${String(o.apiVersion).split('/')[0]}/v1beta2`;
+  const sp = o.spec ?? {};
+  const unmodelled = ['nodeDrainTimeout', 'nodeVolumeDetachTimeout', 'nodeDeletionTimeout', 'progressDeadlineSeconds', 'revisionHistoryLimit', 'rolloutAfter', 'rolloutBefore', 'remediationStrategy']
+    .filter((k) => k in sp || k in (sp.template?.spec ?? {}) || k in (sp.machineTemplate ?? {}));
+  if (unmodelled.length) throw new Error(`fake: the v1beta1 → v1beta2 conversion of ${unmodelled.join(', ')} is not modelled`);
+  if (o.kind === 'Cluster') {
+    for (const k of ['controlPlaneRef', 'infrastructureRef']) if (sp[k]) sp[k] = ref(sp[k]);
+  } else if (o.kind === 'MachineDeployment') {
+    const t = sp.template?.spec;
+    if (t?.bootstrap?.configRef) t.bootstrap.configRef = ref(t.bootstrap.configRef);
+    if (t?.infrastructureRef) t.infrastructureRef = ref(t.infrastructureRef);
+    if (sp.strategy) { sp.rollout = { ...(sp.rollout ?? {}), strategy: sp.strategy }; delete sp.strategy; }
+  } else if (o.kind === 'KubeadmControlPlane') {
+    const mt = sp.machineTemplate;
+    if (mt?.infrastructureRef) { const { infrastructureRef, metadata, ...rest } = mt; sp.machineTemplate = { ...(metadata ? { metadata } : {}), spec: { ...rest, infrastructureRef: ref(infrastructureRef) } }; }
+    if (sp.rolloutStrategy) { sp.rollout = { ...(sp.rollout ?? {}), strategy: sp.rolloutStrategy }; delete sp.rolloutStrategy; }
+    kubeadmSpec(sp.kubeadmConfigSpec);
+  } else if (o.kind === 'KubeadmConfigTemplate') {
+    kubeadmSpec(sp.template?.spec);
+  }
+  return o;
+}
+
 // ---- CAPO v0.14 update webhooks (shared/reference/capo/capo-webhook-facts.md) ----
 
 /** OpenStackCluster ValidateUpdate: the allow-list, then "cannot be modified". */
@@ -202,12 +251,13 @@ export function run(tool, argv, statePath, stdin) {
     const st = o.status ?? {};
     if (!st.pending || state.controllers === false) return;
     const replicas = Number(o.spec.replicas ?? 0);
-    const infra = o.kind === 'KubeadmControlPlane' ? get(o, 'spec.machineTemplate.infrastructureRef.name') : get(o, 'spec.template.spec.infrastructureRef.name');
+    const infra = o.kind === 'KubeadmControlPlane' ? get(o, 'spec.machineTemplate.spec.infrastructureRef.name') : get(o, 'spec.template.spec.infrastructureRef.name');
     const cname = o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] ?? get(o, 'spec.clusterName');
     if (o.kind === 'MachineDeployment') {
       const blocked = machineSetPreflight(o, cname);
       if (blocked) {
-        o.status = { ...st, conditions: [{ type: 'Ready', status: 'False', reason: 'PreflightCheckFailed', message: blocked }] };
+        // The MachineSet's ScalingUp condition carries the preflight message; the MachineDeployment's says it scales.
+        o.status = { ...st, conditions: rolloutConditions(o, { available: false, upToDate: false, scalingUp: `Scaling up from ${Number(st.replicas ?? 0)} to ${replicas} replicas` }), blockedBy: blocked };
         return;
       }
     }
@@ -221,11 +271,17 @@ export function run(tool, argv, statePath, stdin) {
       const name = `${o.metadata.name}-${o.metadata.generation}-${i}`;
       const labels = { 'cluster.x-k8s.io/cluster-name': cname, owner: o.metadata.name };
       const osm = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachine', metadata: { name, namespace: o.metadata.namespace, labels, annotations: { 'cluster.x-k8s.io/cloned-from-name': infra, 'cluster.x-k8s.io/cloned-from-groupkind': 'OpenStackMachineTemplate.infrastructure.cluster.x-k8s.io' } }, spec: clone(get(cluster.objects[`OpenStackMachineTemplate/${o.metadata.namespace}/${infra}`] ?? {}, 'spec.template.spec') ?? {}) };
-      const m = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name, namespace: o.metadata.namespace, labels }, spec: { clusterName: cname, version: o.kind === 'KubeadmControlPlane' ? o.spec.version : get(o, 'spec.template.spec.version'), infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachine', name } } };
+      const m = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace: o.metadata.namespace, labels }, spec: { clusterName: cname, version: o.kind === 'KubeadmControlPlane' ? o.spec.version : get(o, 'spec.template.spec.version'), infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'OpenStackMachine', name } } };
       cluster.objects[key(resourceOfKind('OpenStackMachine'), o.metadata.namespace, name)] = osm;
       cluster.objects[key(resourceOfKind('Machine'), o.metadata.namespace, name)] = m;
     }
-    o.status = { observedGeneration: o.metadata.generation, replicas, readyReplicas: replicas, updatedReplicas: replicas, ...(o.kind === 'KubeadmControlPlane' ? { initialized: true, ready: true, version: o.spec.version } : {}), conditions: [{ type: 'Ready', status: 'True' }] };
+    // The v1beta2 status, with the v1beta1 counts CAPI v1.12 keeps under status.deprecated.v1beta1.
+    o.status = {
+      observedGeneration: o.metadata.generation, replicas, readyReplicas: replicas, availableReplicas: replicas, upToDateReplicas: replicas,
+      ...(o.kind === 'KubeadmControlPlane' ? { initialization: { controlPlaneInitialized: true }, version: o.spec.version } : {}),
+      conditions: rolloutConditions(o, { available: true, upToDate: true }),
+      deprecated: { v1beta1: { readyReplicas: replicas, updatedReplicas: replicas, unavailableReplicas: 0 } },
+    };
     if (o.kind === 'KubeadmControlPlane') {
       const s = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${cname}-kubeconfig`, namespace: o.metadata.namespace, labels: { 'cluster.x-k8s.io/cluster-name': cname } }, type: 'cluster.x-k8s.io/secret', data: { value: Buffer.from(readFileSync(path.join(RECORDED, 'clusterctl-get-kubeconfig.yaml'))).toString('base64') } };
       cluster.objects[key(resourceOfKind('Secret'), o.metadata.namespace, s.metadata.name)] = s;
@@ -272,9 +328,34 @@ export function run(tool, argv, statePath, stdin) {
     }
     if (changed) save();
   }
+  /**
+   * The v1beta2 conditions of a KubeadmControlPlane / MachineDeployment as CAPI v1.12 sets them (types and
+   * reasons as on the testbed): Available, MachinesUpToDate and the negative RollingOut/ScalingUp/… ones.
+   */
+  function rolloutConditions(o, { available, upToDate, scalingUp, notInitialized }) {
+    const kcp = o.kind === 'KubeadmControlPlane';
+    const c = (type, status, reason, message = '') => ({ type, status, reason, message, observedGeneration: o.metadata.generation });
+    return [
+      available ? c('Available', 'True', 'Available') : c('Available', 'False', 'NotAvailable', notInitialized ? 'Control plane not yet initialized' : `0 available replicas, at least ${Number(o.spec.replicas ?? 0)} required`),
+      ...(kcp ? [notInitialized ? c('Initialized', 'False', 'NotInitialized') : c('Initialized', 'True', 'Initialized')] : []),
+      upToDate ? c('RollingOut', 'False', 'NotRollingOut') : c('RollingOut', 'True', 'RollingOut', 'Rolling out 1 not up-to-date replicas'),
+      c('Remediating', 'False', 'NotRemediating'),
+      c('ScalingDown', 'False', 'NotScalingDown'),
+      scalingUp ? c('ScalingUp', 'True', 'ScalingUp', scalingUp) : c('ScalingUp', 'False', 'NotScalingUp'),
+      upToDate ? c('MachinesUpToDate', 'True', 'UpToDate') : c('MachinesUpToDate', 'False', 'NotUpToDate'),
+      c('Paused', 'False', 'NotPaused'),
+      c('Deleting', 'False', 'NotDeleting'),
+    ];
+  }
   const startRollout = (o, old) => {
     const prev = old?.status ?? {};
-    o.status = { ...prev, observedGeneration: (o.metadata.generation ?? 1) - 1, pending: true, updatedReplicas: 0, ...(o.kind === 'KubeadmControlPlane' ? { initialized: prev.initialized ?? false } : {}), conditions: [{ type: 'Ready', status: 'False', reason: 'WaitingForKubeadmInit', message: 'Waiting for the first control plane machine' }] };
+    const initialized = prev.initialization?.controlPlaneInitialized === true;
+    const replicas = Number(o.spec.replicas ?? 0);
+    o.status = {
+      ...prev, observedGeneration: (o.metadata.generation ?? 1) - 1, pending: true, upToDateReplicas: 0,
+      ...(o.kind === 'KubeadmControlPlane' ? { initialization: { controlPlaneInitialized: initialized } } : {}),
+      conditions: rolloutConditions(o, { available: false, upToDate: false, notInitialized: o.kind === 'KubeadmControlPlane' && !initialized, scalingUp: Number(prev.replicas ?? 0) < replicas ? `Scaling up from ${Number(prev.replicas ?? 0)} to ${replicas} replicas` : undefined }),
+    };
   };
 
   /**
@@ -343,6 +424,11 @@ export function run(tool, argv, statePath, stdin) {
     const names = args[1].split(',').map((s) => [s, resource(s)]);
     const unknown = names.find(([, r]) => !r || !serves(r));
     if (unknown) return { stdout: '', stderr: `error: the server doesn't have a resource type "${unknown[0]}"\n`, exitCode: 1 };
+    const v1beta1 = names.find(([, r]) => r.version === 'v1beta1' && CAPI_V1BETA2.has(r.kind));
+    if (isMgmt && v1beta1) {
+      // CAPI v1.12 would answer in v1beta1 (converted, with a warning); kaas reads v1beta2, so a v1beta1 read is a regression.
+      return { stdout: '', stderr: `${deprecation(v1beta1[1].group, v1beta1[1].kind)}fake kubectl: a v1beta1 read of ${v1beta1[1].kind} is not modelled (kaas reads v1beta2)\n`, exitCode: 97 };
+    }
     const name = args[2];
     if (name) {
       const r = names[0][1];
@@ -353,6 +439,7 @@ export function run(tool, argv, statePath, stdin) {
         reconcile(o);
         save();
         delete shown.status.pending;
+        delete shown.status.blockedBy;
         out.stdout = JSON.stringify(shown, null, 4);
       } else out.stdout = JSON.stringify(o, null, 4);
       return out;
@@ -409,6 +496,7 @@ export function run(tool, argv, statePath, stdin) {
     const docs = YAML.parseAllDocuments(input).map((d) => d.toJS()).filter(Boolean);
     const dryRun = verb === 'diff' || argv.some((a) => a.startsWith('--dry-run'));
     const errors = [];
+    const warnings = [];
     const lines = [];
     const diffs = [];
     const staged = { ...cluster.objects };
@@ -434,7 +522,15 @@ export function run(tool, argv, statePath, stdin) {
       }
       const k = key(r, ns, doc.metadata.name);
       const old = staged[k];
-      const applied = clone(doc);
+      let applied = clone(doc);
+      if (isMgmt && version === 'v1beta1' && CAPI_V1BETA2.has(doc.kind)) {
+        warnings.push(deprecation(r.group, r.kind));
+        try {
+          applied = toV1beta2(applied);
+        } catch (e) {
+          return { stdout: '', stderr: `${e.message}\n`, exitCode: 97 };
+        }
+      }
       if (applied.kind === 'Secret' && applied.stringData) {
         applied.data = Object.fromEntries(Object.entries(applied.stringData).map(([x, v]) => [x, Buffer.from(String(v)).toString('base64')]));
         delete applied.stringData;
@@ -457,17 +553,18 @@ export function run(tool, argv, statePath, stdin) {
       if (changed) diffs.push([r, ns, doc.metadata.name, old, next]);
       staged[k] = next;
       stagedApplied[k] = applied;
-      lines.push(`${printed(r, doc.metadata.name)} serverside-applied\n`);
+      // kubectl marks a dry run's lines (seen on the testbed: "… serverside-applied (server dry run)").
+      lines.push(`${printed(r, doc.metadata.name)} serverside-applied${argv.includes('--dry-run=server') ? ' (server dry run)' : ''}\n`);
     }
     if (verb === 'diff') {
-      if (errors.length) return { stdout: '', stderr: errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join(''), exitCode: 1 + 1 };
+      if (errors.length) return { stdout: '', stderr: warnings.join('') + errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join(''), exitCode: 1 + 1 };
       const text = diffs.map(([r, ns, name, old, next]) => {
         const file = `${r.group ? `${r.group}.` : ''}v1.${r.kind}.${ns}.${name}`;
         const a = old ? YAML.stringify({ ...old, status: undefined }).split('\n') : [];
         const b = YAML.stringify({ ...next, status: undefined }).split('\n');
         return [`diff -u -N /tmp/LIVE-1/${file} /tmp/MERGED-1/${file}`, ...a.filter((l) => !b.includes(l)).map((l) => `-${l}`), ...b.filter((l) => !a.includes(l)).map((l) => `+${l}`)].join('\n');
       }).join('\n');
-      return { stdout: text ? `${text}\n` : '', stderr: '', exitCode: diffs.length ? 1 : 0 };
+      return { stdout: text ? `${text}\n` : '', stderr: warnings.join(''), exitCode: diffs.length ? 1 : 0 };
     }
     if (!dryRun) {
       cluster.objects = staged;
@@ -476,8 +573,8 @@ export function run(tool, argv, statePath, stdin) {
     }
     // kubectl applies object after object: the ones before and after a refused one are applied.
     out.stdout = lines.join('');
-    if (errors.length === 1 && errors[0].detail) out.stderr = `${errors[0].detail}\n`;
-    else out.stderr = errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join('');
+    if (errors.length === 1 && errors[0].detail) out.stderr = `${warnings.join('')}${errors[0].detail}\n`;
+    else out.stderr = warnings.join('') + errors.map((e) => (e.reason ? `Error from server (${e.reason}): ${e.message}\n` : `${e.detail}\n`)).join('');
     out.exitCode = errors.length ? 1 : 0;
     return out;
   }

@@ -15,7 +15,7 @@ let u: KaasUser;
 let fake: FakeManagementCluster;
 let docs: Record<string, any>[];
 
-/** What kubectl printed, without the API server's deprecation warnings (compared on their own). */
+/** What kubectl printed, without deprecation warnings (the fake and the server both print them; compared on their own). */
 const verdict = (r: Run) => ({
   code: r.code,
   stdout: r.stdout.trim(),
@@ -76,9 +76,19 @@ describe('the management-cluster fake answers as the real API server and webhook
     expect(r.real.code).toBe(1);
   });
 
-  test('the API server warns that v1beta1 is deprecated; the fake does not (kaas must not take stderr warnings for errors)', async () => {
-    const r = await kubectl(['apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '--dry-run=server', '-f', '-'], { input: stringify(of('KubeadmControlPlane')) });
-    expect(r.stderr).toContain('Warning: controlplane.cluster.x-k8s.io/v1beta1 KubeadmControlPlane is deprecated; use controlplane.cluster.x-k8s.io/v1beta2 KubeadmControlPlane');
+  test('a v1beta1 Cluster API object: the API server and the fake warn alike (kaas renders v1beta2 and draws none)', async () => {
+    const kcp = of('KubeadmControlPlane');
+    const v1beta1 = { ...kcp, apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1', spec: { ...kcp.spec, machineTemplate: { infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: kcp.spec.machineTemplate.spec.infrastructureRef.name } }, kubeadmConfigSpec: { format: 'cloud-config' } } };
+    const args = ['apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '--dry-run=server', '-f', '-'];
+    const tb = testbed();
+    const real = await kubectl(args, { input: stringify(v1beta1) });
+    const f = await run('kubectl', ['--kubeconfig', tb.mgmtKubeconfig, ...args], { env: { ...process.env, ...fake.env, PATH: `${fake.env.PATH}` }, input: stringify(v1beta1) });
+    const warned = (r: Run) => r.stderr.split('\n').filter((l) => l.startsWith('Warning: '));
+    expect(warned(real)).toEqual(['Warning: controlplane.cluster.x-k8s.io/v1beta1 KubeadmControlPlane is deprecated; use controlplane.cluster.x-k8s.io/v1beta2 KubeadmControlPlane']);
+    expect(warned(f)).toEqual(warned(real));
+    const v1beta2 = await both(args, stringify(kcp));
+    expect(v1beta2.real).toEqual(v1beta2.fake);
+    expect(v1beta2.real.stderr).toBe('');
   });
 
   test('NotFound of a CAPO object: same text', async () => {

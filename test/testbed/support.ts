@@ -152,16 +152,16 @@ export async function listObjects(resource: string, namespace: string | undefine
   return (JSON.parse(r.stdout) as { items: Obj[] }).items;
 }
 
-/** The CAPI/CAPO resources of a cluster (versioned as kaas renders them). */
+/** The CAPI/CAPO resources of a cluster (versioned as kaas renders them: Cluster API v1beta2, CAPO v1beta1). */
 export const RES = {
-  cluster: 'clusters.v1beta1.cluster.x-k8s.io',
+  cluster: 'clusters.v1beta2.cluster.x-k8s.io',
   openStackCluster: 'openstackclusters.v1beta1.infrastructure.cluster.x-k8s.io',
-  kcp: 'kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io',
-  md: 'machinedeployments.v1beta1.cluster.x-k8s.io',
-  machine: 'machines.v1beta1.cluster.x-k8s.io',
+  kcp: 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io',
+  md: 'machinedeployments.v1beta2.cluster.x-k8s.io',
+  machine: 'machines.v1beta2.cluster.x-k8s.io',
   osm: 'openstackmachines.v1beta1.infrastructure.cluster.x-k8s.io',
   osmt: 'openstackmachinetemplates.v1beta1.infrastructure.cluster.x-k8s.io',
-  kct: 'kubeadmconfigtemplates.v1beta1.bootstrap.cluster.x-k8s.io',
+  kct: 'kubeadmconfigtemplates.v1beta2.bootstrap.cluster.x-k8s.io',
 } as const;
 
 /** Every object of the cluster's kinds in a namespace, name → resourceVersion (for "nothing was applied"). */

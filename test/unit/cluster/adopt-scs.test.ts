@@ -36,7 +36,8 @@ type Spec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  * SCS names (<cluster>-control-plane-<gen>, <cluster>-md-0-<gen>), server groups by ID, SCS-only
  * extras kaas does not set (security groups, files, preKubeadmCommands), no kaas labels or tags,
  * and machines running. Built from what kaas renders for the imported settings, so the fields
- * kaas sets hold the same values.
+ * kaas sets hold the same values; stored as CAPI v1.12 keeps them (v1beta2, whatever version the
+ * scripts applied).
  */
 function scsObjects(rendered: FakeObject[]): FakeObject[] {
   const by = (kind: string) => structuredClone(rendered.find((o) => o.kind === kind && !o.metadata.name.startsWith('demo-md-0') === (kind !== 'MachineDeployment' && kind !== 'KubeadmConfigTemplate'))!);
@@ -52,18 +53,18 @@ function scsObjects(rendered: FakeObject[]): FakeObject[] {
   (kct.spec as Spec).template.spec.preKubeadmCommands = ['systemctl restart containerd.service'];
   const kcp = bare(by('KubeadmControlPlane'));
   const k = kcp.spec as Spec;
-  k.machineTemplate.infrastructureRef.name = 'demo-control-plane-genc01';
+  k.machineTemplate.spec.infrastructureRef.name = 'demo-control-plane-genc01';
   k.kubeadmConfigSpec.files = [{ path: '/root/etcd-defrag.sh', owner: 'root:root', permissions: '0755', content: '#!/bin/bash\n' }];
-  k.kubeadmConfigSpec.clusterConfiguration.apiServer = { extraArgs: { 'cloud-provider': 'external' } };
-  kcp.status = { initialized: true, ready: true, replicas: 1, readyReplicas: 1, updatedReplicas: 1, observedGeneration: 1 };
+  k.kubeadmConfigSpec.clusterConfiguration.apiServer = { extraArgs: [{ name: 'cloud-provider', value: 'external' }] };
+  kcp.status = { initialization: { controlPlaneInitialized: true }, replicas: 1, readyReplicas: 1, availableReplicas: 1, upToDateReplicas: 1, observedGeneration: 1 };
   const md = bare(structuredClone(rendered.find((x) => x.kind === 'MachineDeployment')!));
   (md.spec as Spec).template.spec.infrastructureRef.name = 'demo-md-0-genw01';
   (md.spec as Spec).template.spec.bootstrap.configRef.name = 'demo-md-0-genw01';
-  md.status = { replicas: 2, readyReplicas: 2, updatedReplicas: 2, observedGeneration: 1 };
+  md.status = { replicas: 2, readyReplicas: 2, availableReplicas: 2, upToDateReplicas: 2, observedGeneration: 1 };
   const osc = bare(by('OpenStackCluster'));
   delete (osc.spec as Spec).tags;
   (osc.spec as Spec).managedSecurityGroups = { allowAllInClusterTraffic: false };
-  const machine = (name: string, infra: string): FakeObject => ({ apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Machine', metadata: { name, namespace: 'demo', labels: { 'cluster.x-k8s.io/cluster-name': 'demo' } }, spec: { clusterName: 'demo', infrastructureRef: { kind: 'OpenStackMachineTemplate', name: infra } } });
+  const machine = (name: string, infra: string): FakeObject => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace: 'demo', labels: { 'cluster.x-k8s.io/cluster-name': 'demo' } }, spec: { clusterName: 'demo', infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'OpenStackMachineTemplate', name: infra } } });
   const kubeconfig = YAML.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'demo', cluster: { server: 'https://203.0.113.10:6443' } }], contexts: [{ name: 'demo-admin@demo', context: { cluster: 'demo', user: 'demo-admin' } }], 'current-context': 'demo-admin@demo', users: [{ name: 'demo-admin', user: {} }] });
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } },
@@ -101,7 +102,7 @@ describe('adopting a cluster the SCS scripts created', () => {
       const r = await createCluster(o, fakeDeps(mgmt, cloud));
       expect(Object.keys(mgmt.objects()).sort()).toEqual(before);
       const kcp = mgmt.objects()['KubeadmControlPlane/demo/demo-control-plane'];
-      expect((kcp.spec as Spec).machineTemplate.infrastructureRef.name).toBe('demo-control-plane-genc01');
+      expect((kcp.spec as Spec).machineTemplate.spec.infrastructureRef.name).toBe('demo-control-plane-genc01');
       expect(kcp.metadata.generation).toBe(1); // no rollout
       expect((kcp.spec as Spec).kubeadmConfigSpec.files).toHaveLength(1); // SCS extras stay
       expect((mgmt.objects()['MachineDeployment/demo/demo-md-0'].spec as Spec).template.spec.infrastructureRef.name).toBe('demo-md-0-genw01');

@@ -67,13 +67,13 @@ describe('classifyOpenStackCluster: CAPO v0.14 ValidateUpdate, field by field', 
 describe('changedFields: what the real server adds or reads back differently is no change (seen on the testbed)', () => {
   it.each([
     ['a default the server filled in (identityRef.type)', { identityRef: { name: 's', cloudName: 'c', type: 'Secret' } }, { identityRef: { name: 's', cloudName: 'c' } }, []],
-    ['a reference read back at the newest contract version', { controlPlaneRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', name: 'cp' } },
-      { controlPlaneRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1', kind: 'KubeadmControlPlane', name: 'cp' } }, []],
-    ['a nested reference (bootstrap.configRef)', { template: { spec: { bootstrap: { configRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', name: 'w' } } } } },
-      { template: { spec: { bootstrap: { configRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1', name: 'w' } } } } }, []],
-    ['a reference to another API group is a change', { infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1' } },
-      { infrastructureRef: { apiVersion: 'infrastructure.example.org/v1beta1' } }, ['spec.infrastructureRef.apiVersion']],
-    ['an apiVersion that is not a reference compares exactly', { apiVersion: 'a/v1beta2' }, { apiVersion: 'a/v1beta1' }, ['spec.apiVersion']],
+    ['a v1beta2 reference as kaas renders it and CAPI reads back a v1beta1 one it converted', { controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: 'cp' } },
+      { controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: 'cp' } }, []],
+    ['a reference to another API group is a change', { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'OpenStackCluster', name: 'c' } },
+      { infrastructureRef: { apiGroup: 'infrastructure.example.org', kind: 'OpenStackCluster', name: 'c' } }, ['spec.infrastructureRef.apiGroup']],
+    ['extra args converted from a v1beta1 map (sorted by name) equal the rendered list', { extraArgs: [{ name: 'a', value: '1' }, { name: 'b', value: '2' }] },
+      { extraArgs: [{ name: 'a', value: '1' }, { name: 'b', value: '2' }] }, []],
+    ['an extra arg value that differs changes the list', { extraArgs: [{ name: 'a', value: '1' }] }, { extraArgs: [{ name: 'a', value: '2' }] }, ['spec.extraArgs']],
     ['a value kaas sets that differs', { identityRef: { name: 's', type: 'Secret' } }, { identityRef: { name: 't' } }, ['spec.identityRef.name']],
   ])('%s', (_, live, wanted, paths) => {
     expect(changedFields(live, wanted, 'spec').map((c) => c.path)).toEqual(paths);

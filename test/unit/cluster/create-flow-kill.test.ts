@@ -28,7 +28,7 @@ describe('create-cluster killed between steps', () => {
     const mgmt = fakeManagementCluster(sb.mgmt);
     mgmt.controllers(false);
     try {
-      const kcpReads = () => mgmt.calls().filter((x) => x.argv.includes('kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io') && x.argv.includes('demo-control-plane')).length;
+      const kcpReads = () => mgmt.calls().filter((x) => x.argv.includes('kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io') && x.argv.includes('demo-control-plane')).length;
       const child = spawn(process.execPath, [harness], { env: harnessEnv(mgmt.env, sb, cloudFile), stdio: 'ignore' });
       const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
       for (let i = 0; i < 1200 && kcpReads() < 3; i++) await new Promise((r) => setTimeout(r, 100));

@@ -98,7 +98,7 @@ describe('create-cluster against a fake management cluster, fake cilium and a fa
       mgmt.controllers(false);
       const o = { ...runOptions(sb), timeouts: { pollMs: 1000, controlPlaneSec: 1 } };
       await expect(createCluster(o, fakeDeps(mgmt))).rejects.toMatchObject({
-        message: expect.stringMatching(/control plane initialized: not done within 1s \(last state: Ready: Waiting for the first control plane machine/),
+        message: expect.stringMatching(/control plane initialized: not done within 1s \(last state: Available: Control plane not yet initialized/),
         hint: expect.stringMatching(/resumes where it stopped/),
       });
     } finally {
@@ -118,11 +118,11 @@ describe('create-cluster against a fake management cluster, fake cilium and a fa
       expect(err?.problems).toEqual([
         `CAPO (cluster-api-provider-openstack) is not installed (no OpenStackCluster CRD) — ${init}`,
         `CAPO (cluster-api-provider-openstack): no Deployment capo-controller-manager — ${init}`,
-        `Cluster API core: cluster.x-k8s.io/v1beta1 is not served — ${init}`,
+        `Cluster API core: cluster.x-k8s.io/v1beta2 is not served — ${init}`,
         `Cluster API core: no Deployment capi-controller-manager — ${init}`,
-        `Cluster API kubeadm bootstrap provider: bootstrap.cluster.x-k8s.io/v1beta1 is not served — ${init}`,
+        `Cluster API kubeadm bootstrap provider: bootstrap.cluster.x-k8s.io/v1beta2 is not served — ${init}`,
         `Cluster API kubeadm bootstrap provider: no Deployment capi-kubeadm-bootstrap-controller-manager — ${init}`,
-        `Cluster API kubeadm control-plane provider: controlplane.cluster.x-k8s.io/v1beta1 is not served — ${init}`,
+        `Cluster API kubeadm control-plane provider: controlplane.cluster.x-k8s.io/v1beta2 is not served — ${init}`,
         `Cluster API kubeadm control-plane provider: no Deployment capi-kubeadm-control-plane-controller-manager — ${init}`,
         `ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${orc}`,
         `ORC (openstack-resource-controller): no Deployment orc-controller-manager — ${orc}`,
@@ -168,7 +168,7 @@ describe('create-cluster against a fake management cluster, fake cilium and a fa
         expect.stringMatching(/^ORC \(openstack-resource-controller\): no Deployment orc-controller-manager/),
       ]);
       expect(r.checks).toContainEqual({ name: 'CAPO', status: 'ok', detail: 'OpenStackCluster served as v1beta1' });
-      expect(r.checks).toContainEqual({ name: 'Cluster API', status: 'ok', detail: expect.stringContaining('cluster.x-k8s.io/v1beta1') });
+      expect(r.checks).toContainEqual({ name: 'Cluster API', status: 'ok', detail: expect.stringContaining('cluster.x-k8s.io/v1beta2') });
       expect(r.live?.namespace).toBe('demo');
       expect(mgmt.mutations()).toEqual([]);
     } finally {

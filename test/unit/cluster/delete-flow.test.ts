@@ -63,11 +63,11 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       // Cinder CSI deletes the volume while the cluster still runs: kaas waits for its PV.
       pvs('get-pvs-bound.json'),
       pvs('empty-list.json'),
-      c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
       // CAPI deletes the Machines first; with none left kaas deletes OCCM's load balancers that are
       // still in the cloud (CAPO could not delete the network past their ports).
       c.getCluster('get-cluster-deleting.json'),
-      c.kc(c.m('get', 'machines.cluster.x-k8s.io', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      c.kc(c.m('get', 'machines.v1beta2.cluster.x-k8s.io', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.getCluster(),
       leftovers('get-leftovers.json'),
       c.kc(c.m('delete', 'openstackmachinetemplate/demo-md-0-1234abcd', '--namespace', 'default', '--ignore-not-found')),
@@ -131,7 +131,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
       c.kc(c.w('delete', 'pvc/data-0', '--namespace', 'app', '--ignore-not-found', '--wait=false')),
       pvs(), pvs(),
-      c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
       c.getCluster(),
       c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
     ]);
@@ -156,7 +156,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
-      c.kc(c.m('delete', 'clusters.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
       c.getCluster(),
       c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
     ]);

@@ -2,7 +2,8 @@ import { assessManagementCluster, ORC_VERSION, type ManagementFacts } from '../.
 import { machineWaits } from '../../../lib/cluster/timeouts.js';
 
 const READY: ManagementFacts = {
-  served: ['bootstrap.cluster.x-k8s.io/v1beta1', 'cluster.x-k8s.io/v1beta1', 'controlplane.cluster.x-k8s.io/v1beta1', 'infrastructure.cluster.x-k8s.io/v1beta1', 'openstack.k-orc.cloud/v1alpha1'],
+  served: ['bootstrap.cluster.x-k8s.io/v1beta1', 'bootstrap.cluster.x-k8s.io/v1beta2', 'cluster.x-k8s.io/v1beta1', 'cluster.x-k8s.io/v1beta2', 'controlplane.cluster.x-k8s.io/v1beta1',
+    'controlplane.cluster.x-k8s.io/v1beta2', 'infrastructure.cluster.x-k8s.io/v1beta1', 'openstack.k-orc.cloud/v1alpha1'],
   capoCrd: ['v1beta1'],
   orcCrd: ['v1alpha1'],
   deployments: [
@@ -29,10 +30,21 @@ describe('assessManagementCluster: what CAPO v0.14 needs on the management clust
     ['CAPO controller not available', { ...READY, deployments: READY.deployments!.map((d) => ({ ...d, available: d.name !== 'capo-controller-manager' })) },
       ['CAPO (cluster-api-provider-openstack): Deployment capo-system/capo-controller-manager is not available — kubectl -n capo-system describe deployment capo-controller-manager; kubectl -n capo-system logs deployment/capo-controller-manager']],
     ['kubeadm bootstrap provider missing', { ...without('capi-kubeadm-bootstrap-controller-manager'), served: READY.served.filter((g) => !g.startsWith('bootstrap.')) },
-      ['Cluster API kubeadm bootstrap provider: bootstrap.cluster.x-k8s.io/v1beta1 is not served — clusterctl init --infrastructure openstack',
+      ['Cluster API kubeadm bootstrap provider: bootstrap.cluster.x-k8s.io/v1beta2 is not served — clusterctl init --infrastructure openstack',
         'Cluster API kubeadm bootstrap provider: no Deployment capi-kubeadm-bootstrap-controller-manager — clusterctl init --infrastructure openstack']],
   ])('%s', (_n, facts, problems) => {
     expect(assessManagementCluster(facts).problems).toEqual(problems);
+  });
+
+  it('Cluster API older than v1.11 (v1beta1 only): each group says it lacks v1beta2, with the clusterctl upgrade line', () => {
+    const v = assessManagementCluster({ ...READY, served: READY.served.filter((g) => !g.endsWith('/v1beta2')) }, { kubeconfig: '/m/kc' });
+    const upgrade = 'clusterctl upgrade apply --core cluster-api:v1.12.11 --bootstrap kubeadm:v1.12.11 --control-plane kubeadm:v1.12.11 --kubeconfig /m/kc';
+    expect(v.problems).toEqual([
+      `Cluster API core serves cluster.x-k8s.io/v1beta1 but not cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${upgrade}`,
+      `Cluster API kubeadm bootstrap provider serves bootstrap.cluster.x-k8s.io/v1beta1 but not bootstrap.cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${upgrade}`,
+      `Cluster API kubeadm control-plane provider serves controlplane.cluster.x-k8s.io/v1beta1 but not controlplane.cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${upgrade}`,
+    ]);
+    expect(v.ok.map((c) => c.name)).not.toContain('Cluster API');
   });
 
   it('names the management kubeconfig and context in every fix', () => {

@@ -42,17 +42,14 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
     },
     diff: (changed: boolean) => kc(m('diff', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'), changed ? { stdoutFile: `${R}/diff-new-cluster.txt`, exitCode: 1 } : {}, { stdinContains: ['kind: OpenStackCluster', 'kind: Cluster'] }),
     applyCluster: () => kc(m(...ssa), { stdoutFile: `${R}/apply-cluster.txt` }, { stdinContains: ['kind: KubeadmControlPlane'] }),
-    // Versioned: the bare kind answers in CAPI's preferred v1beta2, without status.initialized.
-    kcp: (file: string) => kc(m(...get('kubeadmcontrolplanes.v1beta1.controlplane.cluster.x-k8s.io', 'demo-control-plane', 'default')), { stdoutFile: `${R}/${file}` }),
-    md: (file: string) => kc(m(...get('machinedeployments.v1beta1.cluster.x-k8s.io', 'demo-md-0', 'default')), { stdoutFile: `${R}/${file}` }),
     kubeconfigSecret: (present: boolean) => kc(m(...get('secret', 'demo-kubeconfig', 'default')), present ? { stdoutFile: `${R}/get-secret-kubeconfig.json` } : { stderrFile: `${R}/error-secret-kubeconfig-not-found.txt`, exitCode: 1 }),
     getKubeconfig: (): FakeCall => ({ tool: 'clusterctl', argv: ['get', 'kubeconfig', 'demo', '--namespace', 'default', '--kubeconfig', mgmtKubeconfig], response: { stdoutFile: `${R}/clusterctl-get-kubeconfig.yaml` } }),
     applyAddon: (contains: string) => kc(w(...ssa), { stdout: 'applied\n' }, { stdinContains: [contains] }),
     ciliumDaemonSet: (present: boolean) => kc(w(...get('daemonset', 'cilium', 'kube-system')), present ? { stdout: '{"kind":"DaemonSet"}' } : { stderrFile: `${R}/error-daemonset-cilium-not-found.txt`, exitCode: 1 }),
     cilium: (verb: 'install' | 'upgrade'): FakeCall => ({ tool: 'cilium', argv: [verb, '--version', '1.18.14', '--set', 'ipam.mode=kubernetes'], response: { stdout: '🔮 Auto-detected Kubernetes kind: kubeadm\n' } }),
-    getCluster: (file?: string, ns = 'default') => kc(m(...get('clusters.cluster.x-k8s.io', 'demo', ns)), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
+    getCluster: (file?: string, ns = 'default') => kc(m(...get('clusters.v1beta2.cluster.x-k8s.io', 'demo', ns)), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
     /** `get clusters --all-namespaces`: where Clusters named demo are (how kaas finds the namespace). */
-    clusterList: (namespaces: string[]) => kc(m('get', 'clusters.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: namespaces.map((namespace) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace } })) }) }),
+    clusterList: (namespaces: string[]) => kc(m('get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: namespaces.map((namespace) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace } })) }) }),
     connectionRefused: () => kc(m('api-versions'), { stderrFile: `${K}/error-connection-refused.txt`, exitCode: 1 }),
     m, w, kc, ssa, get,
   };

@@ -86,14 +86,14 @@ kind: Secret
 metadata: {name: demo-cloud-config, namespace: default}
 stringData: {clouds.yaml: "x"}
 ---
-apiVersion: controlplane.cluster.x-k8s.io/v1beta1
+apiVersion: controlplane.cluster.x-k8s.io/v1beta2
 kind: KubeadmControlPlane
 metadata: {name: demo-control-plane, namespace: default}
 spec:
   replicas: 2
   version: v1.33.4
-  machineTemplate: {infrastructureRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta1, kind: OpenStackMachineTemplate, name: t}}
-  kubeadmConfigSpec: {}
+  machineTemplate: {spec: {infrastructureRef: {apiGroup: infrastructure.cluster.x-k8s.io, kind: OpenStackMachineTemplate, name: t}}}
+  kubeadmConfigSpec: {format: cloud-config}
 `, 'test');
       await expect(serverDryRun(k, objects, 'cluster demo')).rejects.toMatchObject({
         exitCode: 2,
@@ -103,6 +103,27 @@ spec:
       // The Secret before the refused object was not stored either.
       expect(mgmt.objects()['Secret/default/demo-cloud-config']).toBeUndefined();
       expect(mgmt.calls().map((c) => c.argv.slice(2))).toEqual([['apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '--dry-run=server', '-f', '-']]);
+    } finally {
+      mgmt.cleanup();
+    }
+  }, T);
+
+  it('the API server\'s deprecation warning (a v1beta1 object) is not listed as part of the refusal', async () => {
+    const sb = sandbox();
+    const mgmt = fakeManagementCluster(sb.mgmt);
+    try {
+      const k = createKubectl(fakeRunner(mgmt, createProcessRunner()), { kubeconfig: sb.mgmt });
+      const objects = parseDocuments(`apiVersion: controlplane.cluster.x-k8s.io/v1beta1
+kind: KubeadmControlPlane
+metadata: {name: demo-control-plane, namespace: default}
+spec:
+  replicas: 2
+  version: v1.33.4
+  machineTemplate: {infrastructureRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta1, kind: OpenStackMachineTemplate, name: t}}
+  kubeadmConfigSpec: {}
+`, 'test');
+      const err = await serverDryRun(k, objects, 'cluster demo').catch((e: unknown) => e as { problems?: string[]; details?: unknown });
+      expect(err).toMatchObject({ exitCode: 2, problems: ['The KubeadmControlPlane "demo-control-plane" is invalid: spec.replicas: Forbidden: cannot be an even number when etcd is stacked'] });
     } finally {
       mgmt.cleanup();
     }

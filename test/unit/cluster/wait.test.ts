@@ -5,7 +5,7 @@ import { machineWaits } from '../../../lib/cluster/timeouts.js';
 import { waitFor } from '../../../lib/cluster/wait.js';
 import { fakeClock } from './scenario.js';
 
-const rs = (replicas: number, ready: number, updated: number, current = replicas): ReplicaStatus => ({ exists: true, replicas, readyReplicas: ready, updatedReplicas: updated, currentReplicas: current, observed: true, notes: [] });
+const rs = (replicas: number, ready: number, updated: number, current = replicas): ReplicaStatus => ({ exists: true, replicas, readyReplicas: ready, upToDateReplicas: updated, currentReplicas: current, observed: true, notes: [] });
 
 describe('machine waits time out on "no progress", not on a fixed total', () => {
   // A rollout of 20 workers, one at a time, 10 minutes per worker: 200 minutes, counts moving all along.
@@ -20,7 +20,7 @@ describe('machine waits time out on "no progress", not on a fixed total', () => 
     const w = machineWaits(5, { controllers: 1, workers: 20 });
     const secs = await waitFor({ title: 'machines ready', timeoutSec: w.machinesSec, stallSec: w.stallSec, intervalMs: 60_000, logger, clock, hint: 'h', probe: rollout(clock) });
     expect(secs).toBeGreaterThan(180 * 60);
-    expect(logger.lines.filter((l) => l.includes('machines ready: control plane 1/1 ready, 1/1 updated; workers 20/20 ready, 7/20 updated, 21 machines (old ones still there)'))).toHaveLength(1);
+    expect(logger.lines.filter((l) => l.includes('machines ready: control plane 1/1 ready, 1/1 up to date; workers 20/20 ready, 7/20 up to date, 21 machines (old ones still there)'))).toHaveLength(1);
   });
 
   it('a rollout that stops moving fails after one machine slot without progress, with the counts it is stuck at', async () => {
@@ -28,7 +28,7 @@ describe('machine waits time out on "no progress", not on a fixed total', () => 
     const w = machineWaits(5, { controllers: 1, workers: 20 });
     const stuck = async () => machinesProgress(rs(1, 1, 1), rs(20, 20, 3, 21));
     await expect(waitFor({ title: 'machines ready', timeoutSec: w.machinesSec, stallSec: w.stallSec, intervalMs: 60_000, logger: memoryLogger(false), clock, hint: 'kubectl get machines', probe: stuck })).rejects.toMatchObject({
-      message: 'machines ready: no progress for 900s (stuck at: control plane 1/1 ready, 1/1 updated; workers 20/20 ready, 3/20 updated, 21 machines (old ones still there))',
+      message: 'machines ready: no progress for 900s (stuck at: control plane 1/1 ready, 1/1 up to date; workers 20/20 ready, 3/20 up to date, 21 machines (old ones still there))',
       hint: 'kubectl get machines; running the command again resumes where it stopped',
     });
     expect(clock.now() - 1_000_000).toBe(900_000);

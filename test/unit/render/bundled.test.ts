@@ -26,8 +26,8 @@ describe('the files kaas ships under templates/', () => {
   });
 
   it('refuses a shipped file that holds no Kubernetes objects, naming it under templates/', () => {
-    expect(() => readBundledObjects('crds', 'cluster.x-k8s.io_Cluster.v1beta1.json'))
-      .toThrow(new RenderError('templates/crds/cluster.x-k8s.io_Cluster.v1beta1.json does not hold valid Kubernetes objects'));
+    expect(() => readBundledObjects('crds', 'cluster.x-k8s.io_Cluster.v1beta2.json'))
+      .toThrow(new RenderError('templates/crds/cluster.x-k8s.io_Cluster.v1beta2.json does not hold valid Kubernetes objects'));
   });
 
   it('compiles a template under its path, which names it', () => {
