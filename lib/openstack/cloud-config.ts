@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { registerSecret, registerUrlSecrets } from '../redact.js';
+import { redact, registerSecret, registerUrlSecrets } from '../redact.js';
 import { readCloudsFiles, type CloudsFilesContext } from './clouds-files.js';
 
 /** Keystone v3 credentials of one cloud, in keystoneauth's parameter names (camel-cased). */
@@ -85,6 +85,28 @@ function firstRegion(regions: unknown): string | undefined {
 }
 
 /**
+ * What is wrong with an auth_url, with the fix, or undefined. Without this a URL with no scheme
+ * ("keystone:5000/v3" parses as scheme "keystone:"), ftp:// or port 99999 failed later with exit 1
+ * and no hint. The URL is shown with its userinfo redacted.
+ */
+export function authUrlProblem(url: string): string | undefined {
+  const shown = redact(url);
+  const example = 'https://<keystone host>:5000/v3';
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    return `auth.auth_url "${shown}" has no http:// or https:// in front: write it as https://${shown.replace(/^\/*/, '')} (e.g. ${example})`;
+  }
+  const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
+  if (scheme !== 'http' && scheme !== 'https') return `auth.auth_url "${shown}" uses ${scheme}://; Keystone speaks https:// (or http://): e.g. ${example}`;
+  const port = /^[a-z]+:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d*)(?:[/?#]|$)/i.exec(url)?.[1];
+  if (port !== undefined && port !== '' && Number(port) > 65535) return `auth.auth_url "${shown}" has port ${port}; a port is 1 to 65535 (Keystone usually listens on 5000 or 443)`;
+  // WHATWG URL turns "https:///v3" into host "v3"; the raw text shows the host is missing.
+  if (/^[a-z]+:\/\/(?:[^@/]*@)?(?:[:/?#]|$)/i.test(url)) return `auth.auth_url "${shown}" has no host name: e.g. ${example}`;
+  if (!URL.canParse(url)) return `auth.auth_url "${shown}" is not a valid URL: e.g. ${example}`;
+  if (!new URL(url).hostname) return `auth.auth_url "${shown}" has no host name: e.g. ${example}`;
+  return undefined;
+}
+
+/**
  * Validates one clouds.yaml entry and turns it into a CloudConfig, listing every problem found.
  * Registers the password / application-credential secret for redaction at once.
  */
@@ -123,6 +145,10 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
     if (v !== undefined && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') problems.push(`auth.${k} must be a string, found ${kindOf(v)}`);
   }
   if (!auth.authUrl && (a.auth_url === undefined || typeof a.auth_url === 'string')) problems.push('auth.auth_url is missing');
+  else if (auth.authUrl) {
+    const bad = authUrlProblem(auth.authUrl);
+    if (bad) problems.push(bad);
+  }
   if (kind === 'password') {
     if (!auth.username && !auth.userId) problems.push('auth.username (or auth.user_id) is missing');
     if (!auth.password) problems.push('auth.password is missing');

@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -147,6 +149,54 @@ function specialFileCases(env: Record<string, string>, scratch: string): Case[] 
   return out;
 }
 
+/** One scripted answer of the "HTTP answers" kind, served for the token request under /<name>/v3. */
+const HTTP_ANSWERS: Record<string, { answer: (res: http.ServerResponse, url: string) => void; said: string[] }> = {
+  'conflict-409': { answer: (res) => res.writeHead(409, { 'Content-Type': 'application/json' }).end('{"error": {"message": "Conflict occurred"}}'), said: ['HTTP 409', '409 Conflict'] },
+  'too-large-413': { answer: (res) => res.writeHead(413, { 'Content-Type': 'application/json' }).end('{}'), said: ['HTTP 413', 'too large or over a limit'] },
+  'rate-limit-429-far': { answer: (res) => res.writeHead(429, { 'Retry-After': '86400' }).end(), said: ['HTTP 429', "past the run's time budget: retry after 20"] },
+  'rate-limit-429-none': { answer: (res) => res.writeHead(429).end(), said: ['HTTP 429', 'retry in a minute'] },
+  'redirect-other-host': { answer: (res) => res.writeHead(302, { Location: 'https://elsewhere.example/v3/auth/tokens' }).end(), said: ['HTTP 302: redirect to https://elsewhere.example/v3/auth/tokens, not followed', 'redirects to another host'] },
+  'redirect-same-host': { answer: (res, url) => res.writeHead(301, { Location: `${url}/identity/v3/auth/tokens` }).end(), said: ['HTTP 301', 'kaas does not follow redirects: set auth_url of cloud "c"'] },
+  'truncated-body': {
+    answer: (res) => {
+      res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': '5000', 'X-Subject-Token': 'kaas-robustness-secret-token' });
+      res.write('{"token": {"catalog": [');
+      setTimeout(() => res.socket?.destroy(), 5);
+    },
+    said: ['the answer was cut off', 'closed the connection in the middle of its answer'],
+  },
+};
+
+/**
+ * Kind "HTTP answers": Keystone answering the token request with 409, 413, 429 (a Retry-After past
+ * the run's budget, none at all), a redirect (to another host, on the same host) or a body cut off.
+ * Each is exit 1 with the status and a hint; none is followed, waited on for long or printed raw.
+ */
+export async function httpAnswerCases(env: Record<string, string>): Promise<{ cases: Case[]; close: () => Promise<void> }> {
+  let url = '';
+  const srv = http.createServer((req, res) => {
+    const name = (req.url ?? '').split('/')[1];
+    const a = HTTP_ANSWERS[name];
+    if (a) a.answer(res, url);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-http-'));
+  const cases = Object.entries(HTTP_ANSWERS).map(([name, a]) => {
+    const clouds = path.join(dir, `${name}.yaml`);
+    writeFileSync(clouds, `clouds:\n  c:\n    auth: {auth_url: "${url}/${name}/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n`);
+    return { suite: 'http-answers', name, args: ['detect', '--cloud', 'c', '--timeout', '5s'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds }, exit: 1, fragments: [...a.said, 'hint:'] };
+  });
+  return {
+    cases,
+    close: () => {
+      srv.closeAllConnections();
+      return new Promise((r) => srv.close(() => r()));
+    },
+  };
+}
+
 /** What one run showed. */
 export interface Verdict {
   case: Case;
@@ -192,7 +242,8 @@ export async function judge(c: Case): Promise<Verdict> {
 export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availableParallelism()))): Promise<{ verdicts: Verdict[]; summary: string }> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-home-'));
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-settings-'));
-  const cases = loadCorpus(home, scratch);
+  const served = await httpAnswerCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` });
+  const cases = [...loadCorpus(home, scratch), ...served.cases];
   const verdicts: Verdict[] = new Array(cases.length);
   let next = 0;
   await Promise.all(
@@ -203,6 +254,7 @@ export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availab
       }
     }),
   );
+  await served.close();
   const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
   const summary = `${cases.length} bad inputs, ${count((v) => v.clear)} clear errors, ${count((v) => v.stackTrace)} stack traces, ${count((v) => v.secret)} secrets`;
   return { verdicts, summary };
