@@ -146,6 +146,19 @@ function specialFileCases(env: Record<string, string>, scratch: string): Case[] 
     writeFileSync(cloudsWithCa, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
     out.push({ suite: 'special-files', name: `cacert-${kind}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: cloudsWithCa }, exit: 2, fragments: [`cacert ${cacert}`, said] });
   }
+  // A cacert that is a file, but not a PEM certificate: named as such, not blamed on the CA.
+  const notPem: [string, string | Buffer, string][] = [
+    ['der', Buffer.from([0x30, 0x82, 0x03, 0x0b, 0x30, 0x82, 0x01, 0xf3, 0xa0, 0x03, 0x02, 0x01, 0x02]), 'it looks binary (DER?)'],
+    ['private-key', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', 'it holds a private key, no certificate'],
+    ['text', 'see the wiki for the CA\n', 'no -----BEGIN CERTIFICATE----- block'],
+  ];
+  for (const [name, content, said] of notPem) {
+    const cacert = path.join(dir, `not-pem-${name}.crt`);
+    writeFileSync(cacert, content);
+    const clouds = path.join(dir, `not-pem-${name}-clouds.yaml`);
+    writeFileSync(clouds, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
+    out.push({ suite: 'special-files', name: `cacert-not-pem-${name}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds }, exit: 2, fragments: [`cacert ${cacert} of cloud "c" is not a PEM certificate (${said})`, 'in PEM form'] });
+  }
   return out;
 }
 
