@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { hiddenNote, visibleName } from '../visible.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import { ingressKubeTarget } from '../ingress/kubeconfig.js';
@@ -79,7 +80,7 @@ async function cloudSide(o: DoctorOptions, deps: DoctorDeps, s: Settings, cfg: C
  */
 export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ data: DoctorReport; text: string; exitCode: 0 | 1 }> {
   if (o.cluster !== undefined && (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40)) {
-    throw new UsageError(`cluster name "${o.cluster}" is not valid`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name>" });
+    throw new UsageError(`cluster name "${visibleName(o.cluster)}" is not valid${hiddenNote(o.cluster)}`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name>" });
   }
   const stuckAfterSec = o.stuckAfterSec ?? DEFAULT_STUCK_AFTER_SEC;
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd, flags: o.cloud ? { cloud: o.cloud } : undefined });

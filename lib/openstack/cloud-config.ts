@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { redact, registerSecret, registerUrlSecrets } from '../redact.js';
+import { hiddenNote, visibleName } from '../visible.js';
 import { readCloudsFiles, type CloudsFilesContext } from './clouds-files.js';
 
 /** Keystone v3 credentials of one cloud, in keystoneauth's parameter names (camel-cased). */
@@ -201,8 +202,8 @@ export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
       const where = files.cloudsFile || files.secureFile
         ? `in ${source}`
         : 'anywhere: no clouds.yaml found (searched OS_CLIENT_CONFIG_FILE, ./, ~/.config/openstack/, /etc/openstack/)';
-      throw new UsageError(`cloud "${named}" is not defined ${where}`, {
-        problems: known.length ? [`clouds defined: ${known.join(', ')}`] : [],
+      throw new UsageError(`cloud "${visibleName(named)}" is not defined ${where}${hiddenNote(named)}`, {
+        problems: known.length ? [`clouds defined: ${known.map(visibleName).join(', ')}`] : [],
         hint: 'name a cloud defined in clouds.yaml (--cloud, the cloud setting or OS_CLOUD), or set OS_CLIENT_CONFIG_FILE',
       });
     }
@@ -212,7 +213,7 @@ export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   if (fromEnv) return normalizeCloudEntry(opts.environ.OS_CLOUD_NAME || 'envvars', 'environment', fromEnv);
   if (known.length === 1) return normalizeCloudEntry(known[0], source, files.clouds[known[0]]);
   throw new UsageError(known.length ? `several clouds in ${source}, none chosen` : 'no OpenStack cloud configured', {
-    problems: known.length ? [`clouds defined: ${known.join(', ')}`] : [],
+    problems: known.length ? [`clouds defined: ${known.map(visibleName).join(', ')}`] : [],
     hint: known.length
       ? 'choose one with --cloud NAME, the cloud setting or OS_CLOUD'
       : 'create clouds.yaml (./, ~/.config/openstack/ or /etc/openstack/) or source an openrc file (OS_AUTH_URL, …)',

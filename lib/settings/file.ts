@@ -5,6 +5,7 @@ import { didYouMeanIn } from './suggest.js';
 import { duplicateKeys, keyText, nodeValue, parseUserYaml, resolveNode } from './yaml-read.js';
 import type { Origin, SettingKey } from './types.js';
 import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
+import { hiddenNote, visibleName } from '../visible.js';
 
 /** One layer of settings: values with where each came from. */
 export interface Layer {
@@ -54,7 +55,7 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
   out.problems.push(...yamlErrors(doc.errors, text, lc, file));
   for (const d of duplicateKeys(doc)) {
     const p = lc.linePos(d.offset);
-    out.problems.push(`${file}:${p.line}:${p.col}: YAML syntax error: duplicate key ${d.key} (each key may appear once per map)`);
+    out.problems.push(`${file}:${p.line}:${p.col}: YAML syntax error: duplicate key ${visibleName(d.key)} (each key may appear once per map)`);
   }
   if (out.problems.length) return out;
   out.problems.push(...scalarProblems(doc, loc));
@@ -71,9 +72,10 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     for (const pair of pairs) {
       const keyNode = pair.key as Node;
       const name = keyText(keyNode);
+      const shown = visibleName(name);
       const valueNode = resolveNode(doc, pair.value) ?? null;
       if (isAlias(pair.value) && !valueNode) {
-        out.problems.push(`${loc(pair.value as Node)}: ${prefix}${name}: the alias *${pair.value.source} names no anchor (&${pair.value.source} must come before it)`);
+        out.problems.push(`${loc(pair.value as Node)}: ${prefix}${shown}: the alias *${pair.value.source} names no anchor (&${pair.value.source} must come before it)`);
         continue;
       }
       if (name === 'clusters' && section === 'environment') {
@@ -84,7 +86,7 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
       if (!key) {
         // Suggestions cost an edit distance against every setting: the first few are what helps.
         const hint = name === 'clusters' ? ' (clusters sections cannot be nested)' : ++unknown <= MAX_SUGGESTIONS ? didYouMean(name) : '';
-        out.problems.push(`${loc(keyNode)}: ${prefix}${name}: unknown setting${hint}`);
+        out.problems.push(`${loc(keyNode)}: ${prefix}${shown}: unknown setting${hint}${hiddenNote(name)}`);
         continue;
       }
       const decl = declOf(key);
@@ -145,7 +147,7 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
         continue;
       }
       if (!isClusterName(name)) {
-        out.problems.push(`${loc(pair.key as Node)}: clusters.${name}: ${CLUSTER_NAME_RULE}`);
+        out.problems.push(`${loc(pair.key as Node)}: clusters.${visibleName(name)}: ${CLUSTER_NAME_RULE}${hiddenNote(name)}`);
         continue;
       }
       const layer = emptyLayer();

@@ -146,6 +146,10 @@ function specialFileCases(env: Record<string, string>, scratch: string): Case[] 
     writeFileSync(cloudsWithCa, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
     out.push({ suite: 'special-files', name: `cacert-${kind}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: cloudsWithCa }, exit: 2, fragments: [`cacert ${cacert}`, said] });
   }
+  // A clouds.yaml found on the search path (~/.config/openstack/) that is a directory: named, not "no cloud configured".
+  const home = path.join(dir, 'home-with-clouds-dir');
+  mkdirSync(path.join(home, '.config', 'openstack', 'clouds.yaml'), { recursive: true });
+  out.push({ suite: 'special-files', name: 'clouds-on-search-path-directory', args: ['detect'], env: { ...env, HOME: home }, exit: 2, fragments: [`${home}/.config/openstack/clouds.yaml: it is a directory, not a file`] });
   // A cacert that is a file, but not a PEM certificate: named as such, not blamed on the CA.
   const notPem: [string, string | Buffer, string][] = [
     ['der', Buffer.from([0x30, 0x82, 0x03, 0x0b, 0x30, 0x82, 0x01, 0xf3, 0xa0, 0x03, 0x02, 0x01, 0x02]), 'it looks binary (DER?)'],
