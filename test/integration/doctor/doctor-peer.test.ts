@@ -21,6 +21,12 @@ let t: TestProject;
 beforeAll(async () => {
   t = await withPeer(() => testProject(PROJECT));
   setLbStatus({ projectId: t.projectId }, 'DELETED'); // leftovers of earlier runs
+  // The unattached floating IP a run makes stays in this shared project when the run fails or is cut off;
+  // the next "clean project" then finds it (and each further run one more).
+  await withPeer(async () => {
+    const fips = (await t.demo.call<{ floatingips: { id: string; project_id?: string }[] }>('network', NEUTRON, { method: 'GET', path: `/v2.0/floatingips?project_id=${t.projectId}` })).data.floatingips;
+    for (const f of fips) await sqliteRetry(() => t.demo.call('network', NEUTRON, { method: 'DELETE', path: `/v2.0/floatingips/${f.id}`, expect: [204, 404] }));
+  });
   await withPeer(() => setQuotas(t, { load_balancer: -1, listener: -1, pool: -1, health_monitor: -1 }, { floatingip: 50, port: 500 }));
 }, T);
 
