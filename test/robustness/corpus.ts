@@ -27,6 +27,8 @@ export interface Case {
   env: Record<string, string>;
   exit: number;
   fragments: string[];
+  /** Run on a pseudo-terminal this many columns wide, optionally under `timeout` (stderr is then the terminal). */
+  tty?: { cols: number; underTimeout?: boolean };
 }
 
 type Expected = Record<string, string[]>;
@@ -195,16 +197,18 @@ export async function httpAnswerCases(env: Record<string, string>): Promise<{ ca
     const name = (req.url ?? '').split('/')[1];
     const a = HTTP_ANSWERS[name];
     if (a) a.answer(res, url);
-    else res.writeHead(404).end();
+    else if (name !== 'silent') res.writeHead(404).end();
+    // "silent": a Keystone that takes the request and never answers (the terminal kind waits on it).
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-http-'));
-  const cases = Object.entries(HTTP_ANSWERS).map(([name, a]) => {
+  const cases: Case[] = Object.entries(HTTP_ANSWERS).map(([name, a]) => {
     const clouds = path.join(dir, `${name}.yaml`);
     writeFileSync(clouds, `clouds:\n  c:\n    auth: {auth_url: "${url}/${name}/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n`);
     return { suite: 'http-answers', name, args: ['detect', '--cloud', 'c', '--timeout', '5s'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds }, exit: 1, fragments: [...a.said, 'hint:'] };
   });
+  cases.push(...terminalCases(env, dir, url));
   return {
     cases,
     close: () => {
@@ -212,6 +216,29 @@ export async function httpAnswerCases(env: Record<string, string>): Promise<{ ca
       return new Promise((r) => srv.close(() => r()));
     },
   };
+}
+
+/**
+ * Kind "terminals": progress and errors on a pseudo-terminal of 0 columns (docker run -t, ssh -tt)
+ * and on a sized one under `timeout` (a background process group): a silent Keystone, a 429 and a
+ * bad settings file each end with their clear error — no spinner looping, no SIGTTOU stop.
+ */
+function terminalCases(env: Record<string, string>, dir: string, url: string): Case[] {
+  const clouds = (name: string) => {
+    const f = path.join(dir, `tty-${name}.yaml`);
+    writeFileSync(f, `clouds:\n  c:\n    auth: {auth_url: "${url}/${name}/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n`);
+    return f;
+  };
+  const settings = path.join(dir, 'tty-settings');
+  mkdirSync(settings, { recursive: true });
+  writeFileSync(path.join(settings, 'bad.yaml'), 'node_cidr: 0.0.0.0/0\n');
+  const runs: [string, Pick<Case, 'args' | 'env' | 'exit' | 'fragments'>][] = [
+    ['silent-keystone', { args: ['detect', '--cloud', 'c', '--timeout', '2s'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds('silent') }, exit: 1, fragments: ['did not answer within 2 s'] }],
+    ['rate-limited', { args: ['detect', '--cloud', 'c', '--timeout', '5s'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds('rate-limit-429-none') }, exit: 1, fragments: ['HTTP 429'] }],
+    ['bad-settings', { args: ['settings', 'validate', '--settings-dir', settings, '--env', 'bad'], env, exit: 2, fragments: ['node_cidr: "0.0.0.0/0" is every address'] }],
+  ];
+  const terminals: [string, NonNullable<Case['tty']>][] = [['0-columns', { cols: 0 }], ['under-timeout', { cols: 100, underTimeout: true }]];
+  return terminals.flatMap(([t, tty]) => runs.map(([name, c]) => ({ suite: 'terminals', name: `${t}-${name}`, tty, ...c })));
 }
 
 /** What one run showed. */
@@ -223,10 +250,16 @@ export interface Verdict {
   problems: string[];
 }
 
+const shq = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
+
 function runCli(c: Case): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', ...c.env };
-    const child = spawn(process.execPath, [KAAS, ...c.args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [process.execPath, KAAS, ...c.args].map(shq).join(' ');
+    // On a terminal, util-linux script gives kaas a pty; its stdout then carries everything kaas wrote.
+    const child = c.tty
+      ? spawn('script', ['-qec', `stty cols ${c.tty.cols} rows 40; exec ${c.tty.underTimeout ? 'timeout 50 ' : ''}${argv}`, '/dev/null'], { cwd: ROOT, env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(process.execPath, [KAAS, ...c.args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -234,7 +267,9 @@ function runCli(c: Case): Promise<{ code: number | null; stdout: string; stderr:
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      // The terminal's output, without cursor and colour sequences and carriage returns, judged as stderr.
+      const shown = stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+      resolve(c.tty ? { code, stdout: '', stderr: shown } : { code, stdout, stderr });
     });
   });
 }
