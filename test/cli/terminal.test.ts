@@ -38,7 +38,7 @@ afterAll(async () => {
 function onPty(shell: string, cols: number, onOutput?: (seen: string, type: (s: string) => void) => void): Promise<{ code: number | null; shown: string; ms: number }> {
   const t0 = Date.now();
   const cmd = `stty cols ${cols} rows 40; ${shell}`;
-  const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: { ...cleanEnv({ OS_CLIENT_CONFIG_FILE: clouds }), TERM: 'xterm', KAAS: `${process.execPath} ${KAAS}` }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qec', cmd, '/dev/null'], { cwd: ROOT, env: { ...cleanEnv({ OS_CLIENT_CONFIG_FILE: clouds }), TERM: 'xterm', KAAS: `${process.execPath} ${KAAS}` }, stdio: ['pipe', 'pipe', 'ignore'] });
   let shown = '';
   const killer = setTimeout(() => child.kill('SIGKILL'), 45_000);
   child.stdout.on('data', (d: Buffer) => {
