@@ -3,7 +3,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { statSync } from 'node:fs';
 import { resolveSettingsDir } from '../lib/settings/dirs.js';
 import { createProcessRunner, type ProcessRunner } from '../lib/exec/runner.js';
-import { createLogger, type Logger, type StepHandle } from '../lib/log.js';
+import { createLogger, spinnerAllowed, type Logger, type StepHandle } from '../lib/log.js';
 import { redact } from '../lib/redact.js';
 
 export type OutputFormat = 'text' | 'json' | 'yaml';
@@ -67,7 +67,10 @@ async function spinnerFactory(color: boolean): Promise<(title: string) => StepHa
   const { default: ora } = await import('ora');
   return (title) => {
     const t0 = Date.now();
-    const s = ora({ text: title, stream: process.stderr, color: color ? 'cyan' : false, isEnabled: true }).start();
+    // discardStdin: false — never touch stdin. ora's default puts it in raw mode: under `timeout N kaas …`
+    // (a background process group) that is SIGTTOU and the process stops, and in raw mode Ctrl-C reaches
+    // ora as a byte instead of SIGINT reaching kaas.
+    const s = ora({ text: title, stream: process.stderr, color: color ? 'cyan' : false, isEnabled: true, discardStdin: false }).start();
     const secs = () => `(${((Date.now() - t0) / 1000).toFixed(1)}s)`;
     return {
       update: (m) => {
@@ -83,7 +86,7 @@ async function spinnerFactory(color: boolean): Promise<(title: string) => StepHa
 export async function makeContext(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<CliContext> {
   const g = argv as unknown as GlobalArgs;
   const color = g.color && !process.env.NO_COLOR && process.stderr.isTTY === true;
-  const interactive = process.stderr.isTTY === true && !g.verbose && !g.quiet && !process.env.CI;
+  const interactive = spinnerAllowed(process.stderr, { verbose: g.verbose, quiet: g.quiet, ci: Boolean(process.env.CI) });
   const logger = createLogger({ verbose: g.verbose, quiet: g.quiet, color, spinner: interactive ? await spinnerFactory(color) : undefined });
   const home = os.homedir();
   return {

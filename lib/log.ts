@@ -33,6 +33,15 @@ export interface LoggerOptions {
 
 const paint = (on: boolean, code: string, s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
 
+/**
+ * Whether progress may be drawn as a spinner on `stream`: a terminal with a size. A pty of 0 columns
+ * (docker run -t, ssh -tt without a window size) made the spinner redraw for ever; verbose, quiet and
+ * CI runs get plain lines.
+ */
+export function spinnerAllowed(stream: { isTTY?: boolean; columns?: number }, o: { verbose?: boolean; quiet?: boolean; ci?: boolean }): boolean {
+  return stream.isTTY === true && (stream.columns ?? 0) > 0 && !o.verbose && !o.quiet && !o.ci;
+}
+
 /** Builds the logger used by one kaas run. */
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const write = opts.write ?? ((t: string) => process.stderr.write(t));

@@ -22,7 +22,7 @@ import { httpProbe } from './probe.js';
  * `kaas check-lb <cluster>`: the SCS KaaS load-balancer conformance test as a command. Deploys the
  * echo workload on a subset of the nodes with one ETP Cluster and one ETP Local Service, waits for
  * their LBs, sends requests from this host, judges (evaluate.ts), and always removes the namespace
- * again — also when interrupted (SIGINT/SIGTERM), before exiting 130/143.
+ * again — also when interrupted (SIGINT/SIGTERM/SIGHUP: the terminal closed), before exiting 130/143/129.
  */
 
 /** The namespace check-lb works in (fixed: a re-run after a crash converges and cleans it up). */
@@ -49,7 +49,7 @@ export interface CheckLbDeps {
   cloud?: IngressCloud;
   probe?: (url: string, timeoutMs: number) => Promise<Probe>;
   sleep?: (ms: number) => Promise<void>;
-  /** Where SIGINT/SIGTERM arrive, and how the process ends after cleaning up on one. */
+  /** Where SIGINT/SIGTERM/SIGHUP arrive, and how the process ends after cleaning up on one. */
   signals?: Pick<NodeJS.Process, 'on' | 'removeListener'>;
   exit?: (code: number) => void;
 }
@@ -132,7 +132,10 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
   // listener and re-raises the signal, killing kaas before the namespace is removed.
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals) => {
-    const code = sig === 'SIGINT' ? 130 : 143;
+    const code = 128 + (sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 15);
+    // SIGHUP: the terminal is gone (ssh dropped, window closed); writing to it fails with EIO/EPIPE, which
+    // must not end the process before the namespace (and with it OCCM's load balancers) is removed.
+    if (sig === 'SIGHUP') for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
     if (interrupted) {
       logger.warn(`${sig} again: exiting without waiting; remove the check's namespace yourself: kubectl delete namespace ${CHECK_NAMESPACE}`);
       exit(code);
@@ -142,8 +145,8 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
     logger.warn(`${sig}: cleaning up before exiting (send it again to exit at once)`);
     void cleanup().finally(() => exit(code));
   };
-  signals.on('SIGINT', onSignal);
-  signals.on('SIGTERM', onSignal);
+  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const sig of SIGNALS) signals.on(sig, onSignal);
   try {
     await k.apply(stringifyDocuments(checkLbManifests(CHECK_NAMESPACE, chosen, port)), { forceConflicts: true });
     await k.rolloutStatus('deployment/echo', { namespace: CHECK_NAMESPACE }, t.rolloutSec);
@@ -182,7 +185,6 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
   } finally {
     // Listeners stay until the namespace is gone, so that a signal during the cleanup is still ours.
     await cleanup();
-    signals.removeListener('SIGINT', onSignal);
-    signals.removeListener('SIGTERM', onSignal);
+    for (const sig of SIGNALS) signals.removeListener(sig, onSignal);
   }
 }

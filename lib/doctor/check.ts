@@ -61,21 +61,29 @@ export function finding(check: Pick<Check, 'id' | 'severity'>, resource: Finding
 }
 
 /**
- * Runs every check whose inputs are there; the others are listed as skipped with `unavailable`'s
- * reason for the missing side. Never throws for a missing side.
+ * Runs every check whose inputs are there. A check whose side is missing is listed with
+ * `unavailable`'s reason for that side: as skipped where the user chose to leave the side out
+ * (`byChoice`: --cloud-only, no cluster named), else as could not run. A check that throws could
+ * not run either, with its message. Never throws.
  */
-export function runChecks(checks: readonly Check[], input: CheckInput, unavailable: { cloud?: string; cluster?: string }): DoctorReport {
+export function runChecks(checks: readonly Check[], input: CheckInput, unavailable: { cloud?: string; cluster?: string }, byChoice: { cloud?: boolean; cluster?: boolean } = {}): DoctorReport {
   const findings: Finding[] = [];
   const checked: string[] = [];
   const skipped: Skipped[] = [];
+  const couldNotRun: Skipped[] = [];
   for (const c of checks) {
     const missing = c.needs.find((n) => (n === 'cloud' ? !input.cloud : !input.kube));
     if (missing) {
-      skipped.push({ check: c.id, reason: unavailable[missing] ?? `no ${missing} data` });
+      // Issue 23: a side that could not be read is not health; only a side left out on purpose is a skip.
+      (byChoice[missing] ? skipped : couldNotRun).push({ check: c.id, reason: unavailable[missing] ?? `no ${missing} data` });
       continue;
     }
-    findings.push(...c.run(input));
-    checked.push(c.id);
+    try {
+      findings.push(...c.run(input));
+      checked.push(c.id);
+    } catch (e) {
+      couldNotRun.push({ check: c.id, reason: `the check failed: ${(e as Error).message.split('\n')[0]}` });
+    }
   }
-  return { findings, checked, skipped };
+  return { findings, checked, skipped, couldNotRun };
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { hiddenNote, visibleName } from '../visible.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import { ingressKubeTarget } from '../ingress/kubeconfig.js';
@@ -21,7 +22,7 @@ import { CLOUD_CHECKS } from './cloud-checks.js';
 import { CLUSTER_CHECKS } from './cluster-checks.js';
 import { fetchCloudSnapshot } from './fetch-cloud.js';
 import { fetchClusterSnapshot } from './fetch-cluster.js';
-import { formatReport, hasErrors, sortFindings, type DoctorReport } from './findings.js';
+import { formatReport, hasErrors, incomplete, sortFindings, type DoctorReport } from './findings.js';
 import { ownedBy } from './names.js';
 import { ownerNames } from './check.js';
 import { clusterNames } from '../cluster/model.js';
@@ -72,13 +73,14 @@ async function cloudSide(o: DoctorOptions, deps: DoctorDeps, s: Settings, cfg: C
 
 /**
  * `kaas doctor`: reads the cloud (Octavia, Neutron, quotas) with the cluster's credentials and,
- * unless --cloud-only, the workload cluster through kubectl; runs every check whose data is there
- * and lists the others as skipped with the reason (an unreachable cluster is a skip, never a
- * crash). Exit code 1 when there is an error finding.
+ * unless --cloud-only, the workload cluster through kubectl; runs every check whose data is there.
+ * A side left out on purpose (--cloud-only, no cluster named) is a skip; a check that could not run
+ * (cloud or cluster unreadable, a quota forbidden) is listed as "could not run: <why>", never a
+ * crash. Exit code 1 when there is an error finding or a check could not run (issue 23).
  */
 export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ data: DoctorReport; text: string; exitCode: 0 | 1 }> {
   if (o.cluster !== undefined && (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40)) {
-    throw new UsageError(`cluster name "${o.cluster}" is not valid`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name>" });
+    throw new UsageError(`cluster name "${visibleName(o.cluster)}" is not valid${hiddenNote(o.cluster)}`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name>" });
   }
   const stuckAfterSec = o.stuckAfterSec ?? DEFAULT_STUCK_AFTER_SEC;
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd, flags: o.cloud ? { cloud: o.cloud } : undefined });
@@ -89,12 +91,12 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   const unavailable: { cloud?: string; cluster?: string } = {};
   let cloud: CloudSnapshot | undefined;
   let lb = s.use_ovn_lb_provider === false ? orThrow(planLoadBalancerOffline(s)) : undefined;
-  const skippedByFetch: DoctorReport['skipped'] = [];
+  const notRunByFetch: DoctorReport['couldNotRun'] = [];
   try {
     const r = await cloudSide(o, deps, s, cfg);
     cloud = r.snapshot;
     lb = r.lb;
-    skippedByFetch.push(...r.skipped);
+    notRunByFetch.push(...r.couldNotRun);
   } catch (e) {
     unavailable.cloud = `cloud ${cfg.name} not readable: ${(e as Error).message.split('\n')[0]}`;
   }
@@ -106,6 +108,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   const edge = ingress.deploy || !gateway.deploy ? ingress : gateway.edge!;
 
   let kube: ClusterSnapshot | undefined;
+  const byChoice = { cluster: o.cloudOnly || !o.cluster };
   if (o.cloudOnly) unavailable.cluster = '--cloud-only';
   else if (!o.cluster) unavailable.cluster = 'no cluster named (kaas doctor <cluster>)';
   else {
@@ -142,12 +145,11 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
       occmSecurityGroups: occm['manage-security-groups'] === undefined ? true : gcfgTrue(occm['manage-security-groups']),
     }),
   };
-  const fetchSkipped = new Set(skippedByFetch.map((x) => x.check));
-  const report = runChecks(DOCTOR_CHECKS.filter((c) => !fetchSkipped.has(c.id)), input, unavailable);
-  const data: DoctorReport = { findings: sortFindings(report.findings), checked: report.checked, skipped: [...skippedByFetch, ...report.skipped] };
+  const notRun = new Set(notRunByFetch.map((x) => x.check));
+  const report = runChecks(DOCTOR_CHECKS.filter((c) => !notRun.has(c.id)), input, unavailable, byChoice);
+  const data: DoctorReport = { findings: sortFindings(report.findings), checked: report.checked, skipped: report.skipped, couldNotRun: [...notRunByFetch, ...report.couldNotRun] };
   const title = `kaas doctor ${o.cluster ?? '(all clusters of the project)'}: provider ${lb.provider}, project ${cloud?.projectId ?? '?'}`;
-  // Issue 23: a cloud that could not be read (down, 403, 5xx, not JSON, revoked token) is not health:
-  // "no findings" with exit 0 said the cloud side was fine when nothing of it had been checked.
-  const couldNotCheck = unavailable.cloud ? `\nerror: the cloud-side checks could not run (${unavailable.cloud}); this is not a clean bill of health` : '';
-  return { data, text: formatReport(data, title) + couldNotCheck, exitCode: hasErrors(data.findings) || unavailable.cloud ? 1 : 0 };
+  // Issue 23: a check that could not run (cloud down, 403, 5xx, not JSON, revoked token; cluster
+  // unreachable; a quota forbidden) is not health: "no findings" with exit 0 said so when nothing had been checked.
+  return { data, text: formatReport(data, title), exitCode: hasErrors(data.findings) || incomplete(data) ? 1 : 0 };
 }

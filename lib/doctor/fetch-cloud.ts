@@ -9,11 +9,11 @@ import type { CloudSnapshot } from './snapshot.js';
 /**
  * Fetches the cloud snapshot with one list call per collection, all at once: load balancers,
  * listeners, pools, health monitors, floating IPs, and both quotas — a constant number of
- * requests whatever the number of load balancers. A quota the credentials may not read is a
- * skipped check, not a failure; a missing Octavia or Neutron is thrown (the caller skips every
+ * requests whatever the number of load balancers. A quota the credentials may not read makes
+ * quota-headroom a check that could not run (not a crash); a missing Octavia or Neutron is thrown (the caller skips every
  * cloud check with that reason).
  */
-export async function fetchCloudSnapshot(c: Connection, octaviaVersion?: string): Promise<{ snapshot: CloudSnapshot; skipped: Skipped[] }> {
+export async function fetchCloudSnapshot(c: Connection, octaviaVersion?: string): Promise<{ snapshot: CloudSnapshot; couldNotRun: Skipped[] }> {
   const lbEp = c.endpoint('load-balancer');
   const netEp = c.endpoint('network');
   if (!lbEp.found) throw new Error(lbEp.reason);
@@ -21,18 +21,18 @@ export async function fetchCloudSnapshot(c: Connection, octaviaVersion?: string)
   const o = octaviaRoot(lbEp.url);
   const n = neutronRoot(netEp.url);
   const projectId = c.session.projectId ?? '';
-  const skipped: Skipped[] = [];
+  const couldNotRun: Skipped[] = [];
   const quota = <T>(p: Promise<T>, what: string): Promise<T | undefined> =>
     p.catch((e: unknown) => {
       if (!(e instanceof HttpError) || (e.status !== 403 && e.status !== 404)) throw e;
-      skipped.push({ check: 'quota-headroom', reason: `the ${what} quota cannot be read with these credentials (HTTP ${e.status})` });
+      couldNotRun.push({ check: 'quota-headroom', reason: `the ${what} quota cannot be read with these credentials (HTTP ${e.status})` });
       return undefined;
     });
   const [loadBalancers, listeners, pools, healthMonitors, floatingIps, oq, nq] = await Promise.all([
     listLoadBalancers(c, o), listListeners(c, o), listPools(c, o), listHealthMonitors(c, o), listProjectFloatingIps(c, n),
     quota(octaviaQuota(c, o, projectId), 'Octavia'), quota(neutronQuotaDetails(c, n, projectId), 'Neutron'),
   ]);
-  return { snapshot: { projectId, octaviaVersion, loadBalancers, listeners, pools, healthMonitors, floatingIps, octaviaQuota: oq, neutronQuota: nq }, skipped };
+  return { snapshot: { projectId, octaviaVersion, loadBalancers, listeners, pools, healthMonitors, floatingIps, octaviaQuota: oq, neutronQuota: nq }, couldNotRun };
 }
 
 /** One load balancer in full, by exact name, for the post-apply verification: LB, listeners, pools, monitors, members, the VIP's floating IPs. */

@@ -1,7 +1,7 @@
 /**
  * What doctor, check-lb and the post-apply verification report: findings with a stable check id,
  * a severity, the resource, one sentence of what is wrong and the exact fix. Plain data: printed as
- * text grouped by severity, or as JSON `{findings, checked, skipped}`.
+ * text grouped by severity, or as JSON `{findings, checked, skipped, couldNotRun}`.
  */
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -22,7 +22,7 @@ export interface Finding {
   fix: string;
 }
 
-/** A check that did not run, and why. */
+/** A check that did not run, and why (skipped on purpose, or could not run). */
 export interface Skipped {
   check: string;
   reason: string;
@@ -32,7 +32,10 @@ export interface Skipped {
 export interface DoctorReport {
   findings: Finding[];
   checked: string[];
+  /** Left out on purpose (--cloud-only, no cluster named). */
   skipped: Skipped[];
+  /** Could not run (a side unreadable, a quota forbidden, the check failed): never a clean bill of health. */
+  couldNotRun: Skipped[];
 }
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -47,7 +50,15 @@ export function hasErrors(fs: Finding[]): boolean {
   return fs.some((f) => f.severity === 'error');
 }
 
-/** The report as text: findings grouped by severity, then what was checked and skipped. */
+/** True when the report is not a clean bill of health for lack of data: some check could not run (exit 1). */
+export function incomplete(r: Pick<DoctorReport, 'couldNotRun'>): boolean {
+  return r.couldNotRun.length > 0;
+}
+
+/**
+ * The report as text: findings grouped by severity, then what was checked, skipped and could not
+ * run; with checks that could not run, an `error:` line saying this is not health.
+ */
 export function formatReport(r: DoctorReport, title: string): string {
   const lines: string[] = [title];
   for (const sev of ['error', 'warning', 'info'] as const) {
@@ -60,11 +71,17 @@ export function formatReport(r: DoctorReport, title: string): string {
       lines.push(`    fix: ${f.fix}`);
     }
   }
-  if (!r.findings.length) lines.push('', 'no findings');
+  if (!r.findings.length) lines.push('', incomplete(r) ? 'no findings in what could be checked' : 'no findings');
   lines.push('', `checked (${r.checked.length}): ${r.checked.join(', ') || 'nothing'}`);
   if (r.skipped.length) {
     lines.push(`skipped (${r.skipped.length}):`);
     for (const s of r.skipped) lines.push(`  ${s.check}: ${s.reason}`);
+  }
+  if (r.couldNotRun.length) {
+    lines.push(`could not run (${r.couldNotRun.length}):`);
+    for (const s of r.couldNotRun) lines.push(`  ${s.check}: could not run: ${s.reason}`);
+    const why = [...new Set(r.couldNotRun.map((s) => s.reason))];
+    lines.push(`error: ${r.couldNotRun.length} check(s) could not run (${why.join('; ')}); this is not a clean bill of health`);
   }
   return lines.join('\n');
 }

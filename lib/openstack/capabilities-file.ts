@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { parse } from 'yaml';
+import { isNode, LineCounter, parseDocument } from 'yaml';
 import { readTextCapped } from '../fs/read-capped.js';
 import { MAX_YAML_BYTES } from '../settings/yaml-read.js';
 import { KaasError, UsageError } from '../errors.js';
@@ -19,6 +19,9 @@ export function capabilitiesProblems(doc: unknown): string[] {
   if (!isObj(doc)) return ['the document is not a mapping'];
   if (typeof doc.cloud !== 'string') p.push('cloud: must be a string');
   if (typeof doc.detectedAt !== 'string') p.push('detectedAt: must be a string (ISO time)');
+  else if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(doc.detectedAt) || Number.isNaN(Date.parse(doc.detectedAt))) {
+    p.push(`detectedAt: "${doc.detectedAt}" is not a timestamp (ISO 8601, as kaas detect writes it: 2026-05-01T12:00:00.000Z)`);
+  }
   const o = doc.octavia;
   if (!isObj(o)) p.push('octavia: must be a mapping');
   else {
@@ -29,6 +32,14 @@ export function capabilitiesProblems(doc: unknown): string[] {
     if (o.maxVersion !== undefined && (typeof o.maxVersion !== 'string' || !/^\d+\.\d+$/.test(o.maxVersion)))
       p.push('octavia.maxVersion: must be a string like "2.26"');
     if (o.present === true && o.maxVersion === undefined) p.push('octavia.maxVersion: missing although octavia.present is true');
+    // A present Octavia always offers a provider; an empty list planned as if amphora were there.
+    if (o.present === true && Array.isArray(o.providers) && o.providers.length === 0) p.push('octavia.providers: empty although octavia.present is true (an Octavia offers at least one provider)');
+    if (o.defaultProvider !== undefined) {
+      if (typeof o.defaultProvider !== 'string') p.push('octavia.defaultProvider: must be a provider name');
+      else if (Array.isArray(o.providers) && o.providers.length && !o.providers.includes(o.defaultProvider)) {
+        p.push(`octavia.defaultProvider: "${o.defaultProvider}" is not among octavia.providers (${o.providers.join(', ')})`);
+      }
+    }
     // The plan reads the booleans; a hand-edited file must not claim OVN health monitors (v2.24)
     // or allowed_cidrs (v2.12) that its own maxVersion lacks, nor deny them.
     if (typeof o.maxVersion === 'string' && /^\d+\.\d+$/.test(o.maxVersion)) {
@@ -62,16 +73,26 @@ export function loadCapabilitiesFile(file: string, readFile: (p: string) => stri
     });
   }
   let doc: unknown;
+  const lc = new LineCounter();
+  const parsed = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   try {
-    doc = parse(text);
+    if (parsed.errors.length) throw parsed.errors[0];
+    doc = parsed.toJS({ maxAliasCount: 100 });
   } catch (err) {
     throw new UsageError(`--capabilities ${file} is neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
   }
   const problems = capabilitiesProblems(doc);
   if (problems.length) {
+    // Where each problem is, in a file of several lines (kaas detect -o json prints one value a line).
+    const multiline = text.trim().includes('\n');
+    const line = (problem: string) => {
+      const at = /^([\w.]+): /.exec(problem)?.[1];
+      const node = at && multiline ? parsed.getIn(at.split('.'), true) : undefined;
+      return isNode(node) && node.range ? `line ${lc.linePos(node.range[0]).line}: ` : '';
+    };
     throw new UsageError(`--capabilities ${file} is not a capabilities file`, {
-      problems,
-      hint: 'save one with: kaas detect -o json > capabilities.json',
+      problems: problems.map((p) => `${line(p)}${p}`),
+      hint: 'save one with: kaas detect -o json > capabilities.json, or fix the values above (a file that claims what the cloud lacks gives a plan that cannot work)',
     });
   }
   const { loadBalancer: _plan, ...caps } = doc as Obj;

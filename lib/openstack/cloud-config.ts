@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
-import { registerSecret, registerUrlSecrets } from '../redact.js';
+import { redact, registerSecret, registerUrlSecrets } from '../redact.js';
+import { hiddenNote, visibleName } from '../visible.js';
 import { readCloudsFiles, type CloudsFilesContext } from './clouds-files.js';
 
 /** Keystone v3 credentials of one cloud, in keystoneauth's parameter names (camel-cased). */
@@ -85,6 +86,28 @@ function firstRegion(regions: unknown): string | undefined {
 }
 
 /**
+ * What is wrong with an auth_url, with the fix, or undefined. Without this a URL with no scheme
+ * ("keystone:5000/v3" parses as scheme "keystone:"), ftp:// or port 99999 failed later with exit 1
+ * and no hint. The URL is shown with its userinfo redacted.
+ */
+export function authUrlProblem(url: string): string | undefined {
+  const shown = redact(url);
+  const example = 'https://<keystone host>:5000/v3';
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    return `auth.auth_url "${shown}" has no http:// or https:// in front: write it as https://${shown.replace(/^\/*/, '')} (e.g. ${example})`;
+  }
+  const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
+  if (scheme !== 'http' && scheme !== 'https') return `auth.auth_url "${shown}" uses ${scheme}://; Keystone speaks https:// (or http://): e.g. ${example}`;
+  const port = /^[a-z]+:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d*)(?:[/?#]|$)/i.exec(url)?.[1];
+  if (port !== undefined && port !== '' && Number(port) > 65535) return `auth.auth_url "${shown}" has port ${port}; a port is 1 to 65535 (Keystone usually listens on 5000 or 443)`;
+  // WHATWG URL turns "https:///v3" into host "v3"; the raw text shows the host is missing.
+  if (/^[a-z]+:\/\/(?:[^@/]*@)?(?:[:/?#]|$)/i.test(url)) return `auth.auth_url "${shown}" has no host name: e.g. ${example}`;
+  if (!URL.canParse(url)) return `auth.auth_url "${shown}" is not a valid URL: e.g. ${example}`;
+  if (!new URL(url).hostname) return `auth.auth_url "${shown}" has no host name: e.g. ${example}`;
+  return undefined;
+}
+
+/**
  * Validates one clouds.yaml entry and turns it into a CloudConfig, listing every problem found.
  * Registers the password / application-credential secret for redaction at once.
  */
@@ -123,6 +146,10 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
     if (v !== undefined && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') problems.push(`auth.${k} must be a string, found ${kindOf(v)}`);
   }
   if (!auth.authUrl && (a.auth_url === undefined || typeof a.auth_url === 'string')) problems.push('auth.auth_url is missing');
+  else if (auth.authUrl) {
+    const bad = authUrlProblem(auth.authUrl);
+    if (bad) problems.push(bad);
+  }
   if (kind === 'password') {
     if (!auth.username && !auth.userId) problems.push('auth.username (or auth.user_id) is missing');
     if (!auth.password) problems.push('auth.password is missing');
@@ -175,8 +202,8 @@ export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
       const where = files.cloudsFile || files.secureFile
         ? `in ${source}`
         : 'anywhere: no clouds.yaml found (searched OS_CLIENT_CONFIG_FILE, ./, ~/.config/openstack/, /etc/openstack/)';
-      throw new UsageError(`cloud "${named}" is not defined ${where}`, {
-        problems: known.length ? [`clouds defined: ${known.join(', ')}`] : [],
+      throw new UsageError(`cloud "${visibleName(named)}" is not defined ${where}${hiddenNote(named)}`, {
+        problems: known.length ? [`clouds defined: ${known.map(visibleName).join(', ')}`] : [],
         hint: 'name a cloud defined in clouds.yaml (--cloud, the cloud setting or OS_CLOUD), or set OS_CLIENT_CONFIG_FILE',
       });
     }
@@ -186,7 +213,7 @@ export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   if (fromEnv) return normalizeCloudEntry(opts.environ.OS_CLOUD_NAME || 'envvars', 'environment', fromEnv);
   if (known.length === 1) return normalizeCloudEntry(known[0], source, files.clouds[known[0]]);
   throw new UsageError(known.length ? `several clouds in ${source}, none chosen` : 'no OpenStack cloud configured', {
-    problems: known.length ? [`clouds defined: ${known.join(', ')}`] : [],
+    problems: known.length ? [`clouds defined: ${known.map(visibleName).join(', ')}`] : [],
     hint: known.length
       ? 'choose one with --cloud NAME, the cloud setting or OS_CLOUD'
       : 'create clouds.yaml (./, ~/.config/openstack/ or /etc/openstack/) or source an openrc file (OS_AUTH_URL, …)',

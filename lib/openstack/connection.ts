@@ -43,16 +43,31 @@ export function readCaFile(p: string): string {
   return readTextCapped(p, { maxBytes: MAX_CACERT_BYTES, expect: 'a CA bundle (PEM) is a few KiB' });
 }
 
-/** Reads the CA bundle named by clouds.yaml `cacert`, with a clear error when it is missing. */
+/**
+ * Reads the CA bundle named by clouds.yaml `cacert`, with a clear error when it is missing or is not
+ * PEM: Node ignores what it cannot parse as a certificate, so a DER file or a key used to fail later as
+ * "not signed by the CA in cacert", blaming the CA.
+ */
 export function readCaBundle(cloud: CloudConfig, readFile: (p: string) => string): string | undefined {
   if (!cloud.cacert || !cloud.verify) return undefined;
+  let text: string;
   try {
-    return readFile(cloud.cacert);
+    text = readFile(cloud.cacert);
   } catch (err) {
     throw new UsageError(`cacert ${cloud.cacert} of cloud "${cloud.name}" cannot be read: ${(err as Error).message}`, {
       hint: 'point cacert (or OS_CACERT) at a readable PEM file',
     });
   }
+  if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(text)) {
+    const what = text.includes('PRIVATE KEY-----') ? 'it holds a private key, no certificate'
+      : text.trim() === '' ? 'it is empty'
+      : /[\x00-\x08\x0e-\x1f\ufffd]/.test(text.slice(0, 64)) ? 'it looks binary (DER?)'
+      : 'no -----BEGIN CERTIFICATE----- block';
+    throw new UsageError(`cacert ${cloud.cacert} of cloud "${cloud.name}" is not a PEM certificate (${what})`, {
+      hint: `point cacert (or OS_CACERT) at the CA bundle in PEM form; a DER file converts with: openssl x509 -inform der -in ${cloud.cacert} -out ca.pem`,
+    });
+  }
+  return text;
 }
 
 /** Authenticates against Keystone and returns the connection every service module uses. */

@@ -38,7 +38,15 @@ export class HttpError extends OperationError {
  * The one-line fix for a failed call: 401 → credentials, 403 → role, refused/timeout → which
  * endpoint. `cloud` names the clouds.yaml entry so the user knows where to look.
  */
-export function hintFor(e: { service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; budgetMs?: number; maxBodyBytes?: number; cacert?: boolean; wwwAuthenticate?: string }): string | undefined {
+export function hintFor(e: {
+  service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; budgetMs?: number; maxBodyBytes?: number; cacert?: boolean; wwwAuthenticate?: string;
+  /** A 3xx answer's Location header. */
+  location?: string;
+  /** A 429's Retry-After as a time (ms since the epoch); `waited`: kaas already waited once. */
+  retryAt?: number; waited?: boolean;
+  /** The request was sent again after a reset/cut-off before giving up. */
+  retried?: boolean;
+}): string | undefined {
   const cloud = e.cloud ? ` of cloud "${e.cloud}"` : '';
   let origin = e.url;
   try {
@@ -63,6 +71,16 @@ export function hintFor(e: { service: string; url: string; status?: number; code
       : `the user lacks a role for this ${e.service} call (ask the cloud operator)`;
   }
   if (e.status === 404) return `${e.service} does not know this URL: is the catalog endpoint ${origin} right?`;
+  if (e.status !== undefined && e.status >= 300 && e.status < 400) return redirectHint(e.service, origin, e.location, e.cloud);
+  if (e.status === 409) return `${e.service} refuses the call because of the resource's current state (409 Conflict: it exists already, is in use, or is PENDING_* / immutable now); look at the resource, wait until it is ACTIVE and retry`;
+  if (e.status === 413) return `${e.service} refuses the request as too large or over a limit (413): a quota or a per-request limit; lower what is asked (fewer items per call) or ask the operator for more quota`;
+  if (e.status === 429) {
+    const when = e.retryAt === undefined ? undefined : new Date(Math.ceil(e.retryAt / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    if (when === undefined) return `${e.service} at ${origin} limits the request rate (429) and said no time to retry: retry in a minute, or ask the operator about its rate limits`;
+    return e.waited
+      ? `${e.service} at ${origin} limits the request rate (429) and still did after kaas waited once as asked: retry after ${when}`
+      : `${e.service} at ${origin} limits the request rate (429) and asks to wait until ${when}, past the run's time budget: retry after ${when}`;
+  }
   if (e.status !== undefined && e.status >= 500) return `${e.service} failed on its side; retry later or give the operator the request id`;
   switch (e.code) {
     case 'ECONNREFUSED':
@@ -81,6 +99,8 @@ export function hintFor(e: { service: string; url: string; status?: number; code
       return `the host of ${origin} cannot be resolved: check auth_url / the catalog and DNS`;
     case 'ECONNRESET':
       return `${e.service} at ${origin} dropped the connection repeatedly; retry later`;
+    case 'ETRUNCATED':
+      return `${e.service} at ${origin} closed the connection in the middle of its answer${e.retried ? ', on every attempt' : ''}: a proxy or load balancer in between may cut long or slow answers; retry later, or ask the operator`;
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
@@ -101,6 +121,26 @@ export function hintFor(e: { service: string; url: string; status?: number; code
     default:
       return undefined;
   }
+}
+
+/**
+ * kaas never follows a redirect: the request carries a token or the credentials (Keystone), and a
+ * redirect to another host would hand them over. Say where it points and what to set instead.
+ */
+function redirectHint(service: string, origin: string, location: string | undefined, cloud?: string): string {
+  const setting = service === 'Keystone' ? `auth_url${cloud ? ` of cloud "${cloud}"` : ''}` : `${service}'s catalog endpoint`;
+  if (!location) return `${service} at ${origin} answers with a redirect without a Location: ${setting} is probably not the API's own URL`;
+  let target: URL | undefined;
+  try {
+    target = new URL(location, origin);
+  } catch {
+    return `${service} at ${origin} redirects to an unreadable Location "${location}": ${setting} is probably not the API's own URL`;
+  }
+  // http -> https on the same host is the same server asking for TLS; another host name is not.
+  const elsewhere = target.hostname !== new URL(origin).hostname;
+  return elsewhere
+    ? `${service} at ${origin} redirects to another host, ${target.origin}; kaas does not follow (it would send your ${service === 'Keystone' ? 'credentials' : 'token'} there): if that host is the cloud's, set ${setting} to ${target.href}`
+    : `${service} at ${origin} redirects to ${target.href}; kaas does not follow redirects: set ${setting} to that URL`;
 }
 
 /** A duration for a hint: "2 s"; under a second in ms ("300 ms", where rounding would say "0 s"). */

@@ -84,7 +84,8 @@ export interface HttpClientOptions {
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_BUDGET_MS = 15 * 60_000;
 
-const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+// ETRUNCATED: the connection closed in the middle of the body (a proxy cutting long answers, a reset).
+const RETRY_CODES = new Set(['ECONNRESET', 'EPIPE', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'ETRUNCATED']);
 const TRACE_BODY_LIMIT = 1500;
 
 function trace(body: unknown): string {
@@ -99,13 +100,26 @@ function lowerHeaders(h: AxiosResponse['headers']): Record<string, string> {
   return out;
 }
 
-/** Creates the client: timeouts, retry with backoff (5xx except 501, connection resets), CA, trace. */
+/**
+ * Milliseconds to wait from a Retry-After header (delta seconds or an HTTP date, RFC 9110 10.2.3);
+ * undefined when absent or unreadable.
+ */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** Creates the client: timeouts, retry with backoff (5xx except 501, connection resets, cut-off bodies), one wait on 429 Retry-After, CA, trace. */
 export function createHttpClient(opts: HttpClientOptions): HttpClient {
   // axios reads its timeout with parseInt: 0.1 ms became 0, "no timeout". At least 1 ms.
   const timeoutMs = Math.max(1, Math.ceil(opts.timeoutMs ?? 30_000));
   const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const budget = AbortSignal.timeout(opts.budgetMs ?? DEFAULT_BUDGET_MS);
   const budgetMs = opts.budgetMs ?? DEFAULT_BUDGET_MS;
+  const startedAt = Date.now();
   const retries = opts.retries ?? 2;
   const backoffMs = opts.backoffMs ?? 500;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -141,6 +155,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       if (budget.aborted) throw Object.assign(new Error(`the run's requests took longer than ${Math.round(budgetMs / 1000)} s together`), { code: 'EBUDGET' });
       if (deadline.aborted) throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' });
       if (/maxContentLength size of \d+ exceeded/.test(e.message ?? '')) throw Object.assign(new Error(`the answer is larger than ${maxBody} bytes`), { code: 'ETOOBIG' });
+      // axios's "stream has been aborted": headers came, then the connection closed before the body's end.
+      if (e.code === 'ERR_BAD_RESPONSE' && /aborted/.test(e.message ?? '')) {
+        throw Object.assign(new Error('the answer was cut off: the connection closed before the whole body came'), { code: 'ETRUNCATED' });
+      }
       throw err;
     }
     const rid = res.headers['x-openstack-request-id'] ?? res.headers['x-compute-request-id'] ?? '';
@@ -150,6 +168,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
 
   async function send<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const mayRetry = req.retry ?? !['POST', 'PATCH'].includes(req.method);
+    let waitedForRateLimit = false;
     for (let n = 0; ; n++) {
       const last = !mayRetry || n >= retries;
       let res: AxiosResponse;
@@ -164,7 +183,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         }
         throw new HttpError({
           service: req.service, method: req.method, url: req.url, code, cause: err,
-          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs, budgetMs, maxBodyBytes: maxBody, cacert: Boolean(opts.ca) }),
+          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs, budgetMs, maxBodyBytes: maxBody, cacert: Boolean(opts.ca), retried: mayRetry && retries > 0 }),
         });
       }
       // 2xx; a 1xx is never the final answer.
@@ -189,11 +208,24 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         continue;
       }
       const headers = lowerHeaders(res.headers);
+      // 429: the request was not processed (RFC 6585), so any method may be sent again — once, after the
+      // wait the server asks for, if that wait ends before the run's budget does.
+      const wait = res.status === 429 ? retryAfterMs(headers['retry-after'], Date.now()) : undefined;
+      if (wait !== undefined && !waitedForRateLimit && wait < budgetMs - (Date.now() - startedAt)) {
+        waitedForRateLimit = true;
+        log.debug(`  HTTP 429; waiting ${wait} ms as Retry-After asks, then retrying once`);
+        await sleep(wait);
+        n--;
+        continue;
+      }
       throw new HttpError({
         service: req.service, method: req.method, url: req.url, status: res.status,
         requestId: headers['x-openstack-request-id'] ?? headers['x-compute-request-id'],
-        detail: openstackErrorMessage(res.data),
-        hint: hintFor({ service: req.service, url: req.url, status: res.status, cloud: opts.cloud, wwwAuthenticate: headers['www-authenticate'] }),
+        detail: res.status >= 300 && res.status < 400 ? `redirect to ${headers.location ?? '(no Location header)'}, not followed` : openstackErrorMessage(res.data),
+        hint: hintFor({
+          service: req.service, url: req.url, status: res.status, cloud: opts.cloud, wwwAuthenticate: headers['www-authenticate'],
+          location: headers.location, retryAt: wait === undefined ? undefined : Date.now() + wait, waited: waitedForRateLimit,
+        }),
       });
     }
   }

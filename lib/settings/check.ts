@@ -1,6 +1,7 @@
 import { isIp, parseCidr } from '../net/cidr.js';
 import { KNOWN_LB_OPTIONS } from './occm-options.js';
 import { expectation } from './schema.js';
+import { valueSenseProblems } from './semantics.js';
 import { didYouMeanIn } from './suggest.js';
 import type { SettingDecl, SettingType } from './table.js';
 import { validatorFor } from './validators.js';
@@ -32,6 +33,8 @@ export function checkValue(decl: SettingDecl, value: unknown, path: string): str
   const precise = addressProblems(decl.type, value, path);
   if (precise.length) return precise;
   if (schemaOk) {
+    const sense = valueSenseProblems(decl, value, path);
+    if (sense.length) return sense;
     if (decl.key === 'controller_count') return controllerCountProblems(value, path);
     return decl.key === 'occm_loadbalancer' ? unknownOccmKeys(value, path) : [];
   }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { hiddenNote, visibleName } from '../visible.js';
 
 /**
  * The one rule for cluster names, used by `clusters.<name>` sections, the schema, settings import
@@ -30,8 +31,8 @@ export function isClusterName(name: string): boolean {
 export function checkClusterName(name: string | undefined): string {
   if (!name) throw new UsageError('name the cluster (the first argument)', { hint: 'e.g. kaas create-cluster demo --env example' });
   if (!isClusterName(name)) {
-    const why = name.length > CLUSTER_NAME_MAX ? `it has ${name.length} characters` : /[A-Z]/.test(name) ? 'it has upper-case letters' : !/^[a-z]/.test(name) ? 'it does not start with a letter' : 'it has characters other than a-z, 0-9 and "-" or ends with "-"';
-    throw new UsageError(`cluster name "${name}" is not valid: ${why}`, { hint: CLUSTER_NAME_RULE });
+    const why = hiddenNote(name) ? hiddenNote(name).slice(2, -1) : name.length > CLUSTER_NAME_MAX ? `it has ${name.length} characters` : /[A-Z]/.test(name) ? 'it has upper-case letters' : !/^[a-z]/.test(name) ? 'it does not start with a letter' : 'it has characters other than a-z, 0-9 and "-" or ends with "-"';
+    throw new UsageError(`cluster name "${visibleName(name)}" is not valid: ${why}`, { hint: CLUSTER_NAME_RULE });
   }
   return name;
 }

@@ -1,10 +1,11 @@
-import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type Pair, type YAMLError } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, visit, type Document, type LineCounter, type Node, type Pair, type YAMLError } from 'yaml';
 import { checkValue, parseScsList, show } from './check.js';
 import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
 import { didYouMeanIn } from './suggest.js';
 import { duplicateKeys, keyText, nodeValue, parseUserYaml, resolveNode } from './yaml-read.js';
 import type { Origin, SettingKey } from './types.js';
 import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
+import { hiddenNote, visibleName } from '../visible.js';
 
 /** One layer of settings: values with where each came from. */
 export interface Layer {
@@ -54,9 +55,10 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
   out.problems.push(...yamlErrors(doc.errors, text, lc, file));
   for (const d of duplicateKeys(doc)) {
     const p = lc.linePos(d.offset);
-    out.problems.push(`${file}:${p.line}:${p.col}: YAML syntax error: duplicate key ${d.key} (each key may appear once per map)`);
+    out.problems.push(`${file}:${p.line}:${p.col}: YAML syntax error: duplicate key ${visibleName(d.key)} (each key may appear once per map)`);
   }
   if (out.problems.length) return out;
+  out.problems.push(...scalarProblems(doc, loc));
   const root = resolveNode(doc, doc.contents) ?? null;
   if (root === null || (isScalar(root) && root.value === null)) return out; // an empty file is a valid (empty) layer
   if (!isMap(root)) {
@@ -70,9 +72,10 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     for (const pair of pairs) {
       const keyNode = pair.key as Node;
       const name = keyText(keyNode);
+      const shown = visibleName(name);
       const valueNode = resolveNode(doc, pair.value) ?? null;
       if (isAlias(pair.value) && !valueNode) {
-        out.problems.push(`${loc(pair.value as Node)}: ${prefix}${name}: the alias *${pair.value.source} names no anchor (&${pair.value.source} must come before it)`);
+        out.problems.push(`${loc(pair.value as Node)}: ${prefix}${shown}: the alias *${pair.value.source} names no anchor (&${pair.value.source} must come before it)`);
         continue;
       }
       if (name === 'clusters' && section === 'environment') {
@@ -83,7 +86,7 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
       if (!key) {
         // Suggestions cost an edit distance against every setting: the first few are what helps.
         const hint = name === 'clusters' ? ' (clusters sections cannot be nested)' : ++unknown <= MAX_SUGGESTIONS ? didYouMean(name) : '';
-        out.problems.push(`${loc(keyNode)}: ${prefix}${name}: unknown setting${hint}`);
+        out.problems.push(`${loc(keyNode)}: ${prefix}${shown}: unknown setting${hint}${hiddenNote(name)}`);
         continue;
       }
       const decl = declOf(key);
@@ -136,8 +139,15 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     for (const pair of node.items) {
       const name = keyText(pair.key);
       const body = resolveNode(doc, pair.value) ?? null;
+      const k = pair.key;
+      if (isScalar(k) && typeof k.value !== 'string') {
+        // `null:`, `~:`, `true:`, `1:` are YAML null, booleans and numbers, not names.
+        const kind = k.value === null ? 'null' : typeof k.value === 'boolean' ? 'a boolean' : 'a number';
+        out.problems.push(`${loc(k as Node)}: clusters.${k.source ?? name}: the key is ${kind} in YAML, not a cluster name; quote it ("${k.source ?? name}") if a cluster is meant to have that name, else rename the section`);
+        continue;
+      }
       if (!isClusterName(name)) {
-        out.problems.push(`${loc(pair.key as Node)}: clusters.${name}: ${CLUSTER_NAME_RULE}`);
+        out.problems.push(`${loc(pair.key as Node)}: clusters.${visibleName(name)}: ${CLUSTER_NAME_RULE}${hiddenNote(name)}`);
         continue;
       }
       const layer = emptyLayer();
@@ -156,6 +166,38 @@ export function parseSettingsFile(text: string, file: string): ParsedFile {
     const more = out.problems.length - MAX_PROBLEMS;
     out.problems.splice(MAX_PROBLEMS, more, `${file}: … and ${more} more problems (fix the ones above first)`);
   }
+  return out;
+}
+
+/** The tags of YAML 1.2's core schema; anything else (`!!binary`, `!!timestamp`, `!custom`) is refused. */
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+
+/**
+ * Scalars that other YAML readers take differently, and tags kaas does not read: a plain `0755`
+ * is 755 in YAML 1.2 (kaas) but octal 493 in YAML 1.1 (PyYAML, the SCS tools), `0o14` 12 here but a
+ * string there; `!!binary` became a Buffer and `!foo` fell back to a string, silently.
+ */
+function scalarProblems(doc: Document, loc: (n: Node | null | undefined) => string): string[] {
+  const out: string[] = [];
+  const tagged = (n: Node) => {
+    const tag = (n as Node & { tag?: string }).tag;
+    if (tag && !CORE_TAGS.has(tag)) out.push(`${loc(n)}: unknown YAML tag ${tag.replace(/^tag:yaml\.org,2002:/, '!!')}: kaas reads plain YAML 1.2 values (strings, numbers, booleans, lists, maps); remove the tag and write the value`);
+  };
+  visit(doc, {
+    Map: (_k, n) => void tagged(n),
+    Seq: (_k, n) => void tagged(n),
+    Scalar: (_k, n) => {
+      tagged(n);
+      const src = n.source;
+      if (n.type !== 'PLAIN' || typeof src !== 'string') return;
+      if (/^[-+]?0[0-9]+$/.test(src)) {
+        const octal = /^[-+]?0[0-7]+$/.test(src) ? `octal (${parseInt(src, 8)})` : 'a string (8 and 9 are no octal digits)';
+        out.push(`${loc(n)}: ${src} has a leading zero: YAML 1.2 (kaas) reads ${Number(src)}, YAML 1.1 readers (PyYAML, the SCS tools) ${octal}; write ${Number(src)}, or "${src}" in quotes for text`);
+      } else if (/^[-+]?0o[0-7]+$/.test(src)) {
+        out.push(`${loc(n)}: ${src} is YAML 1.2 octal (${parseInt(src.replace('0o', ''), 8)}), which YAML 1.1 readers take as text; write the decimal ${parseInt(src.replace('0o', ''), 8)}, or "${src}" in quotes for text`);
+      }
+    },
+  });
   return out;
 }
 

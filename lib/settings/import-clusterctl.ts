@@ -1,6 +1,7 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Node, type Pair } from 'yaml';
 import { registerSecret, SECRET_KEY_PATTERN } from '../redact.js';
 import { yamlErrors } from './file.js';
+import { nodeValue, resolveNode } from './yaml-read.js';
 import type { DropCategory, ImportCollector, RawValue } from './import-convert.js';
 import { LEGACY } from './table.js';
 
@@ -34,13 +35,22 @@ export function readClusterctl(text: string, file: string): { raws: RawValue[]; 
   const problems = yamlErrors(doc.errors, text, lc, file);
   if (problems.length) return { raws: [], problems };
   if (!isMap(doc.contents)) return { raws: [], problems: [`${file}: a clusterctl.yaml must be a map of KEY: value`] };
-  const raws = (doc.contents.items as Pair[]).map((pair): RawValue => {
+  // Aliases are resolved as any YAML reader does (they used to reach the settings as {"source": "f"}); an
+  // alias inside its own anchor is a problem naming it, not "Converting circular structure to JSON".
+  const raws: RawValue[] = [];
+  for (const pair of doc.contents.items as Pair[]) {
     const k = pair.key as Node;
     const v = pair.value as Node | null;
-    const value = v ? v.toJSON() : null;
-    const text = v && isScalar(v) ? (v.source ?? String(v.value)) : JSON.stringify(value);
-    return { name: String(isScalar(k) ? k.value : k), where: where(k), value, text };
-  });
+    const name = String(isScalar(k) ? k.value : k);
+    const r = nodeValue(doc, v);
+    if ('error' in r) {
+      problems.push(`${where(v ?? k)}: ${name}: ${r.error}`);
+      continue;
+    }
+    const target = resolveNode(doc, v);
+    const text = target && isScalar(target) ? (target.source ?? String(target.value)) : JSON.stringify(r.value);
+    raws.push({ name, where: where(k), value: r.value, text });
+  }
   return { raws, problems };
 }
 

@@ -1,6 +1,7 @@
 import { show } from './check.js';
 import type { Conversion, Dropped } from './import-convert.js';
 import type { MergeStatus } from './import-write.js';
+import { hiddenNote, visibleName } from '../visible.js';
 
 /** What `kaas settings import` did: printed as text, or as data with `-o json|yaml`. */
 export interface ImportReport {
@@ -34,8 +35,8 @@ export function reportText(r: ImportReport, shownFile: string, dryRun: boolean):
   if (r.imported.length) lines.push('imported:', ...r.imported.map((i) => `  ${i.key.padEnd(w)}  ${short(show(i.value))}  ← ${i.from}`));
   if (r.conversions.length) lines.push('converted:', ...r.conversions.map((c) => `  ${c.name}: ${short(show(c.from))} → ${short(show(c.to))} (${c.key})`));
   if (r.dropped.length) {
-    const dw = Math.max(...r.dropped.map((d) => d.name.length));
-    lines.push(`dropped (${r.dropped.length}):`, ...r.dropped.map((d) => `  ${d.name.padEnd(dw)}  ${d.reason}  [${d.where}]`));
+    const dw = Math.max(...r.dropped.map((d) => visibleName(d.name).length));
+    lines.push(`dropped (${r.dropped.length}):`, ...r.dropped.map((d) => `  ${visibleName(d.name).padEnd(dw)}  ${d.reason}${hiddenNote(d.name)}  [${d.where}]`));
   }
   if (r.notes.length) lines.push('notes:', ...r.notes.map((n) => `  ${n}`));
   return lines.join('\n');

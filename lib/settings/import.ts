@@ -20,6 +20,7 @@ import { mergeClusterSection } from './import-write.js';
 import { checkEnvName, displayPath, settingsFilePath } from './load.js';
 import { SETTINGS } from './table.js';
 import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
+import { hiddenNote, visibleName } from '../visible.js';
 
 /** `kaas settings import`: which SCS files to read and where the result goes. */
 export interface ImportOptions {
@@ -105,7 +106,7 @@ function readInput(file: string | undefined, cwd: string, flag: string) {
  */
 export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<{ data: unknown; text: string }> {
   checkEnvName(opts.env);
-  if (!isClusterName(opts.cluster)) throw new UsageError(`--cluster ${opts.cluster}: ${CLUSTER_NAME_RULE}`);
+  if (!isClusterName(opts.cluster)) throw new UsageError(`--cluster ${visibleName(opts.cluster)}: ${CLUSTER_NAME_RULE}${hiddenNote(opts.cluster)}`);
   const inputs: ScsInputs = {
     clusterctl: readInput(opts.clusterctlFile, opts.cwd, 'clusterctl.yaml')!,
     cloudConf: readInput(opts.cloudConfFile, opts.cwd, '--cloud-conf'),

@@ -5,6 +5,7 @@ import { withFsErrors } from '../fs/errors.js';
 import { MAX_YAML_BYTES } from './yaml-read.js';
 import { readTextCapped } from '../fs/read-capped.js';
 import { parseSettingsFile, type Layer, type ParsedFile } from './file.js';
+import { overlapProblems } from './semantics.js';
 import { defaultsLayer, envLayer, flagLayer } from './sources.js';
 import type { Origin, ResolvedSettings, SettingKey, Settings } from './types.js';
 
@@ -94,6 +95,10 @@ export function loadSettings(opts: LoadOptions): ResolvedSettings {
   }
   const layers = [defaultsLayer(), parsed.environment, ...(clusterLayer ? [clusterLayer] : []), env.layer, flags.layer];
   const merged = mergeLayers(layers);
+  const overlapping = overlapProblems(merged.values, merged.origins);
+  if (overlapping.length) {
+    throw new SettingsError(`invalid settings (${overlapping.length} problem${overlapping.length > 1 ? 's' : ''})`, overlapping, 'give the node, pod and Service networks ranges that do not overlap');
+  }
   return {
     env: opts.env,
     cluster: opts.cluster,
@@ -112,6 +117,20 @@ export function validateAll(opts: LoadOptions): { file: string; clusters: string
   const problems = [...parsed.problems, ...env.problems, ...flags.problems];
   if (opts.cluster && !parsed.clusters.has(opts.cluster) && existsSync(file)) {
     problems.push(`${path.basename(file)}: clusters.${opts.cluster}: no such cluster section${parsed.clusters.size ? ` (it has: ${[...parsed.clusters.keys()].join(', ')})` : ''}`);
+  }
+  if (!problems.length) {
+    // Ranges that overlap only once the layers are merged: each cluster as it would be loaded.
+    const sections: [string, Layer[]][] = parsed.clusters.size
+      ? [...parsed.clusters].filter(([name]) => !opts.cluster || name === opts.cluster).map(([name, layer]) => [`clusters.${name}: `, [layer]])
+      : [['', []]];
+    const seen = new Set<string>();
+    for (const [where, layer] of sections) {
+      const merged = mergeLayers([defaultsLayer(), parsed.environment, ...layer, env.layer, flags.layer]);
+      for (const p of overlapProblems(merged.values, merged.origins)) {
+        if (!seen.has(p)) problems.push(`${where}${p}`);
+        seen.add(p);
+      }
+    }
   }
   return { file, clusters: [...parsed.clusters.keys()], problems, warnings: [...parsed.warnings, ...env.warnings] };
 }

@@ -4,24 +4,12 @@ import { redactValue } from '../redact.js';
 import { displayPath, loadSettings, validateAll, type LoadOptions } from './load.js';
 import { settingsFileSchema } from './schema.js';
 import { SETTINGS } from './table.js';
-import type { Origin } from './types.js';
 
 type LoadedValues = ReturnType<typeof loadSettings>['values'];
 
-/** "default", "settings/example.yaml:12 (clusters.demo)", "env KAAS_X", "flag --set x". */
-export function describeOrigin(o: Origin | undefined): string {
-  if (!o) return 'unset';
-  switch (o.kind) {
-    case 'default':
-      return 'default';
-    case 'file':
-      return `${o.file}:${o.line}${o.section === 'cluster' ? ' (cluster section)' : ''}`;
-    case 'env':
-      return `env ${o.name}`;
-    case 'flag':
-      return `flag ${o.name}`;
-  }
-}
+import { describeOrigin } from './origin.js';
+
+export { describeOrigin };
 
 function display(v: unknown): string {
   if (v === undefined) return '(unset)';

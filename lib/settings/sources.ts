@@ -4,6 +4,7 @@ import type { Layer } from './file.js';
 import { didYouMean } from './file.js';
 import { declOf, isSettingKey, SETTINGS, type SettingType } from './table.js';
 import type { Origin, SettingKey } from './types.js';
+import { hiddenNote, visibleName } from '../visible.js';
 
 /** The built-in defaults, as the lowest layer. */
 export function defaultsLayer(): Layer {
@@ -59,7 +60,7 @@ export function envLayer(environ: NodeJS.ProcessEnv): { layer: Layer; problems: 
     if (!name.startsWith('KAAS_') || text === undefined || NOT_SETTINGS.has(name)) continue;
     const key = name.slice(5).toLowerCase();
     if (!isSettingKey(key)) {
-      warnings.push(`environment variable ${name} is not a kaas setting${didYouMean(key).replace(/ (\S+)\?$/, (_, k: string) => ` KAAS_${k.toUpperCase()}?`)}`);
+      warnings.push(`environment variable ${visibleName(name)} is not a kaas setting${didYouMean(key).replace(/ (\S+)\?$/, (_, k: string) => ` KAAS_${k.toUpperCase()}?`)}`);
       continue;
     }
     addString(layer, problems, key, text, `environment variable ${name}`, { kind: 'env', name });
@@ -79,7 +80,7 @@ export function flagLayer(sets: string[], typed: Partial<Record<SettingKey, unkn
       continue;
     }
     if (!isSettingKey(key)) {
-      problems.push(`--set ${key}: unknown setting${didYouMean(key)}`);
+      problems.push(`--set ${visibleName(key)}: unknown setting${didYouMean(key)}${hiddenNote(key)}`);
       continue;
     }
     addString(layer, problems, key, s.slice(eq + 1), `--set ${key}`, { kind: 'flag', name: `--set ${key}` });

@@ -123,20 +123,34 @@ export function nodeValue(doc: Document, node: Node | null | undefined): { value
   const spent = budget;
   let aliases = 0;
   let inAlias = 0;
+  // The anchored nodes being expanded: an alias to one of them is inside its own anchor (`&a [*a]`).
+  const expanding = new Set<Node>();
   const plain = (n: unknown, depth: number): unknown => {
     if (depth > 1000 || (inAlias > 0 && ++spent.n > MAX_EXPANDED_NODES)) throw new AliasBomb();
     if (isAlias(n)) {
       const target = index.get(n);
-      if (!target) throw new Error(`the alias *${n.source} names no anchor`);
+      if (!target) throw new Error(`the alias *${n.source} names no anchor (define &${n.source} before it, or write the value out)`);
+      if (expanding.has(target)) throw new Error(`the alias *${n.source} is inside its own anchor &${n.source}: a value cannot contain itself; write the value out`);
       // A scalar cannot amplify; copies of collections can.
       if ((isMap(target) || isSeq(target)) && ++aliases > MAX_ALIAS_COUNT) throw new AliasBomb();
       inAlias++;
+      expanding.add(target);
       try {
         return plain(target, depth + 1);
       } finally {
         inAlias--;
+        expanding.delete(target);
       }
     }
+    const anchored = (isMap(n) || isSeq(n)) && (n as Node & { anchor?: string }).anchor ? (n as Node) : undefined;
+    if (anchored) expanding.add(anchored);
+    try {
+      return collection(n, depth);
+    } finally {
+      if (anchored) expanding.delete(anchored);
+    }
+  };
+  const collection = (n: unknown, depth: number): unknown => {
     if (isMap(n)) {
       const out: Record<string, unknown> = {};
       for (const pair of n.items) {

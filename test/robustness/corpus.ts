@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +27,8 @@ export interface Case {
   env: Record<string, string>;
   exit: number;
   fragments: string[];
+  /** Run on a pseudo-terminal this many columns wide, optionally under `timeout` (stderr is then the terminal). */
+  tty?: { cols: number; underTimeout?: boolean };
 }
 
 type Expected = Record<string, string[]>;
@@ -144,7 +148,97 @@ function specialFileCases(env: Record<string, string>, scratch: string): Case[] 
     writeFileSync(cloudsWithCa, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
     out.push({ suite: 'special-files', name: `cacert-${kind}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: cloudsWithCa }, exit: 2, fragments: [`cacert ${cacert}`, said] });
   }
+  // A clouds.yaml found on the search path (~/.config/openstack/) that is a directory: named, not "no cloud configured".
+  const home = path.join(dir, 'home-with-clouds-dir');
+  mkdirSync(path.join(home, '.config', 'openstack', 'clouds.yaml'), { recursive: true });
+  out.push({ suite: 'special-files', name: 'clouds-on-search-path-directory', args: ['detect'], env: { ...env, HOME: home }, exit: 2, fragments: [`${home}/.config/openstack/clouds.yaml: it is a directory, not a file`] });
+  // A cacert that is a file, but not a PEM certificate: named as such, not blamed on the CA.
+  const notPem: [string, string | Buffer, string][] = [
+    ['der', Buffer.from([0x30, 0x82, 0x03, 0x0b, 0x30, 0x82, 0x01, 0xf3, 0xa0, 0x03, 0x02, 0x01, 0x02]), 'it looks binary (DER?)'],
+    ['private-key', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', 'it holds a private key, no certificate'],
+    ['text', 'see the wiki for the CA\n', 'no -----BEGIN CERTIFICATE----- block'],
+  ];
+  for (const [name, content, said] of notPem) {
+    const cacert = path.join(dir, `not-pem-${name}.crt`);
+    writeFileSync(cacert, content);
+    const clouds = path.join(dir, `not-pem-${name}-clouds.yaml`);
+    writeFileSync(clouds, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
+    out.push({ suite: 'special-files', name: `cacert-not-pem-${name}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds }, exit: 2, fragments: [`cacert ${cacert} of cloud "c" is not a PEM certificate (${said})`, 'in PEM form'] });
+  }
   return out;
+}
+
+/** One scripted answer of the "HTTP answers" kind, served for the token request under /<name>/v3. */
+const HTTP_ANSWERS: Record<string, { answer: (res: http.ServerResponse, url: string) => void; said: string[] }> = {
+  'conflict-409': { answer: (res) => res.writeHead(409, { 'Content-Type': 'application/json' }).end('{"error": {"message": "Conflict occurred"}}'), said: ['HTTP 409', '409 Conflict'] },
+  'too-large-413': { answer: (res) => res.writeHead(413, { 'Content-Type': 'application/json' }).end('{}'), said: ['HTTP 413', 'too large or over a limit'] },
+  'rate-limit-429-far': { answer: (res) => res.writeHead(429, { 'Retry-After': '86400' }).end(), said: ['HTTP 429', "past the run's time budget: retry after 20"] },
+  'rate-limit-429-none': { answer: (res) => res.writeHead(429).end(), said: ['HTTP 429', 'retry in a minute'] },
+  'redirect-other-host': { answer: (res) => res.writeHead(302, { Location: 'https://elsewhere.example/v3/auth/tokens' }).end(), said: ['HTTP 302: redirect to https://elsewhere.example/v3/auth/tokens, not followed', 'redirects to another host'] },
+  'redirect-same-host': { answer: (res, url) => res.writeHead(301, { Location: `${url}/identity/v3/auth/tokens` }).end(), said: ['HTTP 301', 'kaas does not follow redirects: set auth_url of cloud "c"'] },
+  'truncated-body': {
+    answer: (res) => {
+      res.writeHead(201, { 'Content-Type': 'application/json', 'Content-Length': '5000', 'X-Subject-Token': 'kaas-robustness-secret-token' });
+      res.write('{"token": {"catalog": [');
+      setTimeout(() => res.socket?.destroy(), 5);
+    },
+    said: ['the answer was cut off', 'closed the connection in the middle of its answer'],
+  },
+};
+
+/**
+ * Kind "HTTP answers": Keystone answering the token request with 409, 413, 429 (a Retry-After past
+ * the run's budget, none at all), a redirect (to another host, on the same host) or a body cut off.
+ * Each is exit 1 with the status and a hint; none is followed, waited on for long or printed raw.
+ */
+export async function httpAnswerCases(env: Record<string, string>): Promise<{ cases: Case[]; close: () => Promise<void> }> {
+  let url = '';
+  const srv = http.createServer((req, res) => {
+    const name = (req.url ?? '').split('/')[1];
+    const a = HTTP_ANSWERS[name];
+    if (a) a.answer(res, url);
+    else if (name !== 'silent') res.writeHead(404).end();
+    // "silent": a Keystone that takes the request and never answers (the terminal kind waits on it).
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-http-'));
+  const cases: Case[] = Object.entries(HTTP_ANSWERS).map(([name, a]) => {
+    const clouds = path.join(dir, `${name}.yaml`);
+    writeFileSync(clouds, `clouds:\n  c:\n    auth: {auth_url: "${url}/${name}/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n`);
+    return { suite: 'http-answers', name, args: ['detect', '--cloud', 'c', '--timeout', '5s'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds }, exit: 1, fragments: [...a.said, 'hint:'] };
+  });
+  cases.push(...terminalCases(env, dir, url));
+  return {
+    cases,
+    close: () => {
+      srv.closeAllConnections();
+      return new Promise((r) => srv.close(() => r()));
+    },
+  };
+}
+
+/**
+ * Kind "terminals": progress and errors on a pseudo-terminal of 0 columns (docker run -t, ssh -tt)
+ * and on a sized one under `timeout` (a background process group): a silent Keystone, a 429 and a
+ * bad settings file each end with their clear error — no spinner looping, no SIGTTOU stop.
+ */
+function terminalCases(env: Record<string, string>, dir: string, url: string): Case[] {
+  const clouds = (name: string) => {
+    const f = path.join(dir, `tty-${name}.yaml`);
+    writeFileSync(f, `clouds:\n  c:\n    auth: {auth_url: "${url}/${name}/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n`);
+    return f;
+  };
+  const settings = path.join(dir, 'tty-settings');
+  mkdirSync(settings, { recursive: true });
+  writeFileSync(path.join(settings, 'bad.yaml'), 'node_cidr: 0.0.0.0/0\n');
+  const runs: [string, Pick<Case, 'args' | 'env' | 'exit' | 'fragments'>][] = [
+    ['silent-keystone', { args: ['detect', '--cloud', 'c', '--timeout', '2s'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds('silent') }, exit: 1, fragments: ['did not answer within 2 s'] }],
+    ['rate-limited', { args: ['detect', '--cloud', 'c', '--timeout', '5s'], env: { ...env, OS_CLIENT_CONFIG_FILE: clouds('rate-limit-429-none') }, exit: 1, fragments: ['HTTP 429'] }],
+    ['bad-settings', { args: ['settings', 'validate', '--settings-dir', settings, '--env', 'bad'], env, exit: 2, fragments: ['node_cidr: "0.0.0.0/0" is every address'] }],
+  ];
+  const terminals: [string, NonNullable<Case['tty']>][] = [['0-columns', { cols: 0 }], ['under-timeout', { cols: 100, underTimeout: true }]];
+  return terminals.flatMap(([t, tty]) => runs.map(([name, c]) => ({ suite: 'terminals', name: `${t}-${name}`, tty, ...c })));
 }
 
 /** What one run showed. */
@@ -156,10 +250,16 @@ export interface Verdict {
   problems: string[];
 }
 
+const shq = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
+
 function runCli(c: Case): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', ...c.env };
-    const child = spawn(process.execPath, [KAAS, ...c.args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const argv = [process.execPath, KAAS, ...c.args].map(shq).join(' ');
+    // On a terminal, util-linux script gives kaas a pty; its stdout then carries everything kaas wrote.
+    const child = c.tty
+      ? spawn('script', ['-qec', `stty cols ${c.tty.cols} rows 40; exec ${c.tty.underTimeout ? 'timeout 50 ' : ''}${argv}`, '/dev/null'], { cwd: ROOT, env: { ...env, TERM: 'xterm' }, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(process.execPath, [KAAS, ...c.args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -167,7 +267,9 @@ function runCli(c: Case): Promise<{ code: number | null; stdout: string; stderr:
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      // The terminal's output, without cursor and colour sequences and carriage returns, judged as stderr.
+      const shown = stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+      resolve(c.tty ? { code, stdout: '', stderr: shown } : { code, stdout, stderr });
     });
   });
 }
@@ -192,7 +294,8 @@ export async function judge(c: Case): Promise<Verdict> {
 export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availableParallelism()))): Promise<{ verdicts: Verdict[]; summary: string }> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-home-'));
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-settings-'));
-  const cases = loadCorpus(home, scratch);
+  const served = await httpAnswerCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` });
+  const cases = [...loadCorpus(home, scratch), ...served.cases];
   const verdicts: Verdict[] = new Array(cases.length);
   let next = 0;
   await Promise.all(
@@ -203,6 +306,7 @@ export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availab
       }
     }),
   );
+  await served.close();
   const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
   const summary = `${cases.length} bad inputs, ${count((v) => v.clear)} clear errors, ${count((v) => v.stackTrace)} stack traces, ${count((v) => v.secret)} secrets`;
   return { verdicts, summary };

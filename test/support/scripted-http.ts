@@ -32,6 +32,18 @@ export interface ScriptedServer {
 
 const isGroup = (s: ScriptStep): s is { anyOrder: ScriptedCall[] } => 'anyOrder' in s;
 
+/** Servers whose test has not called finish() (it failed first); closed after the test file. */
+const open = new Set<http.Server>();
+if (typeof afterAll === 'function') {
+  afterAll(() => {
+    for (const s of open) {
+      s.closeAllConnections();
+      s.close();
+    }
+    open.clear();
+  });
+}
+
 /**
  * A real HTTP server on 127.0.0.1 that plays a strict script: calls must come in order (groups in
  * any order within the group); an unexpected call, a wrong header/body or a missing call fails
@@ -94,11 +106,17 @@ export async function scriptedServer(script: ScriptStep[]): Promise<ScriptedServ
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // A test that fails before finish() used to leave the server listening, and jest then reported
+  // "a worker process has failed to exit gracefully" (issue 23). Unref'd, the server never keeps the
+  // worker alive; the file's afterAll closes whatever finish() did not.
+  server.unref();
+  open.add(server);
 
   return {
     url: base,
     received,
     async finish() {
+      open.delete(server);
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       const missing = steps.flat().map((c) => `missing call ${c.method} ${c.path}`);

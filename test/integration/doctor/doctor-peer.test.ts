@@ -21,6 +21,12 @@ let t: TestProject;
 beforeAll(async () => {
   t = await withPeer(() => testProject(PROJECT));
   setLbStatus({ projectId: t.projectId }, 'DELETED'); // leftovers of earlier runs
+  // The unattached floating IP a run makes stays in this shared project when the run fails or is cut off;
+  // the next "clean project" then finds it (and each further run one more).
+  await withPeer(async () => {
+    const fips = (await t.demo.call<{ floatingips: { id: string; project_id?: string }[] }>('network', NEUTRON, { method: 'GET', path: `/v2.0/floatingips?project_id=${t.projectId}` })).data.floatingips;
+    for (const f of fips) await sqliteRetry(() => t.demo.call('network', NEUTRON, { method: 'DELETE', path: `/v2.0/floatingips/${f.id}`, expect: [204, 404] }));
+  });
   await withPeer(() => setQuotas(t, { load_balancer: -1, listener: -1, pool: -1, health_monitor: -1 }, { floatingip: 50, port: 500 }));
 }, T);
 
@@ -35,7 +41,8 @@ describe('kaas doctor against the OpenStack peer', () => {
     const r = doctor([CLUSTER, '--cloud-only']);
     expect(r.code).toBe(0);
     expect(r.report.findings).toEqual([]);
-    expect(Object.keys(r.report)).toEqual(['findings', 'checked', 'skipped']);
+    expect(Object.keys(r.report)).toEqual(['findings', 'checked', 'skipped', 'couldNotRun']);
+    expect(r.report.couldNotRun).toEqual([]);
     expect(r.report.checked).toEqual(['lb-error', 'lb-stuck-pending', 'lb-recreation-loop', 'ovn-pool-monitor-type', 'ovn-pool-algorithm', 'ovn-listener-allowed-cidrs', 'fip-unattached', 'quota-headroom']);
     expect(r.report.skipped).toContainEqual({ check: 'etp-local-no-monitor', reason: '--cloud-only' });
   }, T);
@@ -107,14 +114,16 @@ describe('kaas doctor against the OpenStack peer', () => {
     setLbStatus({ projectId: t.projectId }, 'DELETED');
   }, T);
 
-  it('an unreachable cluster: cluster checks skipped with kubectl\'s reason, cloud checks still run, no crash', () => {
+  // Issue 23, item 6: this was exit 0 — green with every cluster check not run.
+  it('an unreachable cluster: cluster checks could not run with kubectl\'s reason, cloud checks still run, exit 1, no crash', () => {
     const dir = tempDir();
     const kc = path.join(dir, 'kc.yaml');
     fs.writeFileSync(kc, 'apiVersion: v1\nkind: Config\nclusters:\n- name: x\n  cluster:\n    server: https://127.0.0.1:1\ncontexts:\n- name: x\n  context:\n    cluster: x\n    user: x\ncurrent-context: x\nusers:\n- name: x\n  user:\n    token: t\n', { mode: 0o600 });
     const r = doctor([CLUSTER, '--kubeconfig', kc]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     expect(r.report.checked).toContain('lb-error');
-    const reason = r.report.skipped.find((s) => s.check === 'etp-local-no-monitor')!.reason;
+    expect(r.report.skipped).toEqual([]);
+    const reason = r.report.couldNotRun.find((s) => s.check === 'etp-local-no-monitor')!.reason;
     expect(reason).toMatch(/^cluster drtest not reachable: .*127\.0\.0\.1:1.*refused/);
   }, T);
 

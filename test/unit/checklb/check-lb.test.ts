@@ -143,6 +143,8 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
+    // Issue 23: SIGHUP (the terminal closed) killed kaas and left the namespace and its load balancers behind.
+    ['SIGHUP', 129],
   ] as const)('%s while waiting for the LB (a kubectl call in flight): the namespace is removed, exit %d', async (sig, want) => {
     const { kubeconfig: kc } = workloadHome();
     const slowGet = getSvc(kc, 'echo-cluster');

@@ -149,11 +149,22 @@ describe('cluster-side checks', () => {
     expect(lbOrphaned.run(i).map((f) => f.resource.name)).toEqual(['kube_service_demo_app_gone', 'kube_service_demo_app_nodeport']);
   });
 
-  it('runChecks lists every check needing a missing side as skipped with the reason, and runs the rest', () => {
+  it('runChecks lists every check needing a side that could not be read as could not run, with the reason, and runs the rest', () => {
     const r = runChecks(DOCTOR_CHECKS, input({ lb: AMPHORA, cloud: cloud() }), { cluster: 'cluster demo not reachable: connection refused' });
     expect(r.checked).toContain('lb-error');
-    expect(r.skipped).toContainEqual({ check: 'lb-orphaned', reason: 'cluster demo not reachable: connection refused' });
-    expect(r.skipped.map((s) => s.check).sort()).toEqual(DOCTOR_CHECKS.filter((c) => c.needs.includes('cluster')).map((c) => c.id).sort());
-    expect(new Set([...r.checked, ...r.skipped.map((s) => s.check)]).size).toBe(DOCTOR_CHECKS.length);
+    expect(r.skipped).toEqual([]);
+    expect(r.couldNotRun).toContainEqual({ check: 'lb-orphaned', reason: 'cluster demo not reachable: connection refused' });
+    expect(r.couldNotRun.map((s) => s.check).sort()).toEqual(DOCTOR_CHECKS.filter((c) => c.needs.includes('cluster')).map((c) => c.id).sort());
+    expect(new Set([...r.checked, ...r.couldNotRun.map((s) => s.check)]).size).toBe(DOCTOR_CHECKS.length);
+  });
+
+  it('runChecks: a side left out by choice is a skip; a check that throws could not run (never a crash, never green)', () => {
+    const chosen = runChecks(DOCTOR_CHECKS, input({ lb: AMPHORA, cloud: cloud() }), { cluster: '--cloud-only' }, { cluster: true });
+    expect(chosen.couldNotRun).toEqual([]);
+    expect(chosen.skipped).toContainEqual({ check: 'lb-orphaned', reason: '--cloud-only' });
+    const boom = { ...lbOrphaned, id: 'boom', needs: [] as ('cloud' | 'cluster')[], run: () => { throw new Error('undefined is not iterable\nsecond line'); } };
+    const r = runChecks([boom], input({ lb: AMPHORA }), {});
+    expect(r.couldNotRun).toEqual([{ check: 'boom', reason: 'the check failed: undefined is not iterable' }]);
+    expect(r.checked).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { runDoctor, type DoctorOptions } from '../../../lib/doctor/doctor.js';
+import { DOCTOR_CHECKS, runDoctor, type DoctorOptions } from '../../../lib/doctor/doctor.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
@@ -40,8 +40,8 @@ describe('kaas doctor, cluster side (kubectl fake)', () => {
       'warning occm-not-restarted kube-system/cloud-config',
     ]);
     expect(r.data.findings[0].fix).toBe('kubectl annotate service -n app web --overwrite loadbalancer.openstack.org/enable-health-monitor=true (or occm_loadbalancer create-monitor: "true" for every Service)');
-    expect(r.data.skipped).toContainEqual({ check: 'lb-error', reason: 'cloud example-cloud not readable: connect ECONNREFUSED keystone.example:5000' });
-    expect(r.data.skipped.map((s) => s.check)).toContain('lb-orphaned');
+    expect(r.data.couldNotRun).toContainEqual({ check: 'lb-error', reason: 'cloud example-cloud not readable: connect ECONNREFUSED keystone.example:5000' });
+    expect(r.data.couldNotRun.map((s) => s.check)).toContain('lb-orphaned');
     expect(r.data.checked).toContain('proxy-protocol-mismatch');
     expect(r.text).toMatch(/^ERRORS \(1\)$/m);
     // The cloud.conf secret read from the cluster never reaches the report.
@@ -49,23 +49,40 @@ describe('kaas doctor, cluster side (kubectl fake)', () => {
   });
 
   // Issue 23, item 6: with the cloud unreadable too, nothing was checked: that was "no findings", exit 0.
-  it('an unreachable cluster and an unreadable cloud: every check skipped with the reasons, no crash, exit 1 (not health)', async () => {
+  it('an unreachable cluster and an unreadable cloud: every check could not run, each listed with its reason, exit 1 (not health)', async () => {
     const { o, deps } = setup((kc) => [{ tool: 'kubectl', argv: ['--kubeconfig', kc, 'version', '-o', 'json'], response: { stderrFile: `${RECORDED}/error-connection-refused.txt`, exitCode: 1 } }]);
     const r = await runDoctor(o, deps);
     fake!.assertDone();
     expect(r.exitCode).toBe(1);
-    expect(r.text).toMatch(/^error: the cloud-side checks could not run \(cloud .* not readable: .*\); this is not a clean bill of health$/m);
     expect(r.data.findings).toEqual([]);
     expect(r.data.checked).toEqual([]);
-    expect(r.data.skipped).toContainEqual({ check: 'etp-local-no-monitor', reason: 'cluster demo not reachable: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?' });
+    expect(r.data.skipped).toEqual([]);
+    const cluster = 'cluster demo not reachable: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?';
+    expect(r.data.couldNotRun).toContainEqual({ check: 'etp-local-no-monitor', reason: cluster });
+    expect(r.data.couldNotRun).toContainEqual({ check: 'lb-error', reason: 'cloud example-cloud not readable: connect ECONNREFUSED keystone.example:5000' });
+    expect(r.data.couldNotRun).toHaveLength(DOCTOR_CHECKS.length);
+    // Per check, in the text: "could not run: <why>"; never a bare "no findings".
+    for (const c of DOCTOR_CHECKS) expect(r.text).toMatch(new RegExp(`^  ${c.id}: could not run: (cloud|cluster) `, 'm'));
+    expect(r.text).not.toMatch(/^no findings$/m);
+    expect(r.text).toMatch(new RegExp(`^error: ${DOCTOR_CHECKS.length} check\\(s\\) could not run \\(.*\\); this is not a clean bill of health$`, 'm'));
   });
 
+  // Issue 23, item 6 (rest): the cluster side unreachable was a skip with exit 0 — doctor green with half its checks not run.
+  it('only the cluster unreachable: its checks could not run, exit 1; --cloud-only (a choice) stays a skip', async () => {
+    const { o, deps } = setup((kc) => [{ tool: 'kubectl', argv: ['--kubeconfig', kc, 'version', '-o', 'json'], response: { stderrFile: `${RECORDED}/error-connection-refused.txt`, exitCode: 1 } }]);
+    const r = await runDoctor(o, deps);
+    const clusterChecks = DOCTOR_CHECKS.filter((c) => c.needs[0] === 'cluster').map((c) => c.id);
+    expect(r.data.couldNotRun.filter((s) => s.reason.startsWith('cluster demo not reachable')).map((s) => s.check).sort()).toEqual([...clusterChecks].sort());
+    expect(r.exitCode).toBe(1);
+  });
   it('--cloud-only never runs kubectl', async () => {
     const { o, deps } = setup(() => []);
     const r = await runDoctor({ ...o, cloudOnly: true }, deps);
     expect(fake!.calls()).toEqual([]);
     // lb-orphaned needs both sides: the first missing one (the cloud here) gives its reason.
     expect(r.data.skipped.filter((s) => s.reason === '--cloud-only')).toHaveLength(10);
-    expect(r.data.skipped.map((s) => s.check)).toContain('lb-orphaned');
+    expect(r.data.skipped.map((s) => s.reason)).toEqual(Array(10).fill('--cloud-only'));
+    // lb-orphaned needs both sides: the first missing one (the unreadable cloud here) could not be read.
+    expect(r.data.couldNotRun.map((s) => s.check)).toContain('lb-orphaned');
   });
 });

@@ -132,7 +132,7 @@ describe('--capabilities FILE: every wrong shape, exactly', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(UsageError);
       expect((e as UsageError).message).toBe(`--capabilities ${f} is not a capabilities file`);
-      expect((e as UsageError).hint).toBe('save one with: kaas detect -o json > capabilities.json');
+      expect((e as UsageError).hint).toBe('save one with: kaas detect -o json > capabilities.json, or fix the values above (a file that claims what the cloud lacks gives a plan that cannot work)');
       return (e as UsageError).problems;
     }
     return [];

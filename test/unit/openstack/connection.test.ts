@@ -28,7 +28,7 @@ async function withServer(steps: ScriptStep[], fn: (base: string) => Promise<voi
 }
 
 describe('the CA bundle of a cloud (cacert)', () => {
-  const files: Record<string, string> = { '/etc/ssl/lab-ca.pem': '-----BEGIN CERTIFICATE-----\nlab\n' };
+  const files: Record<string, string> = { '/etc/ssl/lab-ca.pem': '-----BEGIN CERTIFICATE-----\nlab\n-----END CERTIFICATE-----\n' };
   const reads: string[] = [];
   const readFile = (p: string) => {
     reads.push(p);

@@ -30,7 +30,7 @@ describe('hintFor: the one-line fix for a failed OpenStack call', () => {
     ['404 with an unparsable URL keeps the raw URL', { service: 'Glance', url: 'not-a-url', status: 404 }, 'Glance does not know this URL: is the catalog endpoint not-a-url right?'],
     ['500', { service: 'Nova', url: URL_, status: 500 }, 'Nova failed on its side; retry later or give the operator the request id'],
     ['503', { service: 'Nova', url: URL_, status: 503 }, 'Nova failed on its side; retry later or give the operator the request id'],
-    ['409: no hint', { service: 'Nova', url: URL_, status: 409 }, undefined],
+    ['422: no hint', { service: 'Nova', url: URL_, status: 422 }, undefined],
     ['499: no hint', { service: 'Nova', url: URL_, status: 499 }, undefined],
     ['refused at Keystone', { service: 'Keystone', url: 'https://k.example:5000/v3', code: 'ECONNREFUSED', cloud: 'c1' }, 'nothing listens at https://k.example:5000: is Keystone running, and is auth_url of cloud "c1" right?'],
     ['refused at a service', { service: 'Octavia', url: URL_, code: 'ECONNREFUSED' }, `nothing listens at ${ORIGIN}: is Octavia running, and is its catalog endpoint right?`],

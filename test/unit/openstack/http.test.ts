@@ -237,9 +237,9 @@ describe('HTTP client: timeouts and Keystone pointers', () => {
 
   it('an error without a hint keeps none while secrets are registered', async () => {
     registerSecret('tok-registered-1');
-    const srv = await scriptedServer([{ method: 'GET', path: '/x', status: 409, response: { conflictingRequest: { message: 'busy' } } }]);
+    const srv = await scriptedServer([{ method: 'GET', path: '/x', status: 422, response: { conflictingRequest: { message: 'busy' } } }]);
     const err = (await client().send({ method: 'GET', url: `${srv.url}/x`, service: 'Nova' }).catch((e) => e)) as HttpError;
-    expect(err.message).toBe(`Nova: GET ${srv.url}/x failed with HTTP 409: busy`);
+    expect(err.message).toBe(`Nova: GET ${srv.url}/x failed with HTTP 422: busy`);
     expect(err.hint).toBeUndefined();
     await srv.finish();
   });

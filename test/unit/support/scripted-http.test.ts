@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
+import path from 'node:path';
+import { ROOT } from '../../support/cli.js';
 import { scriptedServer } from '../../support/scripted-http.js';
 
 function get(url: string): Promise<number> {
@@ -28,5 +31,16 @@ describe('the strict scripted HTTP harness', () => {
     const srv = await scriptedServer([{ method: 'GET', path: '/a', headers: { 'x-auth-token': 'T' } }]);
     await get(`${srv.url}/a`);
     await expect(srv.finish()).rejects.toThrow(/header x-auth-token is undefined, expected T/);
+  });
+
+  // Issue 23: a test that failed before finish() left its server listening, and jest reported "a worker
+  // process has failed to exit gracefully". A process that never calls finish() still ends by itself.
+  it('a server whose test never reaches finish() does not keep the process alive', () => {
+    const mod = path.join(ROOT, 'dist', 'test', 'support', 'scripted-http.js');
+    const script = `const { scriptedServer } = await import(${JSON.stringify(mod)}); const s = await scriptedServer([{ method: 'GET', path: '/x' }]); await fetch(s.url + '/x'); console.log('served');`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.stdout).toContain('served');
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
   });
 });
