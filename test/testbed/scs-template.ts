@@ -80,7 +80,7 @@ export function scsClusterctlYaml(v: { cluster: string; prefix: string; external
     SERVICE_CIDR: '10.96.0.0/12',
     POD_CIDR: '192.168.0.0/16',
     OPENSTACK_EXTERNAL_NETWORK_ID: v.externalNetworkId,
-    OPENSTACK_DNS_NAMESERVERS: '[ 127.0.0.53, ]',
+    OPENSTACK_DNS_NAMESERVERS: '[ 172.24.4.1, ]',
     OPENSTACK_CLUSTER_GEN: 'geno01',
     OPENSTACK_SSH_KEY_NAME: `${v.prefix}-keypair`,
     OPENSTACK_SRVGRP_CONTROLLER: 'nonono',

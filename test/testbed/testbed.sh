@@ -287,7 +287,9 @@ worker_flavor: $FLAVOR
 worker_count: 1
 external_network: public
 node_cidr: 10.8.0.0/20
-dns_nameservers: [127.0.0.53]
+# The namespace's own address in the external range: a subnet's DNS servers are data to Neutron here
+# (the fake-virt servers resolve nothing), and kaas refuses a loopback address (each node's own).
+dns_nameservers: [${gw%/*}]
 mgmt_kubeconfig: $MGMT_KUBECONFIG
 mgmt_host_cidrs: [${gw%/*}]
 workload_kubeconfig: $DIR/workload.kubeconfig
