@@ -169,12 +169,11 @@ export function wantedFromRender(objects: KubeObject[]): TopologyWanted {
   };
 }
 
-/** The machine-template fields kaas's settings decide (others belong to the class's author). */
-const MACHINE_FIELDS = [
-  { field: 'flavor', setting: 'controller_flavor / worker_flavor' },
-  { field: 'image', setting: 'kubernetes_version / image' },
-  { field: 'rootVolume', setting: 'controller_root_disk / worker_root_disk' },
-] as const;
+/**
+ * The machine-template fields kaas's settings decide (others belong to the class's author): flavor
+ * (controller_flavor / worker_flavor), image (kubernetes_version / image), rootVolume (*_root_disk).
+ */
+const MACHINE_FIELDS = ['flavor', 'image', 'rootVolume'] as const;
 
 /**
  * The next generation's name of a template: the SCS counter at the end bumped (`genw01` → `genw02`,
@@ -264,9 +263,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
     let fields: FieldChange[] = [];
     if (t.kind === 'OpenStackMachineTemplate') {
       const want = t.role === 'control-plane machines' ? wanted.controlPlaneMachine : wanted.workerMachine;
+      // A field reports once, whole, however many of its parts differ.
       for (const f of MACHINE_FIELDS) {
-        if (want[f.field] === undefined) continue;
-        fields.push(...changedFields(spec[f.field], want[f.field], `spec.template.spec.${f.field}`).map((c) => ({ ...c, path: `spec.template.spec.${f.field}`, live: spec[f.field], wanted: want[f.field] })));
+        if (want[f] !== undefined && changedFields(spec[f], want[f]).length) fields.push({ path: `spec.template.spec.${f}`, live: spec[f], wanted: want[f] });
       }
     } else {
       // Only the allowed CIDRs (restrict_kubeapi / mgmt_host_cidrs), and only where the class has an API load balancer.
@@ -280,8 +279,6 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
         reasons.push(`ClusterClass ${live.className} builds no kube-API load balancer: restrict_kubeapi has nothing to restrict there`);
       }
     }
-    // One field per path (a changed nested field reports its whole field once).
-    fields = fields.filter((f, idx) => fields.findIndex((g) => g.path === f.path) === idx);
     if (!fields.length) {
       diffs.push({ kind: t.kind, name: t.name, action: 'unchanged', fields: [], note: `${t.role} of ClusterClass ${live.className}` });
       if (t.apiVersion && t.apiVersion !== INFRA_V1BETA1) {
