@@ -115,6 +115,8 @@ test('ROUND_ROBIN / HTTP monitor / allowed_cidrs on OVN: the ovn provider refuse
     try { wk(tb, ['-n', ns, 'delete', 'service', 'rr', '--wait=true', '--timeout=300s']); } catch { /* ignore */ }
     dropMetricsApi(tb);
     try { wk(tb, ['delete', 'namespace', ns, '--wait=false']); } catch { /* ignore */ }
+    // OCCM back on kaas's amphora cloud.conf: the next scenarios' Services must not meet the broken one.
+    await applyEdge(tb, 'ovn-restore', AMPHORA_MONITOR, { full: false, command: 'apply-ingress', extra: ['--no-verify'] });
   }
 });
 

@@ -30,6 +30,8 @@ interface Row {
   monitor: 'HTTP' | 'TCP' | 'none';
   /** The Service status: the ingress hostname <fip>.nip.io (PROXY) or the floating IP. */
   hostname: boolean;
+  /** A reason kaas's plan must give (what it read from the real cloud). */
+  reason?: RegExp;
 }
 
 const ROWS: Row[] = [
@@ -38,6 +40,10 @@ const ROWS: Row[] = [
   { variant: 'amphora-plain', sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'false', occm_loadbalancer: '{create-monitor: "true"}' }, provider: 'amphora', proxy: false, etp: 'Local', monitor: 'HTTP', hostname: false },
   { variant: 'amphora-cluster', sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'false', occm_loadbalancer: '{create-monitor: "false"}' }, provider: 'amphora', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false },
   { variant: 'amphora-proxy-cluster', sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'true', occm_loadbalancer: '{create-monitor: "false"}' }, provider: 'amphora', proxy: true, etp: 'Cluster', monitor: 'none', hostname: true },
+  // The same project through region RegionNoOvn of the peer's catalog: an Octavia API on the same database
+  // that offers only the amphora provider (test/peer/start.sh). kaas detects that, and OCCM runs there too.
+  // Before the ovn rows: the live cluster runs amphora, so `auto` has no running provider to keep.
+  { variant: 'amphora-monitor (auto, the cloud offers no ovn)', sets: { cloud: 'peer-demo-noovn', use_ovn_lb_provider: 'auto', nginx_use_proxy: 'false' }, provider: 'amphora', proxy: false, etp: 'Local', monitor: 'HTTP', hostname: false, reason: /OVN not offered: providers are amphora\b/ },
   { variant: 'ovn', sets: { use_ovn_lb_provider: 'true' }, provider: 'ovn', proxy: false, etp: 'Local', monitor: 'TCP', hostname: false },
   { variant: 'ovn (auto, the cloud offers ovn)', sets: { use_ovn_lb_provider: 'auto' }, provider: 'ovn', proxy: false, etp: 'Local', monitor: 'TCP', hostname: false },
 ];
@@ -88,6 +94,7 @@ describe.each(ROWS)('apply-ingress row $variant, through the real OCCM and Octav
 
   test('kaas planned the row (the plan line names the variant)', () => {
     expect(`${runs.apply.stderr}${runs.apply.stdout}`).toContain(row.variant.replace(/ \(.*\)$/, ''));
+    if (row.reason) expect(`${runs.apply.stderr}${runs.apply.stdout}`).toMatch(row.reason);
   });
 
   test('Octavia: provider, algorithm, listeners and ports', () => {

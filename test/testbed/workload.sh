@@ -10,7 +10,8 @@
 #      unless the Cluster exists; waits until CAPO has built the network and the API load balancer
 #      (Cluster.spec.controlPlaneEndpoint = the LB's floating IP) and KCP has made the cluster CA
 #      (Secret <cluster>-ca) and service-account keys (<cluster>-sa).
-#   2. a second kube-apiserver (the same etcd, prefix /workload) bound on that floating IP :6443 (an
+#   2. the cluster's etcd (one member, TLS from the cluster's etcd CA <cluster>-etcd, named after the
+#      control-plane node as kubeadm names it) and a second kube-apiserver on it, bound on that floating IP :6443 (an
 #      address of the namespace's lo), serving a certificate of the cluster CA and trusting client
 #      certificates of that CA: CAPI's ClusterCache, KCP and `clusterctl get kubeconfig` reach it as
 #      they would reach kubeadm's apiserver;
@@ -18,14 +19,20 @@
 #      since KWOK's heartbeats run late on a loaded machine and a NotReady node turns its pods NotReady for good), endpoint(slice), deployment, replicaset, daemonset, statefulset,
 #      job, serviceaccount(-token), namespace, garbage collector, root CA publisher, pod GC,
 #      ttl-after-finished) and kube-scheduler (:10269);
-#      KWOK (sigs.k8s.io/kwok, :10247) for every Node carrying the annotation kwok.x-k8s.io/node=fake:
+#      KWOK (sigs.k8s.io/kwok) for every Node carrying the annotation kwok.x-k8s.io/node=fake:
 #      nodes Ready with leases, pods scheduled there Running/Ready with an IP (hostNetwork: the node's),
 #      so Deployments and DaemonSets roll out and EndpointSlices follow. No kubelet, no container runs.
+#      KWOK also answers the kubelet API (:10250 on each node's InternalIP, made local on the namespace's
+#      lo): a port-forward to a kube-system pod's 2379 reaches the etcd member, to 6443 this apiserver;
+#      KCP reads etcd membership and alarms and the apiserver certificate through it, as through a kubelet;
 #   3. kube-system/kubeadm-config (what kubeadm init writes; KCP reads it to call the control plane
 #      initialized) and the RBAC kubeadm creates for kubeadm:cluster-admins;
 #   4. node-sync (a loop): for each OpenStackMachine with a providerID a Node of the same name with that
 #      providerID and its Nova server's fixed IP as InternalIP; control-plane ones labelled and tainted
-#      as kubeadm does (node-role.kubernetes.io/control-plane, exclude-from-external-load-balancers);
+#      as kubeadm does (node-role.kubernetes.io/control-plane, exclude-from-external-load-balancers), with
+#      the mirror pods of kubeadm's four static pods (etcd, kube-apiserver, kube-controller-manager,
+#      kube-scheduler: a v1beta2 KCP counts a control-plane machine ready only with them Ready and its
+#      etcd member healthy). One control-plane node: the harness's etcd has one member;
 #   5. occm (a loop standing in for kaas's OCCM DaemonSet, whose pods KWOK only pretends to run): the
 #      openstack-cloud-controller-manager binary, --controllers=service, with the --cluster-name of the
 #      DaemonSet kaas applied and the cloud.conf read back from the kube-system/cloud-config Secret kaas
@@ -93,7 +100,7 @@ fi
 endpoint() { mk -n "$CNS" get cluster "$CLUSTER" -o jsonpath='{.spec.controlPlaneEndpoint.host}'; }
 wait_for - 900 bash -c "[ -n \"\$(ip netns exec $NS kubectl --kubeconfig $MGMT_KUBECONFIG -n $CNS get cluster $CLUSTER -o jsonpath='{.spec.controlPlaneEndpoint.host}')\" ]"
 FIP=$(endpoint)
-wait_for - 300 mk -n "$CNS" get secret "$CLUSTER-ca" "$CLUSTER-sa"
+wait_for - 300 mk -n "$CNS" get secret "$CLUSTER-ca" "$CLUSTER-sa" "$CLUSTER-etcd"
 say "cluster $CNS/$CLUSTER: API endpoint $FIP:6443 (CAPO's load balancer floating IP), CA $CLUSTER-ca"
 
 # ---------------------------------------------------------------- 2. certificates of the cluster CA
@@ -103,7 +110,9 @@ mk -n "$CNS" get secret "$CLUSTER-ca" -o jsonpath='{.data.tls\.crt}' | base64 -d
 mk -n "$CNS" get secret "$CLUSTER-ca" -o jsonpath='{.data.tls\.key}' | base64 -d > "$PKI/ca.key"
 mk -n "$CNS" get secret "$CLUSTER-sa" -o jsonpath='{.data.tls\.key}' | base64 -d > "$PKI/sa.key"
 mk -n "$CNS" get secret "$CLUSTER-sa" -o jsonpath='{.data.tls\.crt}' | base64 -d > "$PKI/sa.pub"
-[ -f "$PKI/admin.crt" ] && cmp -s "$PKI/ca.crt" "$PKI/ca.crt.used" || (
+mk -n "$CNS" get secret "$CLUSTER-etcd" -o jsonpath='{.data.tls\.crt}' | base64 -d > "$PKI/etcd-ca.crt"
+mk -n "$CNS" get secret "$CLUSTER-etcd" -o jsonpath='{.data.tls\.key}' | base64 -d > "$PKI/etcd-ca.key"
+[ -f "$PKI/admin.crt" ] && [ -f "$PKI/kubelet.crt" ] && cmp -s "$PKI/ca.crt" "$PKI/ca.crt.used" || (
   cd "$PKI"
   cp ca.crt ca.crt.used
   printf 'subjectAltName=IP:%s,IP:127.0.0.1,IP:10.96.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:localhost\nextendedKeyUsage=serverAuth\n' "$FIP" > serving.ext
@@ -112,6 +121,18 @@ mk -n "$CNS" get secret "$CLUSTER-sa" -o jsonpath='{.data.tls\.crt}' | base64 -d
   printf 'extendedKeyUsage=clientAuth\n' > client.ext
   openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=kaas-testbed-workload-admin" 2>/dev/null
   openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out admin.crt -days 30 -extfile client.ext 2>/dev/null
+  # etcd as kubeadm sets it up, from the cluster's etcd CA (<cluster>-etcd): a serving certificate and
+  # the apiserver's client certificate (KCP makes its own client certificate from the same CA).
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n' > etcd-server.ext
+  openssl req -newkey rsa:2048 -nodes -keyout etcd-server.key -out etcd-server.csr -subj "/CN=etcd-server" 2>/dev/null
+  openssl x509 -req -in etcd-server.csr -CA etcd-ca.crt -CAkey etcd-ca.key -CAcreateserial -out etcd-server.crt -days 30 -extfile etcd-server.ext 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -keyout apiserver-etcd-client.key -out apiserver-etcd-client.csr -subj "/CN=kube-apiserver-etcd-client" 2>/dev/null
+  openssl x509 -req -in apiserver-etcd-client.csr -CA etcd-ca.crt -CAkey etcd-ca.key -CAcreateserial -out apiserver-etcd-client.crt -days 30 -extfile client.ext 2>/dev/null
+  # KWOK serves the kubelet API (port-forward) on every node address; the apiserver does not verify a
+  # kubelet's serving certificate unless told a CA (kubeadm's default), so one certificate serves all nodes.
+  printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' > kubelet.ext
+  openssl req -newkey rsa:2048 -nodes -keyout kubelet.key -out kubelet.csr -subj "/CN=kwok-kubelet" 2>/dev/null
+  openssl x509 -req -in kubelet.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out kubelet.crt -days 30 -extfile kubelet.ext 2>/dev/null
   chmod 600 ./*.key
 )
 WKC=$DIR/workload.kubeconfig
@@ -139,8 +160,38 @@ umask 022
 WK=$W/admin.kubeconfig
 wk() { in_ns kubectl --kubeconfig "$WK" "$@"; }
 
-# ---------------------------------------------------------------- 3. apiserver, controller-manager, scheduler, KWOK
-launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers http://127.0.0.1:2379 --etcd-prefix /workload \
+# ---------------------------------------------------------------- 3. etcd, apiserver, controller-manager, scheduler, KWOK
+# The cluster's etcd: one member, TLS from the cluster's etcd CA, client certificates required (as
+# kubeadm's static pod). kubeadm names the member after its node, and KCP counts a control-plane machine
+# healthy only when etcd lists a member of its node's name: the member starts as "pending" (no node yet)
+# and node-sync writes the first control-plane node's name to $W/etcd-member-name; this wrapper then
+# restarts etcd under that name (etcd publishes a member's new name on start; the data stays).
+cat > "$W/etcd.sh" <<'EOS'
+#!/usr/bin/env bash
+set -u
+child=""; cur=""
+trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 0' TERM INT
+while :; do
+  name=$(cat "$W/etcd-member-name" 2>/dev/null || echo pending)
+  if [ "$name" != "$cur" ] || ! kill -0 "$child" 2>/dev/null; then
+    [ -n "$child" ] && { kill "$child" 2>/dev/null; wait "$child" 2>/dev/null; }
+    echo "$(date -u +%T) etcd member $name"
+    "$BIN/etcd" --name "$name" --data-dir "$W/etcd" --log-level warn --unsafe-no-fsync \
+      --listen-client-urls https://127.0.0.1:12379 --advertise-client-urls https://127.0.0.1:12379 \
+      --listen-peer-urls http://127.0.0.1:12380 --initial-advertise-peer-urls http://127.0.0.1:12380 \
+      --initial-cluster "$name=http://127.0.0.1:12380" \
+      --cert-file "$PKI/etcd-server.crt" --key-file "$PKI/etcd-server.key" --client-cert-auth --trusted-ca-file "$PKI/etcd-ca.crt" &
+    child=$!; cur=$name
+  fi
+  sleep 1
+done
+EOS
+launch workload-etcd env W="$W" BIN="$BIN" PKI="$PKI" bash "$W/etcd.sh"
+etcd_ok() { in_ns curl -sf --cacert "$PKI/etcd-ca.crt" --cert "$PKI/apiserver-etcd-client.crt" --key "$PKI/apiserver-etcd-client.key" https://127.0.0.1:12379/health; }
+wait_for workload-etcd 60 etcd_ok
+launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers https://127.0.0.1:12379 \
+  --etcd-cafile "$PKI/etcd-ca.crt" --etcd-certfile "$PKI/apiserver-etcd-client.crt" --etcd-keyfile "$PKI/apiserver-etcd-client.key" \
+  --kubelet-preferred-address-types InternalIP \
   --secure-port 6443 --bind-address "$FIP" --advertise-address "$FIP" \
   --tls-cert-file "$PKI/serving.crt" --tls-private-key-file "$PKI/serving.key" --client-ca-file "$PKI/ca.crt" \
   --authorization-mode Node,RBAC --service-account-issuer https://kubernetes.default.svc.cluster.local \
@@ -155,13 +206,27 @@ launch workload-controller-manager "$BIN/kube-controller-manager" --kubeconfig "
   --bind-address 127.0.0.1 --secure-port 10267 --profiling=false --v=1
 launch workload-scheduler "$BIN/kube-scheduler" --kubeconfig "$WK" --authentication-kubeconfig "$WK" \
   --authorization-kubeconfig "$WK" --leader-elect=false --bind-address 127.0.0.1 --secure-port 10269 --v=1
-launch kwok "$BIN/kwok" --kubeconfig "$WK" --manage-all-nodes=false \
+# KWOK answers the kubelet API on :10250 of every node address (node-sync puts each node's InternalIP on
+# the namespace's lo): the apiserver's port-forward to a control-plane pod reaches the etcd member (2379:
+# KCP's EtcdMemberHealthy) and this apiserver (6443: KCP reads the certificate expiry), as a kubelet
+# would forward to the static pods.
+cat > "$W/kwok.yaml" <<EOF
+apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterPortForward
+metadata: {name: control-plane-static-pods}
+spec:
+  selector: {matchNamespaces: [kube-system]}
+  forwards:
+  - {ports: [2379], target: {address: 127.0.0.1, port: 12379}}
+  - {ports: [6443], target: {address: "$FIP", port: 6443}}
+EOF
+launch kwok "$BIN/kwok" --kubeconfig "$WK" --config "$W/kwok.yaml" --manage-all-nodes=false \
   --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --cidr 10.244.0.0/16 \
-  --server-address 127.0.0.1:10247 -v INFO
+  --node-port 10250 --server-address 0.0.0.0:10250 --tls-cert-file "$PKI/kubelet.crt" --tls-private-key-file "$PKI/kubelet.key" -v INFO
 wait_for workload-controller-manager 120 in_ns curl -sfk https://127.0.0.1:10267/healthz
 wait_for workload-scheduler 120 in_ns curl -sfk https://127.0.0.1:10269/healthz
-wait_for kwok 120 in_ns curl -sf http://127.0.0.1:10247/healthz
-say "workload kube-apiserver on $FIP:6443 (etcd prefix /workload), controller-manager, scheduler, KWOK ready"
+wait_for kwok 120 in_ns curl -sfk https://127.0.0.1:10250/healthz
+say "workload etcd (the cluster's etcd CA), kube-apiserver on $FIP:6443, controller-manager, scheduler, KWOK (kubelet API :10250) ready"
 
 # ---------------------------------------------------------------- 4. what kubeadm init leaves behind
 wk apply --server-side --force-conflicts -f - >"$LOG/workload-init.log" <<EOF
@@ -201,24 +266,33 @@ while :; do
       (if .metadata.labels["cluster.x-k8s.io/control-plane"] != null then "cp" else "worker" end)] | @tsv' |
     while IFS=$'\t' read -r name pid ip role; do
       [ -n "$ip" ] || continue
-      # KCP reads each control-plane node's certificate expiry through a port-forward to its
-      # kube-apiserver pod (no kubelet here: it fails, and KCP never records its observedGeneration);
-      # with the date already on the KubeadmConfig it skips that, as it does once it has read it.
-      if [ "$role" = cp ] && [ -z "$(mk -n "$CNS" get kubeadmconfig "$name" -o jsonpath='{.metadata.annotations.machine\.cluster\.x-k8s\.io/certificates-expiry}' 2>/dev/null)" ]; then
-        mk -n "$CNS" annotate kubeadmconfig "$name" "machine.cluster.x-k8s.io/certificates-expiry=$(date -u -d '+1 year' +%Y-%m-%dT%H:%M:%SZ)" >/dev/null 2>&1 &&
-          echo "$(date -u +%T) kubeadmconfig $name: certificates-expiry annotated (KCP cannot port-forward to a kubelet)"
-      fi
+      # The kubelet API of every node (KWOK on :10250) is reached at the node's InternalIP, as the
+      # apiserver reaches a kubelet: the address is made local in this namespace (never on a real network).
+      ip -o addr show dev lo | grep -q " $ip/" || ip addr add "$ip/32" dev lo
       cur=$(wk get node "$name" -o jsonpath='{.spec.providerID} {.metadata.annotations.kwok\.x-k8s\.io/node}' 2>/dev/null || true)
-      [ "$cur" = "$pid fake" ] && continue
+      if [ "$cur" != "$pid fake" ]; then
+        if [ "$role" = cp ]; then
+          labels='"node-role.kubernetes.io/control-plane": "", "node.kubernetes.io/exclude-from-external-load-balancers": ""'
+          taints='[{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}]'
+        else labels='"node-role.kubernetes.io/worker": ""'; taints='[]'; fi
+        printf '%s\n' "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"$name\", \"labels\": {\"kubernetes.io/hostname\": \"$name\", \"kubernetes.io/os\": \"linux\", \"kubernetes.io/arch\": \"amd64\", \"type\": \"kwok\", $labels}}, \"spec\": {\"providerID\": \"$pid\", \"taints\": $taints}}" |
+          wk apply --server-side --field-manager kaas-testbed-node-sync -f - >/dev/null || continue
+        wk patch node "$name" --subresource status --type merge -p "{\"status\": {\"addresses\": [{\"type\": \"InternalIP\", \"address\": \"$ip\"}, {\"type\": \"Hostname\", \"address\": \"$name\"}], \"nodeInfo\": {\"kubeletVersion\": \"$K8S_VERSION\", \"kubeProxyVersion\": \"$K8S_VERSION\", \"architecture\": \"amd64\", \"operatingSystem\": \"linux\"}}}" >/dev/null || continue
+        wk annotate node "$name" --overwrite kwok.x-k8s.io/node=fake >/dev/null &&
+          echo "$(date -u +%T) node $name ($role) providerID $pid InternalIP $ip"
+      fi
       if [ "$role" = cp ]; then
-        labels='"node-role.kubernetes.io/control-plane": "", "node.kubernetes.io/exclude-from-external-load-balancers": ""'
-        taints='[{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}]'
-      else labels='"node-role.kubernetes.io/worker": ""'; taints='[]'; fi
-      printf '%s\n' "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"$name\", \"labels\": {\"kubernetes.io/hostname\": \"$name\", \"kubernetes.io/os\": \"linux\", \"kubernetes.io/arch\": \"amd64\", \"type\": \"kwok\", $labels}}, \"spec\": {\"providerID\": \"$pid\", \"taints\": $taints}}" |
-        wk apply --server-side --field-manager kaas-testbed-node-sync -f - >/dev/null || continue
-      wk patch node "$name" --subresource status --type merge -p "{\"status\": {\"addresses\": [{\"type\": \"InternalIP\", \"address\": \"$ip\"}, {\"type\": \"Hostname\", \"address\": \"$name\"}], \"nodeInfo\": {\"kubeletVersion\": \"$K8S_VERSION\", \"kubeProxyVersion\": \"$K8S_VERSION\", \"architecture\": \"amd64\", \"operatingSystem\": \"linux\"}}}" >/dev/null || continue
-      wk annotate node "$name" --overwrite kwok.x-k8s.io/node=fake >/dev/null &&
-        echo "$(date -u +%T) node $name ($role) providerID $pid InternalIP $ip"
+        # kubeadm's etcd member carries the node's name (one member here: the first control-plane node).
+        if [ ! -s "$W/etcd-member-name" ]; then printf '%s' "$name" > "$W/etcd-member-name"; echo "$(date -u +%T) etcd member renamed $name"
+        elif [ "$(cat "$W/etcd-member-name")" != "$name" ]; then echo "$(date -u +%T) control-plane node $name: the harness has one etcd member ($(cat "$W/etcd-member-name")); KCP will report this machine's member missing"; fi
+        # The kubelet's mirror pods of kubeadm's four static pods (KWOK runs them: Running and Ready).
+        have=$(wk -n kube-system get pods -o name 2>/dev/null || true)
+        for c in etcd kube-apiserver kube-controller-manager kube-scheduler; do
+          printf '%s\n' "$have" | grep -qx "pod/$c-$name" && continue
+          printf '%s\n' "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"$c-$name\", \"namespace\": \"kube-system\", \"labels\": {\"component\": \"$c\", \"tier\": \"control-plane\"}, \"annotations\": {\"kubernetes.io/config.source\": \"file\", \"kubernetes.io/config.mirror\": \"kaas-testbed\"}}, \"spec\": {\"nodeName\": \"$name\", \"hostNetwork\": true, \"priorityClassName\": \"system-node-critical\", \"tolerations\": [{\"operator\": \"Exists\", \"effect\": \"NoExecute\"}], \"containers\": [{\"name\": \"$c\", \"image\": \"registry.k8s.io/$c:$([ $c = etcd ] && echo 3.6.5-0 || echo $K8S_VERSION)\"}]}}" |
+            wk apply --server-side --field-manager kaas-testbed-node-sync -f - >/dev/null && echo "$(date -u +%T) mirror pod kube-system/$c-$name"
+        done
+      fi
     done
   sleep 5
 done
@@ -259,7 +333,7 @@ while :; do
 done
 EOS
 export MGMT_KUBECONFIG WK CNS CLUSTER W BIN K8S_VERSION=$TESTBED_K8S_VERSION
-launch node-sync env MGMT_KUBECONFIG="$MGMT_KUBECONFIG" WK="$WK" CNS="$CNS" CLUSTER="$CLUSTER" K8S_VERSION="$TESTBED_K8S_VERSION" PATH="$PATH" bash "$W/node-sync.sh"
+launch node-sync env MGMT_KUBECONFIG="$MGMT_KUBECONFIG" WK="$WK" W="$W" CNS="$CNS" CLUSTER="$CLUSTER" K8S_VERSION="$TESTBED_K8S_VERSION" PATH="$PATH" bash "$W/node-sync.sh"
 launch occm env WK="$WK" W="$W" BIN="$BIN" PATH="$PATH" bash "$W/occm.sh"
 say "node-sync (Nodes from OpenStackMachines) and occm (OCCM from kaas's DaemonSet + cloud-config Secret) running"
 
