@@ -4,7 +4,7 @@
 #
 #   build.sh [BIN_DIR]      BIN_DIR defaults to $KAAS_TESTBED_BIN or .kaas-test/testbed-bin
 #
-# Three wrapper modules pin the versions (their go.mod/go.sum are the only inputs besides this file):
+# Four wrapper modules pin the versions (their go.mod/go.sum are the only inputs besides this file):
 #   go/etcd  go.etcd.io/etcd/server/v3                           -> etcd
 #   go/k8s   k8s.io/kubernetes (31 staging replaces)              -> kube-apiserver, kube-controller-manager,
 #                                                                    kube-scheduler (version-stamped)
@@ -15,6 +15,10 @@
 #            github.com/k-orc/openstack-resource-controller/v2     -> orc-manager
 #   go/kwok  sigs.k8s.io/kwok (its own module: it pins k8s.io/* v0.33) -> kwok (the workload side's
 #                                                                    simulated nodes and pods)
+#   go/envoy-gateway  github.com/envoyproxy/gateway (its own module: it pins k8s.io/* v0.36 and
+#                     Go >= 1.26.6)                               -> envoy-gateway (the controller that turns
+#                                                                    kaas's Gateway + EnvoyProxy into the envoy
+#                                                                    Deployment and LoadBalancer Service)
 # and the upstream YAML (CRDs, webhook configurations) is copied from the module cache into
 # BIN_DIR/manifests/<module>/ for testbed.sh start to patch.
 #
@@ -34,7 +38,7 @@ BIN=$(cd "$BIN" && pwd)
 # the toolchain on the machine, no toolchain download; static binaries, as upstream builds them.
 export GOPROXY=${KAAS_GOPROXY:-https://proxy.golang.org} GOTOOLCHAIN=local CGO_ENABLED=0
 export GOFLAGS="-mod=readonly -buildvcs=false -trimpath"
-command -v go >/dev/null || { echo "build.sh: go is not on PATH (the testbed needs Go >= 1.24 and the Go module proxy)" >&2; exit 1; }
+command -v go >/dev/null || { echo "build.sh: go is not on PATH (the testbed needs Go >= 1.26.6 and the Go module proxy)" >&2; exit 1; }
 
 K8S_VERSION=v1.34.10                 # k8s.io/kubernetes in go/k8s/go.mod
 OCCM_VERSION=v1.34.1                 # k8s.io/cloud-provider-openstack in go/k8s/go.mod
@@ -45,6 +49,8 @@ stamp_k8s="-X k8s.io/component-base/version.gitVersion=$K8S_VERSION"
 stamp_occm="-X k8s.io/component-base/version.gitVersion=$OCCM_VERSION"
 CAPI_VERSION=v1.12.10                # sigs.k8s.io/cluster-api in go/k8s/go.mod
 stamp_capi="-X sigs.k8s.io/cluster-api/version.gitVersion=$CAPI_VERSION -X sigs.k8s.io/cluster-api/version.gitMajor=1 -X sigs.k8s.io/cluster-api/version.gitMinor=12"
+EG_VERSION=v1.9.0                    # github.com/envoyproxy/gateway in go/envoy-gateway/go.mod
+stamp_eg="-X github.com/envoyproxy/gateway/internal/cmd/version.envoyGatewayVersion=$EG_VERSION"
 
 # output  module-dir  package  ldflags
 TARGETS=(
@@ -60,12 +66,13 @@ TARGETS=(
   "orc-manager                        k8s  github.com/k-orc/openstack-resource-controller/v2/cmd/manager          -s -w"
   "openstack-cloud-controller-manager k8s  k8s.io/cloud-provider-openstack/cmd/openstack-cloud-controller-manager K8S $stamp_occm"
   "kwok                               kwok sigs.k8s.io/kwok/cmd/kwok                                          -s -w"
+  "envoy-gateway                      envoy-gateway github.com/envoyproxy/gateway/cmd/envoy-gateway          -s -w $stamp_eg"
 )
 # module@version  (directory under manifests/)  — YAML read from the module cache
 MANIFEST_MODULES="sigs.k8s.io/cluster-api sigs.k8s.io/cluster-api-provider-openstack github.com/k-orc/openstack-resource-controller/v2"
 
 stamp=$(cat "$HERE/go/etcd/go.mod" "$HERE/go/etcd/go.sum" "$HERE/go/k8s/go.mod" "$HERE/go/k8s/go.sum" \
-  "$HERE/go/kwok/go.mod" "$HERE/go/kwok/go.sum" "$0" \
+  "$HERE/go/kwok/go.mod" "$HERE/go/kwok/go.sum" "$HERE/go/envoy-gateway/go.mod" "$HERE/go/envoy-gateway/go.sum" "$0" \
   <(go version) <(printf '%s\n' "${TARGETS[@]}" "$K8S_LDFLAGS" "$GOFLAGS") | sha256sum | cut -c1-16)
 complete=1
 for t in "${TARGETS[@]}"; do read -r out _ <<<"$t"; [ -x "$BIN/$out" ] || complete=""; done
