@@ -158,7 +158,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   if (!o.dryRun) {
     const file = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
     const live = await readLiveEdge(file, (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))({ kubeconfig: file }), deps.logger);
-    const pin = pinProvider(s.use_ovn_lb_provider, lb.provider, live, o.recreateEdgeServices ?? false);
+    const pin = pinProvider(s.use_ovn_lb_provider, lb.provider, live, o.recreateEdgeServices ?? false, caps?.octavia.present ? caps.octavia.providers : undefined);
     const v = orThrow(pin);
     if (v.useOvn !== s.use_ovn_lb_provider) lb = await deps.resolveLbPlan({ ...s, use_ovn_lb_provider: v.useOvn }, caps);
     lb = { ...lb, reasons: [...lb.reasons, ...pin.reasons] };

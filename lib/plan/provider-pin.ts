@@ -33,11 +33,26 @@ export interface ProviderPin {
 
 const isOvn = (p: string) => p === 'ovn';
 
-/** Decides; `planned` is the provider the setting and the cloud give now. Pure. */
-export function pinProvider(setting: Settings['use_ovn_lb_provider'], planned: string, live: LiveEdge | undefined, recreateEdge: boolean): Decision<ProviderPin> {
+/**
+ * Decides; `planned` is the provider the setting and the cloud give now, `offered` the providers the
+ * cloud offers (undefined: not read). Pure.
+ */
+export function pinProvider(setting: Settings['use_ovn_lb_provider'], planned: string, live: LiveEdge | undefined, recreateEdge: boolean, offered?: string[]): Decision<ProviderPin> {
   const keep: ProviderPin = { useOvn: setting, recreate: [] };
   if (!live) return decided(keep);
   if (isOvn(live.provider) === isOvn(planned)) return decided(keep, []);
+  if (setting === 'auto' && isOvn(live.provider) && offered && !offered.includes('ovn')) {
+    // auto cannot keep a provider the cloud does not offer: planning "ovn" would be refused as if the user
+    // had set true. Most often the settings name another cloud or region than the cluster runs on.
+    return refused({
+      message: `use_ovn_lb_provider is auto and the cluster's Service load balancers run on ovn (its cloud.conf), but this cloud does not offer the ovn provider (offered: ${offered.join(', ') || 'none'})`,
+      problems: [
+        'auto keeps the provider a running cluster uses, and cannot keep one the cloud does not offer',
+        'the settings may name another cloud or region_name than the one the cluster runs on',
+      ],
+      hint: `check the settings' cloud and its region_name; to move the Services to ${planned}, set use_ovn_lb_provider: false (kaas's edge Services are re-created with --recreate-edge-services)`,
+    });
+  }
   if (setting === 'auto') {
     return decided({ useOvn: isOvn(live.provider), recreate: [] }, [
       `use_ovn_lb_provider: auto keeps the provider the cluster runs (${live.provider}, from its cloud.conf); on this cloud auto would now pick ${planned}, which would break the existing Service load balancers (set use_ovn_lb_provider explicitly to switch)`,

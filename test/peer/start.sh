@@ -56,7 +56,8 @@
 # Outputs in DIR:
 #   clouds.yaml  clouds "peer-admin", "peer-demo" (password; "peer-demo-noovn" and "peer-demo-bare"
 #                are the same user in regions RegionNoOvn and RegionBare), "peer-demo-appcred"
-#                (v3applicationcredential by id) and "peer-demo-appcred-name" (by name + user);
+#                (v3applicationcredential by id; "peer-demo-appcred-noovn" the same in RegionNoOvn)
+#                and "peer-demo-appcred-name" (by name + user);
 #                use with OS_CLIENT_CONFIG_FILE=DIR/clouds.yaml
 #   peer.env     the same facts as shell variables (source it); with nova also OS_PEER_NOVA_URL,
 #                OS_PEER_FLAVOR (public flavor "peer.tiny"), OS_PEER_IMAGE_ID (public 4 KiB raw
@@ -1314,6 +1315,15 @@ EOF
       application_credential_id: $APPCRED_ID
       application_credential_secret: $APPCRED_SECRET
     region_name: $REGION
+    interface: public
+    identity_api_version: 3
+  peer-demo-appcred-noovn:
+    auth_type: v3applicationcredential
+    auth:
+      auth_url: $AUTH_URL
+      application_credential_id: $APPCRED_ID
+      application_credential_secret: $APPCRED_SECRET
+    region_name: RegionNoOvn
     interface: public
     identity_api_version: 3
   peer-demo-appcred-name:

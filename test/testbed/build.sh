@@ -66,34 +66,54 @@ TARGETS=(
   "orc-manager                        k8s  github.com/k-orc/openstack-resource-controller/v2/cmd/manager          -s -w"
   "openstack-cloud-controller-manager k8s  k8s.io/cloud-provider-openstack/cmd/openstack-cloud-controller-manager K8S $stamp_occm"
   "kwok                               kwok sigs.k8s.io/kwok/cmd/kwok                                          -s -w"
-  "envoy-gateway                      envoy-gateway github.com/envoyproxy/gateway/cmd/envoy-gateway          -s -w $stamp_eg"
 )
+# Built only for the workload side (KAAS_TESTBED_WORKLOAD=1, testbed.sh start --workload) unless
+# KAAS_TESTBED_ENVOY_GATEWAY=0: Envoy Gateway's
+# controller is a large build of its own (8 minutes cold) that only the workload-side gateway rows use.
+# Stamped on its own (BIN/.stamp-envoy-gateway), so switching between the two modes relinks nothing.
+EG_TARGET="envoy-gateway                      envoy-gateway github.com/envoyproxy/gateway/cmd/envoy-gateway          -s -w $stamp_eg"
+WITH_EG=${KAAS_TESTBED_WORKLOAD:-0}
+[ "${KAAS_TESTBED_ENVOY_GATEWAY:-1}" = 0 ] && WITH_EG=0   # npm test's workload smoke: no gateway rows
 # module@version  (directory under manifests/)  — YAML read from the module cache
 MANIFEST_MODULES="sigs.k8s.io/cluster-api sigs.k8s.io/cluster-api-provider-openstack github.com/k-orc/openstack-resource-controller/v2"
 
 stamp=$(cat "$HERE/go/etcd/go.mod" "$HERE/go/etcd/go.sum" "$HERE/go/k8s/go.mod" "$HERE/go/k8s/go.sum" \
-  "$HERE/go/kwok/go.mod" "$HERE/go/kwok/go.sum" "$HERE/go/envoy-gateway/go.mod" "$HERE/go/envoy-gateway/go.sum" "$0" \
+  "$HERE/go/kwok/go.mod" "$HERE/go/kwok/go.sum" "$0" \
   <(go version) <(printf '%s\n' "${TARGETS[@]}" "$K8S_LDFLAGS" "$GOFLAGS") | sha256sum | cut -c1-16)
 complete=1
 for t in "${TARGETS[@]}"; do read -r out _ <<<"$t"; [ -x "$BIN/$out" ] || complete=""; done
 [ -d "$BIN/manifests" ] || complete=""
-if [ -n "$complete" ] && [ "$(cat "$BIN/.stamp" 2>/dev/null)" = "$stamp" ]; then
-  echo "[testbed build] up to date ($BIN, stamp $stamp): nothing built"
-  exit 0
-fi
-
-T_ALL=$(date +%s)
-echo "[testbed build] $(go version | cut -d' ' -f3-), GOPROXY=$GOPROXY, into $BIN"
-rm -f "$BIN/.stamp"
-for t in "${TARGETS[@]}"; do
-  read -r out mod pkg flags <<<"$t"
+build_one() { # target line
+  local out mod pkg flags t0
+  read -r out mod pkg flags <<<"$1"
   flags=${flags/K8S/$(echo $K8S_LDFLAGS)}
   t0=$(date +%s)
   ( cd "$HERE/go/$mod" && go build -p 2 -ldflags "$flags" -o "$BIN/$out.new" "$pkg" ) \
     || { echo "[testbed build] FAILED: $out ($pkg in test/testbed/go/$mod)" >&2; exit 1; }
   mv "$BIN/$out.new" "$BIN/$out"
   echo "[testbed build] built $out ($pkg) in $(($(date +%s) - t0)) s"
-done
+}
+envoy_gateway() {
+  [ "$WITH_EG" = 1 ] || return 0
+  local st
+  st=$(cat "$HERE/go/envoy-gateway/go.mod" "$HERE/go/envoy-gateway/go.sum" "$0" <(go version) <(printf '%s\n' "$EG_TARGET" "$GOFLAGS") | sha256sum | cut -c1-16)
+  if [ -x "$BIN/envoy-gateway" ] && [ "$(cat "$BIN/.stamp-envoy-gateway" 2>/dev/null)" = "$st" ]; then
+    echo "[testbed build] envoy-gateway up to date (stamp $st)"; return 0
+  fi
+  rm -f "$BIN/.stamp-envoy-gateway"
+  build_one "$EG_TARGET"
+  echo "$st" > "$BIN/.stamp-envoy-gateway"
+}
+if [ -n "$complete" ] && [ "$(cat "$BIN/.stamp" 2>/dev/null)" = "$stamp" ]; then
+  echo "[testbed build] up to date ($BIN, stamp $stamp): nothing built"
+  envoy_gateway
+  exit 0
+fi
+
+T_ALL=$(date +%s)
+echo "[testbed build] $(go version | cut -d' ' -f3-), GOPROXY=$GOPROXY, into $BIN"
+rm -f "$BIN/.stamp"
+for t in "${TARGETS[@]}"; do build_one "$t"; done
 
 t0=$(date +%s)
 rm -rf "$BIN/manifests.new"; mkdir -p "$BIN/manifests.new"
@@ -114,3 +134,4 @@ rm -rf "$BIN/manifests"; mv "$BIN/manifests.new" "$BIN/manifests"
 echo "[testbed build] copied upstream CRD and webhook YAML in $(($(date +%s) - t0)) s"
 echo "$stamp" > "$BIN/.stamp"
 echo "[testbed build] done in $(($(date +%s) - T_ALL)) s: ${#TARGETS[@]} binaries in $BIN"
+envoy_gateway

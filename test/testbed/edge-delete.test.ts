@@ -28,13 +28,16 @@ test('edge removal: deleting the ingress leaves nothing of its LB behind', async
   expect(after).toEqual({ loadbalancers: 0, listeners: 0, pools: 0, members: 0, healthmonitors: 0, floatingips: 0 });
 });
 
-test('delete-cluster: the ingress and a user LoadBalancer Service first, then the cluster; nothing left in Octavia/Neutron', async () => {
-  await applyEdge(tb, 'delete-cluster', { use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' }, { full: false, command: 'apply-ingress' });
+test('delete-cluster: the ingress, the Gateway and a user LoadBalancer Service first, then the cluster; nothing left in Octavia/Neutron', async () => {
+  const edge = { use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' };
+  await applyEdge(tb, 'delete-cluster', edge, { full: false, command: 'apply-ingress' });
+  // The Gateway's envoy Service (Envoy Gateway's controller runs on the testbed) gets its own LB.
+  await applyEdge(tb, 'delete-cluster-gateway', { ...edge, deploy_gateway: 'true' }, { full: false, command: 'apply-gateway' });
   wk(tb, ['create', 'namespace', 'user-app']);
   wk(tb, ['-n', 'user-app', 'create', 'service', 'loadbalancer', 'web', '--tcp', '80:8080']);
-  await until('both LBs ACTIVE with floating IPs', 900_000, async () => {
+  await until('the three LBs ACTIVE with floating IPs', 900_000, async () => {
     const c = await tb.os.counts(prefix());
-    return c.loadbalancers === 2 && c.floatingips === 2 ? c : undefined;
+    return c.loadbalancers === 3 && c.floatingips === 3 ? c : undefined;
   });
   const r = kaas(tb, ['delete-cluster', tb.cluster, '--yes'], { timeoutMs: 35 * 60_000 });
   note(tb, `delete-cluster exit ${r.code} in ${r.ms} ms\n${r.stderr.slice(-5000)}`);

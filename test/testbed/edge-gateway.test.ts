@@ -1,31 +1,32 @@
 /**
- * Gateway API for real: `kaas apply-gateway` (no dry-run) against the testbed's workload kube-apiserver
- * 1.34, so the Gateway API v1.6.1 and Envoy Gateway v1.9.0 CRDs kaas bundles are installed and their
- * OpenAPI/CEL validation (and the Gateway API's ValidatingAdmissionPolicy) judges every object kaas
- * applies; then `kaas migrate-ingress` output for every migration fixture is applied to the same server.
- *
- * Envoy Gateway's controller does not run on the testbed (KWOK only pretends to run its pod), so nothing
- * programs the Gateway or creates the envoy Service: apply-gateway must stop at "not Programmed", and
- * the Gateway's load balancer rows are not proven here (README says so).
+ * Gateway API for real, on the testbed's workload kube-apiserver 1.34 with Envoy Gateway v1.9.0's real
+ * controller (workload.sh starts test/testbed/envoy-gateway.sh for the Deployment kaas applies):
+ * - the Gateway API v1.6.1 and Envoy Gateway v1.9.0 CRDs kaas bundles are installed and their
+ *   OpenAPI/CEL validation (and the Gateway API's ValidatingAdmissionPolicy) judges every object kaas
+ *   applies; `kaas migrate-ingress` output for every migration fixture is applied to the same server;
+ * - the Gateway rows of the README's decision table, row by row: `kaas apply-gateway` (no dry-run) with
+ *   the row's cloud.conf in place; Envoy Gateway turns kaas's GatewayClass + EnvoyProxy + Gateway into the
+ *   envoy Service, the real OCCM builds its Octavia LB, the test reads the LB back from Octavia and Neutron
+ *   (lb-rows.ts, the same checks as the ingress rows) and the Gateway's status (Programmed, with the
+ *   address OCCM published).
+ * No envoy runs (KWOK pretends the envoy pods run): no xDS client connects, no traffic flows.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { ROOT } from '../support/peer-paths.js';
-import { kaas, note, testbed, wk, wkJson, type Run, type Testbed } from './workload-support.js';
+import { readLb, rowTests, serviceWithAddress, type Row, type RowState } from './lb-rows.js';
+import { applyEdge, kaas, note, testbed, until, wk, wkJson, type Run, type Testbed } from './workload-support.js';
 
-jest.setTimeout(20 * 60_000);
+jest.setTimeout(30 * 60_000);
 
 let tb: Testbed;
 let applied: Run;
 
-beforeAll(() => {
+beforeAll(async () => {
   tb = testbed();
-  // --force: this scenario is about the Gateway API objects; the other scenarios move OCCM's cloud.conf around.
-  applied = kaas(tb, ['apply-gateway', tb.cluster, '--rollout-timeout', '3m', '--address-timeout', '30s', '--no-verify', '--force'], {
-    sets: { deploy_gateway: 'true', use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' },
-  });
-  note(tb, `apply-gateway exit ${applied.code} in ${applied.ms} ms\n${applied.stderr.slice(-4000)}`);
+  // The amphora PROXY row's cloud.conf in place (create-cluster's OCCM add-on), then apply-gateway for real.
+  applied = (await applyEdge(tb, 'gateway-first', { deploy_gateway: 'true', use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' }, { full: false, command: 'apply-gateway' })).apply;
 });
 
 test('the bundled Gateway API and Envoy Gateway CRDs are Established on the real apiserver', () => {
@@ -50,9 +51,11 @@ test('every kaas edge object passed the real validation (CEL included) and exist
   expect(ctps.some((c) => c.spec.proxyProtocol !== undefined || c.spec.enableProxyProtocol === true)).toBe(true);
 });
 
-test('apply-gateway stops at the Gateway not Programmed (no Envoy Gateway controller runs here), and says so', () => {
-  expect(applied.code).not.toBe(0);
-  expect(applied.stderr).toMatch(/not Programmed with an address/);
+test('apply-gateway: the Gateway is Programmed with the address OCCM gave its envoy Service', () => {
+  expect(applied.code).toBe(0);
+  const gw = wkJson(tb, ['-n', GW_NS, 'get', 'gateway', 'kaas'])!;
+  expect(gw.status.conditions.find((c: any) => c.type === 'Programmed')?.status).toBe('True');
+  expect(gw.status.addresses?.length).toBe(1);
 });
 
 test('the apiserver really runs the CEL rules: a Gateway with two listeners of one name is refused', () => {
@@ -78,4 +81,58 @@ test('migrate-ingress output for every fixture is accepted by the real apiserver
   note(tb, `migrate-ingress: ${n} objects applied`);
   expect(n).toBeGreaterThan(20);
   expect(wkJson<{ items: unknown[] }>(tb, ['get', 'httproutes', '-A'])!.items.length).toBeGreaterThan(10);
+});
+
+// ---------------------------------------------------------------- the Gateway rows of the decision table
+const GW_NS = 'envoy-gateway-system';
+const GW = { deploy_gateway: 'true' };
+const ROWS: Row[] = [
+  { variant: 'amphora-proxy', sets: { ...GW, use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' }, provider: 'amphora', proxy: true, etp: 'Local', monitor: 'HTTP', hostname: true },
+  { variant: 'amphora-monitor', sets: { ...GW, use_ovn_lb_provider: 'false', nginx_use_proxy: 'false' }, provider: 'amphora', proxy: false, etp: 'Local', monitor: 'HTTP', hostname: false },
+  { variant: 'amphora-plain', sets: { ...GW, use_ovn_lb_provider: 'false', nginx_use_proxy: 'false', occm_loadbalancer: '{create-monitor: "true"}' }, provider: 'amphora', proxy: false, etp: 'Local', monitor: 'HTTP', hostname: false },
+  { variant: 'amphora-cluster', sets: { ...GW, use_ovn_lb_provider: 'false', nginx_use_proxy: 'false', occm_loadbalancer: '{create-monitor: "false"}' }, provider: 'amphora', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false },
+  { variant: 'ovn', sets: { ...GW, use_ovn_lb_provider: 'true' }, provider: 'ovn', proxy: false, etp: 'Local', monitor: 'TCP', hostname: false },
+];
+
+/** The envoy Service of kaas's Gateway, found as kaas finds it: by Envoy Gateway's owner labels. */
+function envoyService(): any {
+  const l = wkJson<{ items: any[] }>(tb, ['-n', GW_NS, 'get', 'services', '-l', 'gateway.envoyproxy.io/owning-gateway-name=kaas,gateway.envoyproxy.io/owning-gateway-namespace=envoy-gateway-system']);
+  return l?.items.length === 1 ? l.items[0] : undefined;
+}
+
+/** Deletes kaas's Gateway: Envoy Gateway removes its envoy Service, OCCM the LB. Waits until Octavia has none. */
+async function removeGateway(): Promise<void> {
+  try { wk(tb, ['-n', GW_NS, 'delete', 'gateway', 'kaas', '--ignore-not-found', '--wait=true', '--timeout=300s']); } catch { /* the wait below says */ }
+  await until('the envoy Service and its LB gone', 600_000, async () =>
+    envoyService() === undefined && (await tb.os.loadBalancers()).every((l) => !l.name.startsWith(`kube_service_${tb.cluster}_${GW_NS}_`)));
+}
+
+describe.each(ROWS)('apply-gateway row $variant, through Envoy Gateway, the real OCCM and Octavia', (row) => {
+  let state: RowState;
+  let gw: any;
+
+  beforeAll(async () => {
+    await removeGateway();
+    const runs = await applyEdge(tb, `gateway ${row.variant}`, row.sets, { full: false, command: 'apply-gateway' });
+    expect(runs.dry.code).toBe(0);
+    const svc = await until('the envoy Service (Envoy Gateway)', 300_000, () => envoyService());
+    const lb = await readLb(tb, GW_NS, svc.metadata.name, 1);
+    state = { lb, svc: await serviceWithAddress(tb, GW_NS, svc.metadata.name), runs };
+    gw = await until('the Gateway Programmed', 300_000, () => {
+      const g = wkJson(tb, ['-n', GW_NS, 'get', 'gateway', 'kaas']);
+      return g?.status?.conditions?.find((c: any) => c.type === 'Programmed')?.status === 'True' ? g : undefined;
+    });
+  });
+
+  rowTests(() => tb, row, [80], () => state);
+
+  test('Gateway: Programmed, its address the one OCCM published (the nip.io hostname with PROXY protocol)', () => {
+    const fip = state.lb.fips[0].floating_ip_address;
+    expect(gw.status.addresses).toEqual([row.hostname ? { type: 'Hostname', value: `${fip}.nip.io` } : { type: 'IPAddress', value: fip }]);
+  });
+});
+
+afterAll(async () => {
+  // The next scenario files start from no Gateway (their LB counts).
+  await removeGateway().catch(() => undefined);
 });

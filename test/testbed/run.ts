@@ -8,7 +8,9 @@
  *
  * KAAS_TESTBED_DIR: where the testbed lives (default .kaas-test/testbed); KAAS_TESTBED_KEEP=1 leaves it
  * running afterwards (a later run reuses what still runs); KAAS_TESTBED_WORKLOAD=1 also starts the workload
- * side (testbed.sh start --workload, read from the environment by testbed.sh) and runs the edge scenarios. The run fails, never skips, when the testbed
+ * side (testbed.sh start --workload, read from the environment by testbed.sh) and runs the edge scenarios;
+ * without it (and without a pattern) a short workload-side smoke follows the management scenarios (below,
+ * KAAS_TESTBED_SMOKE=0 to leave it out). The run fails, never skips, when the testbed
  * cannot be built or started: the reason is printed.
  */
 import { spawnSync } from 'node:child_process';
@@ -47,16 +49,39 @@ process.stderr.write(`[testbed] started in ${secs()}\n`);
 // The edge scenarios (edge-*.test.ts) need the workload side (testbed.sh start --workload); without it
 // they are left out, and this says so.
 const workload = process.env.KAAS_TESTBED_WORKLOAD === '1';
-if (!workload) process.stderr.write('[testbed] the workload-side edge scenarios (test/testbed/edge-*.test.ts) are not run: KAAS_TESTBED_WORKLOAD=1 runs them\n');
 const envFile = path.join(dir, 'testbed.env');
-const env = parseEnvFile(fs.readFileSync(envFile, 'utf8'));
-const jest = spawnSync('ip', ['netns', 'exec', env.TESTBED_NETNS,
-  process.execPath, '--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-  '--config', path.join(ROOT, 'jest.testbed.config.js'), '--runInBand', ...process.argv.slice(2),
-  // Last: jest reads every word after an array option as one more pattern (a file pattern given after it would be ignored).
-  ...(workload ? [] : ['--testPathIgnorePatterns', '/edge-'])], {
-  stdio: 'inherit', cwd: ROOT, env: { ...process.env, KAAS_TESTBED_ENV: envFile },
-});
-process.stderr.write(`[testbed] scenarios finished (exit ${jest.status ?? jest.signal}) after ${secs()}\n`);
+const runJest = (args: string[], extraEnv: Record<string, string> = {}) => {
+  const env = parseEnvFile(fs.readFileSync(envFile, 'utf8'));
+  return spawnSync('ip', ['netns', 'exec', env.TESTBED_NETNS,
+    process.execPath, '--experimental-vm-modules', '--no-warnings=ExperimentalWarning', path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+    '--config', path.join(ROOT, 'jest.testbed.config.js'), '--runInBand', ...args], {
+    stdio: 'inherit', cwd: ROOT, env: { ...process.env, ...extraEnv, KAAS_TESTBED_ENV: envFile },
+  }).status ?? 1;
+};
+const patterns = process.argv.slice(2);
+// Last: jest reads every word after an array option as one more pattern (a file pattern given after it would be ignored).
+let status = runJest([...patterns, ...(workload ? [] : ['--testPathIgnorePatterns', '/edge-'])]);
+process.stderr.write(`[testbed] scenarios finished (exit ${status}) after ${secs()}\n`);
+
+// Without KAAS_TESTBED_WORKLOAD=1 (npm test, CI) the workload side still runs once, briefly: it starts on
+// the same testbed (without Envoy Gateway, whose build only the gateway rows need) and edge-ingress runs
+// two rows of the decision table — amphora with PROXY (after a full create-cluster: v1beta2 readiness through
+// the harness, the add-ons, OCCM from kaas's DaemonSet) and OVN — through the real OCCM and Octavia. The
+// whole edge set (about 45 minutes) is `npm run test:testbed:workload`. KAAS_TESTBED_SMOKE=0 leaves it out.
+const smoke = !workload && patterns.length === 0 && process.env.KAAS_TESTBED_SMOKE !== '0';
+if (smoke) {
+  process.stderr.write('[testbed] workload-side smoke: the workload side (no Envoy Gateway) and edge-ingress rows amphora-proxy and ovn; the whole edge set is npm run test:testbed:workload\n');
+  const w = spawnSync('bash', [script, 'start', '--workload', dir], { stdio: 'inherit', timeout: 30 * 60_000, env: { ...process.env, KAAS_TESTBED_ENVOY_GATEWAY: '0' } });
+  if (w.status !== 0) {
+    process.stderr.write(`[testbed] FAILED to start the workload side (exit ${w.status ?? w.signal}): see the lines above and ${dir}/log/\n`);
+    status = 1;
+  } else {
+    const e = runJest(['edge-ingress'], { KAAS_EDGE_ROWS: 'amphora-proxy;ovn' });
+    process.stderr.write(`[testbed] workload-side smoke finished (exit ${e}) after ${secs()}\n`);
+    if (e !== 0) status = e;
+  }
+} else if (!workload) {
+  process.stderr.write('[testbed] the workload-side edge scenarios (test/testbed/edge-*.test.ts) are not run: KAAS_TESTBED_WORKLOAD=1 runs them\n');
+}
 stop();
-process.exit(jest.status ?? 1);
+process.exit(status);

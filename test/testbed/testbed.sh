@@ -119,7 +119,7 @@ fi
 [ "$CMD" = start ] || usage
 
 # ---------------------------------------------------------------- build, namespace
-bash "$HERE/build.sh" "$BIN"
+KAAS_TESTBED_WORKLOAD=$WORKLOAD bash "$HERE/build.sh" "$BIN"
 STARTED=""
 mkdir -p "$LOG" "$DIR/pki" "$DIR/settings"
 if ! ip netns list | grep -qw "^$NS"; then ip netns add "$NS"; fi

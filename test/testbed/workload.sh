@@ -38,6 +38,9 @@
 #      DaemonSet kaas applied and the cloud.conf read back from the kube-system/cloud-config Secret kaas
 #      applied. Like the DaemonSet, it (re)starts only when the DaemonSet's pod template changes (kaas's
 #      kaas.dev/cloud-config-hash roll): a Secret edited without a roll does not reach it.
+#   6. envoy-gateway (test/testbed/envoy-gateway.sh): Envoy Gateway's controller as a process once kaas's
+#      envoy-gateway Deployment exists (certgen against the API, kaas's ConfigMap + testbed overrides): turns
+#      the GatewayClass/EnvoyProxy/Gateway into the envoy Deployment and LoadBalancer Service for OCCM.
 #
 # DIR/testbed.env gains WORKLOAD_KUBECONFIG (= DIR/workload.kubeconfig, the file
 # settings/testbed.yaml names as workload_kubeconfig), WORKLOAD_CLUSTER and WORKLOAD_API. Logs in DIR/log/.
@@ -336,6 +339,14 @@ export MGMT_KUBECONFIG WK CNS CLUSTER W BIN K8S_VERSION=$TESTBED_K8S_VERSION
 launch node-sync env MGMT_KUBECONFIG="$MGMT_KUBECONFIG" WK="$WK" W="$W" CNS="$CNS" CLUSTER="$CLUSTER" K8S_VERSION="$TESTBED_K8S_VERSION" PATH="$PATH" bash "$W/node-sync.sh"
 launch occm env WK="$WK" W="$W" BIN="$BIN" PATH="$PATH" bash "$W/occm.sh"
 say "node-sync (Nodes from OpenStackMachines) and occm (OCCM from kaas's DaemonSet + cloud-config Secret) running"
+# Envoy Gateway's controller for the envoy-gateway Deployment kaas applies (KWOK only pretends to run its pod).
+# KAAS_TESTBED_ENVOY_GATEWAY=0 (npm test's workload smoke, which runs no gateway row): not built, not started.
+if [ "${KAAS_TESTBED_ENVOY_GATEWAY:-1}" != 0 ]; then
+  bash "$HERE/envoy-gateway.sh" start "$DIR" "$WK" "$BIN" "$NS"
+  say "envoy-gateway (Envoy Gateway v1.9.0's controller, for kaas apply-gateway) waiting for its Deployment"
+else
+  say "envoy-gateway not started (KAAS_TESTBED_ENVOY_GATEWAY=0): apply-gateway would stop at 'not Programmed'"
+fi
 
 # ---------------------------------------------------------------- env
 grep -v '^WORKLOAD_' "$DIR/testbed.env" > "$DIR/testbed.env.new" || true

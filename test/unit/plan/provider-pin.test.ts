@@ -33,4 +33,16 @@ describe('pinProvider: a running cluster keeps its Service load-balancer provide
     expect(d.refusals[0].problems).toEqual(problems);
     expect(d.refusals[0].hint).toMatch(hint);
   });
+
+  it('auto on a cloud that does not offer the provider the cluster runs: refused, saying so (not "use_ovn_lb_provider is true")', () => {
+    const d = pinProvider('auto', 'amphora', edge('ovn', [INGRESS], [INGRESS]), false, ['amphora']);
+    if (d.ok) throw new Error('not refused');
+    expect(d.refusals[0].message).toBe("use_ovn_lb_provider is auto and the cluster's Service load balancers run on ovn (its cloud.conf), but this cloud does not offer the ovn provider (offered: amphora)");
+    expect(d.refusals[0].hint).toMatch(/region_name.*use_ovn_lb_provider: false/);
+    // Offered (or not read): auto keeps ovn, as before.
+    for (const offered of [['amphora', 'ovn'], undefined]) {
+      const k = pinProvider('auto', 'amphora', edge('ovn', [INGRESS], [INGRESS]), false, offered);
+      expect(k.ok && k.value.useOvn).toBe(true);
+    }
+  });
 });
