@@ -58,14 +58,13 @@ export const DEFAULT_STUCK_AFTER_SEC = 600;
 async function cloudSide(o: DoctorOptions, deps: DoctorDeps, s: Settings, cfg: CloudConfig) {
   const open = deps.connect ?? (async (c: CloudConfig, logger: Logger) => (await import('../openstack/connection.js')).connect(c, { logger }));
   const conn = await open(cfg, deps.logger);
-  let lb = s.use_ovn_lb_provider === false ? orThrow(planLoadBalancerOffline(s)) : undefined;
-  let octaviaVersion: string | undefined;
-  if (!lb) {
-    const { detectCapabilities } = await import('../openstack/detect.js');
-    const caps = await detectCapabilities(conn);
-    octaviaVersion = caps.octavia.maxVersion;
-    lb = orThrow(planLoadBalancer(s, caps));
-  }
+  // Asked even with use_ovn_lb_provider: false: the plan's cloud.conf pins floating-network-id from the
+  // cloud's external networks (as create-cluster renders it); planned offline it lacked it, and every
+  // doctor run warned of a drift that was not there (found on the testbed's workload side).
+  const { detectCapabilities } = await import('../openstack/detect.js');
+  const caps = await detectCapabilities(conn);
+  const octaviaVersion = caps.octavia.maxVersion;
+  const lb = orThrow(planLoadBalancer(s, caps));
   const fetched = await fetchCloudSnapshot(conn, octaviaVersion);
   deps.logger.debug(`openstack: ${conn.http.stats.requests} HTTP requests`);
   return { lb, ...fetched };

@@ -2,7 +2,7 @@ import { OperationError } from '../errors.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, owningGatewaySelector } from '../plan/gateway.js';
-import { stringifyDocuments } from '../render/documents.js';
+import { stringifyDocuments, type KubeObject } from '../render/documents.js';
 import { recordApplied } from '../ingress/applied.js';
 import { GATEWAY_RECORD } from './applied.js';
 import { checkLiveOccm, DEFAULT_APPLY_TIMEOUTS, requireKubeconfig, stepped, verifyEdgeLb, waitForAddress, type ApplyTimeouts } from '../ingress/apply-steps.js';
@@ -62,6 +62,20 @@ async function waitProgrammed(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
 }
 
 /**
+ * PROXY protocol turned off (nginx_use_proxy now false, or monitors/OVN): the edge no longer renders the
+ * ClientTrafficPolicy, but the one an earlier apply made is a separate object that a server-side apply of
+ * the others leaves alone. Left, Envoy keeps expecting PROXY headers the load balancer no longer sends and
+ * every request fails (found on the testbed's workload side). Removed only when kaas applied it.
+ */
+async function removeStaleProxyPolicy(kubectl: Kubectl, logger: Logger, edge: KubeObject[]): Promise<void> {
+  if (edge.some((o) => o.kind === 'ClientTrafficPolicy')) return;
+  const ctp = await kubectl.getJson<{ metadata: { managedFields?: { manager?: string }[] } }>('clienttrafficpolicy', DEFAULT_GATEWAY, { namespace: GATEWAY_NAMESPACE });
+  if (!ctp || !(ctp.metadata.managedFields ?? []).some((m) => m.manager === 'kaas')) return;
+  await stepped(logger, `removing ClientTrafficPolicy ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY} (PROXY protocol is off now; Envoy must stop expecting the header)`, () =>
+    kubectl.delete([`clienttrafficpolicy/${DEFAULT_GATEWAY}`], { namespace: GATEWAY_NAMESPACE }));
+}
+
+/**
  * Applies a rendered gateway and verifies it, in phases: kubeconfig present, live OCCM config
  * consistent with the plan (unless force), CRDs server-side (the EnvoyProxy CRD is too large for
  * client-side apply) and Established, control plane (certgen Job re-created) and its rollout, the
@@ -98,6 +112,7 @@ export async function applyGatewayToCluster(
     kubectl.rolloutStatus(`deployment/${CONTROL_PLANE_DEPLOYMENT}`, { namespace: GATEWAY_NAMESPACE }, t.rolloutSec));
   await stepped(logger, `applying GatewayClass ${d.gateway.gatewayClass}, its EnvoyProxy and Gateway ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY}`, () =>
     kubectl.apply(edgeYaml, { forceConflicts: true }));
+  await removeStaleProxyPolicy(kubectl, logger, rendered.edge);
 
   const address = await waitProgrammed(kubectl, logger, t, sleep);
   const list = await kubectl.getJson<{ items?: { metadata: { name: string } }[] }>('service', undefined, { namespace: GATEWAY_NAMESPACE, selector: OWNER_LABELS });

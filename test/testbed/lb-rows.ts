@@ -137,6 +137,9 @@ export function rowTests(tb: () => Testbed, row: Row, ports: number[], state: ()
     const out = JSON.parse(d.stdout) as { findings: { check: string; severity: string; message: string }[]; checked: string[] };
     const errors = out.findings.filter((f) => f.severity === 'error');
     expect(errors).toEqual([]);
+    // The live cloud.conf is the one kaas rendered for the row: no drift (with use_ovn_lb_provider: false
+    // doctor planned offline and missed floating-network-id, a warning on every run before).
+    expect(out.findings.filter((f) => f.check === 'occm-config-drift')).toEqual([]);
     expect(out.checked).toEqual(expect.arrayContaining(['ovn-pool-monitor-type', 'ovn-pool-algorithm', 'proxy-protocol-mismatch', 'occm-config-contradicts-plan']));
   });
 }

@@ -71,6 +71,27 @@ describe('apply-gateway against a (fake) workload cluster', () => {
     expect(kept).not.toContain('CustomResourceDefinition');
   });
 
+  it('PROXY protocol turned off: removes the ClientTrafficPolicy an earlier apply made (Envoy would keep expecting the header), only if kaas made it', async () => {
+    const noProxy = (ctp: object | undefined) => (kc: string): FakeCall[] => {
+      const calls = happy(kc);
+      const i = calls.findIndex((c) => c.stdinContains?.includes('kind: EnvoyProxy'));
+      calls[i] = k(kc, APPLY, { stdinContains: ['kind: EnvoyProxy', 'kind: GatewayClass'], response: { stdout: 'gateway.gateway.networking.k8s.io/kaas serverside-applied\n' } });
+      const get = k(kc, ['get', 'clienttrafficpolicy', 'kaas', ...NS, '-o', 'json'], ctp ? { response: { stdout: JSON.stringify(ctp) } } : { response: { exitCode: 1, stderr: 'Error from server (NotFound): clienttrafficpolicies.gateway.envoyproxy.io "kaas" not found\n' } });
+      const del = ctp && (ctp as any).metadata.managedFields[0].manager === 'kaas' ? [k(kc, ['delete', 'clienttrafficpolicy/kaas', ...NS, '--ignore-not-found'])] : [];
+      calls.splice(i + 1, 0, get, ...del);
+      return calls;
+    };
+    const ctp = (manager: string) => ({ apiVersion: 'gateway.envoyproxy.io/v1alpha1', kind: 'ClientTrafficPolicy', metadata: { name: 'kaas', namespace: 'envoy-gateway-system', managedFields: [{ manager, operation: 'Apply' }] }, spec: { proxyProtocol: {} } });
+    for (const [live, removed] of [[ctp('kaas'), true], [ctp('someone-else'), false], [undefined, false]] as const) {
+      const { opts, deps, logger } = setup(noProxy(live));
+      await runApplyGateway({ ...opts, sets: ['nginx_use_proxy=false'] }, deps);
+      fake!.assertDone();
+      expect(logger.lines.some((l) => /removing ClientTrafficPolicy envoy-gateway-system\/kaas \(PROXY protocol is off now/.test(l))).toBe(removed);
+      fake!.cleanup();
+      fake = undefined;
+    }
+  });
+
   it('refuses, applying nothing, when OCCM lacks enable-ingress-hostname for PROXY protocol', async () => {
     const secret = { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-config' }, data: { 'cloud.conf': Buffer.from('[LoadBalancer]\nmanage-security-groups=true\n').toString('base64') } }) };
     const { opts, deps } = setup((kc) => [k(kc, ['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], { response: secret }), k(kc, ['get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], { response: { stdoutFile: `${RECORDED}/get-daemonset-occm-scs.json` } })]);
