@@ -219,7 +219,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       files.splice(files.length - 1, 0, { name: 'envoy-gateway.yaml', text: g.yaml, secret: false });
       gatewayCrds = g.crdsYaml;
     }
-    if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
+    if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files, 'create-cluster', (m) => deps.logger.warn(m)) };
     // On stdout the gateway's verbatim upstream CRDs (3.7 MB) are named, not printed; --output-dir writes them.
     const shown = files.map((f) => (f.name === 'envoy-gateway.yaml' && gatewayCrds
       ? { ...f, text: `# (the Gateway API and Envoy Gateway CRDs, ${Math.round(gatewayCrds.length / 1e5) / 10} MB, are left out here: --output-dir DIR writes them)\n${f.text.slice(gatewayCrds.length)}` }

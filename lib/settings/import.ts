@@ -142,7 +142,7 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
     if (!opts.dryRun && merged.status !== 'unchanged') writeFileAtomic(file, merged.text);
     return merged;
   };
-  const merged = opts.dryRun ? merge() : await withFileLock(file, merge);
+  const merged = opts.dryRun ? merge() : await withFileLock(file, merge, { onStale: (m) => deps.logger.warn(m) });
   const write = !opts.dryRun && merged.status !== 'unchanged';
   const report: ImportReport = {
     env: opts.env,
