@@ -168,8 +168,8 @@ function statOrUndefined(file: string): fs.Stats | undefined {
   }
 }
 
-/** Makes the rename durable; some file systems refuse fsync on a directory, which is harmless. */
-function syncDir(dir: string): void {
+/** Makes renames in `dir` durable; some file systems refuse fsync on a directory, which is harmless. */
+export function syncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, fs.constants.O_RDONLY);

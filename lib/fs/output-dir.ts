@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { specialKind } from './atomic.js';
+import { specialKind, syncDir } from './atomic.js';
 import { ensureDir } from './dir.js';
 import { withFsErrors } from './errors.js';
-import { commitSet, JOURNAL, lockOutputDir, recoverOutputDir, STAGE_PREFIX, syncDir, type Journal } from './output-journal.js';
+import { commitSet, JOURNAL, lockOutputDir, recoverOutputDir, STAGE_PREFIX, type Journal } from './output-journal.js';
 
 /** One output file of a dry-run; `name` may hold a sub-directory (`<namespace>/<file>`). */
 export interface OutputFile {

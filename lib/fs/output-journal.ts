@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OperationError } from '../errors.js';
-import { writeFileAtomic } from './atomic.js';
+import { syncDir, writeFileAtomic } from './atomic.js';
 import { withFsErrors } from './errors.js';
 import { goneOwner, ownerRecord, processGone } from './owner.js';
 
@@ -168,16 +168,3 @@ const isRegular = (p: string) => {
   }
 };
 const sha256Of = (p: string) => createHash('sha256').update(fs.readFileSync(p)).digest('hex');
-
-/** Makes renames durable; some file systems refuse fsync on a directory, which is harmless. */
-export function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, fs.constants.O_RDONLY);
-    fs.fsyncSync(fd);
-  } catch {
-    // EINVAL/EISDIR on some file systems: the renames themselves are still atomic.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
