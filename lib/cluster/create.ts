@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PlanError } from '../errors.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
-import { orThrow } from '../plan/decision.js';
+import { orThrow, type Refusal } from '../plan/decision.js';
 import { planGateway, type GatewayPlan } from '../plan/gateway.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
 import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
@@ -152,7 +152,13 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   const caps = o.capabilitiesFile
     ? loadCapabilitiesFile(path.resolve(o.cwd, o.capabilitiesFile), deps.readFile)
     : conn.cloud ? await conn.cloud.capabilities().catch((e: Error) => (tolerant ? undefined : Promise.reject(e))) : undefined;
-  let lb = await deps.resolveLbPlan(s, caps);
+  // A dry-run lists every blocking problem at once: a load-balancer plan that cannot work is one of them.
+  const earlier: Refusal[] = [];
+  let lb = await deps.resolveLbPlan(s, caps).catch(async (e: unknown) => {
+    if (!o.dryRun || !(e instanceof PlanError)) throw e;
+    earlier.push({ message: e.message, hint: e.hint ?? 'see kaas detect', problems: e.problems });
+    return deps.resolveLbPlan({ ...s, use_ovn_lb_provider: false }, undefined);
+  });
   // A running cluster keeps its Service LB provider unless a switch is safe or asked for (plan/provider-pin.ts).
   let edge: ApplyInput['edge'];
   if (!o.dryRun) {
@@ -169,7 +175,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   }
   const plan = await planCluster({
     cluster, settings: s, cloudConfig: creds.config, cloudConfigProblem: creds.problem, cloud: conn.cloud, cloudProblem: conn.problem,
-    lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile,
+    lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile, earlier,
   });
   const addons = renderAddons(plan, creds.config, lb);
   let verdict: ManagementVerdict | undefined;
@@ -219,7 +225,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       files.splice(files.length - 1, 0, { name: 'envoy-gateway.yaml', text: g.yaml, secret: false });
       gatewayCrds = g.crdsYaml;
     }
-    if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files) };
+    if (o.outputDir) return { ...base, files: writeOutputDir(path.resolve(o.cwd, o.outputDir), files, 'create-cluster', (m) => deps.logger.warn(m)) };
     // On stdout the gateway's verbatim upstream CRDs (3.7 MB) are named, not printed; --output-dir writes them.
     const shown = files.map((f) => (f.name === 'envoy-gateway.yaml' && gatewayCrds
       ? { ...f, text: `# (the Gateway API and Envoy Gateway CRDs, ${Math.round(gatewayCrds.length / 1e5) / 10} MB, are left out here: --output-dir DIR writes them)\n${f.text.slice(gatewayCrds.length)}` }

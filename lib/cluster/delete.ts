@@ -86,9 +86,22 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   const creds = cloudCredentials(o, s, false);
   const { cloud } = await cloudConnection(deps, creds.config, creds.problem, false);
   // Where create-cluster put it: the setting, else where the Cluster is, else the cluster name.
-  const ns = clusterNamespace(s.namespace, cluster, s.namespace ? undefined : await findClusterNamespace(mgmt, cluster));
+  // A dry-run without a management cluster still lists the cloud side (as doctor --cloud-only does).
+  let ns = clusterNamespace(s.namespace, cluster);
+  let live: LiveCluster | undefined;
+  let mgmtDown: string | undefined;
+  try {
+    ns = clusterNamespace(s.namespace, cluster, s.namespace ? undefined : await findClusterNamespace(mgmt, cluster));
+    live = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
+  } catch (e) {
+    if (!(e instanceof ExecError)) throw e;
+    if (!o.dryRun) throw withMgmtHint(e, mgmtTarget);
+    mgmtDown = lastLine(e);
+    deps.logger.warn(`the management cluster cannot be reached (${mgmtDown}): the Cluster and the objects kaas applied there are not listed; `
+      + `what follows is what kaas finds in the cloud and on this machine (namespace ${ns} assumed)`);
+    deps.logger.info(`hint: ${mgmtHintText(mgmtTarget)}`);
+  }
   const occm = occmClusterName(ns, cluster);
-  const live = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
 
   // A cluster made from a ClusterClass: its own class (SCS: named after the cluster) and the templates
@@ -142,7 +155,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       if (!o.dryRun) await mgmt.delete([r], { namespace: topology.classNamespace });
     }
   }
-  const leftovers = await mgmt.getJson<{ items?: Item[] }>('openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
+  const leftovers = mgmtDown ? undefined : await mgmt.getJson<{ items?: Item[] }>('openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
   for (const i of leftovers?.items ?? []) {
     const kind = (i as unknown as { kind: string }).kind;
     actions.push(`${kind} ${ns}/${i.metadata.name}`);
@@ -176,6 +189,20 @@ async function sweep(cloud: ClusterCloud, occm: string, logger: Logger, actions:
     if (!(e instanceof OperationError)) throw e;
     return `deleting OCCM's load balancers failed (${e.message.split('\n')[0]}); retrying`;
   }
+}
+
+const lastLine = (e: Error) => e.message.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? '';
+
+/** How to point kaas at the management cluster. */
+function mgmtHintText(t: KubeTarget): string {
+  const where = t.kubeconfig ? `kaas asked the management cluster of ${t.kubeconfig}${t.context ? ` (context ${t.context})` : ''}` : 'no mgmt_kubeconfig is set, so kaas asked kubectl\'s default cluster';
+  return `${where}; set mgmt_kubeconfig / mgmt_context (or --kubeconfig / --context) to the management cluster and check it answers: kubectl ${t.kubeconfig ? `--kubeconfig ${t.kubeconfig} ` : ''}cluster-info`;
+}
+
+/** kubectl's error against the management cluster, with the hint kubectl's words lack. */
+function withMgmtHint(e: ExecError, t: KubeTarget): ExecError {
+  if (e.hint) return e;
+  return new ExecError(e.command, e.args, e.exitCode_, e.stderrTail, mgmtHintText(t));
 }
 
 function unreachable(logger: Logger, e: unknown): void {

@@ -1,8 +1,8 @@
-import { PlanError } from '../errors.js';
+import { KaasError, PlanError } from '../errors.js';
 import type { CloudConfig } from '../openstack/cloud-config.js';
 import type { Capabilities } from '../openstack/types.js';
 import { planAddons, type AddonStep } from '../plan/addons.js';
-import { orThrow, type Decision } from '../plan/decision.js';
+import { orThrow, type Decision, type Refusal } from '../plan/decision.js';
 import { kubeApiLbFacts, kubeApiMode, planKubeApiAccess, type KubeApiLbFacts, type MgmtHostAddresses } from '../plan/kubeapi.js';
 import { chooseExternalNetwork } from '../plan/external-network.js';
 import { chooseFlavor, chooseImage } from '../plan/machines.js';
@@ -22,6 +22,8 @@ import { renderClusterObjects } from './render.js';
  * Plans one cluster: asks the cloud what it needs (images, flavors, external networks, server
  * groups, Octavia, the management host), takes every decision, renders and validates the objects.
  * Touches nothing. With `strict` false (dry-run) a lookup that cannot run is a skipped check.
+ * Every blocking problem is listed at once (image, flavors, external network, server groups,
+ * kube-API access, credentials): a first run against a new cloud should not fail in rounds.
  */
 
 /** Inputs of planCluster; the cloud and its config are undefined when not available. */
@@ -40,6 +42,8 @@ export interface PlanClusterInput {
   strict: boolean;
   tools: { cilium: boolean; helm: boolean };
   readFile: (p: string) => string;
+  /** Blocking problems found before planning (the load-balancer plan), listed with the others. */
+  earlier?: Refusal[];
 }
 
 /** Everything decided, rendered and checked. */
@@ -54,10 +58,38 @@ export interface ClusterPlan {
   warnings: string[];
 }
 
-/** The decision's value and reasons; a refusal is recorded as the failed check `name` and thrown (exit 2). */
-function must<T>(d: Decision<T>, checks: CheckList, name: string): { value: T; reasons: string[] } {
-  if (!d.ok) checks.failed(name, d.refusals[0].message);
-  return { value: orThrow(d), reasons: d.reasons };
+/** The OpenStack project behind each catalog type kaas asks for. */
+const SERVICE_NAMES: Record<string, string> = { image: 'Glance', compute: 'Nova', network: 'Neutron', 'load-balancer': 'Octavia' };
+
+/** A skipped lookup's reason, saying plainly when the service is simply not in the catalog. */
+export function absentService(reason: string): string {
+  const m = /^the catalog has no "([\w-]+)" service$/.exec(reason);
+  if (!m) return reason;
+  return `${reason}: this cloud does not offer ${SERVICE_NAMES[m[1]] ?? m[1]} to your project (or region_name names another region)`;
+}
+
+/** Blocking problems, collected so that all of them are reported in one error. */
+class Blocking {
+  readonly refusals: Refusal[] = [];
+  constructor(private readonly checks: CheckList) {}
+
+  /** The decision's value (undefined when refused: recorded as the failed check `name`), and its reasons. */
+  must<T>(d: Decision<T>, name: string): { value: T | undefined; reasons: string[] } {
+    if (d.ok) return { value: d.value, reasons: d.reasons };
+    this.checks.failed(name, d.refusals[0].message);
+    this.refusals.push(...d.refusals);
+    return { value: undefined, reasons: d.reasons };
+  }
+
+  /** Throws one PlanError naming every problem (one problem: as it was, with its own hint). */
+  throwIfAny(cluster: string): void {
+    if (this.refusals.length === 0) return;
+    if (this.refusals.length === 1) orThrow({ ok: false, refusals: this.refusals, reasons: [] });
+    throw new PlanError(`${this.refusals.length} problems block cluster ${cluster}`, {
+      problems: this.refusals.map((r) => `${r.message}${r.problems?.length ? ` (${r.problems.join('; ')})` : ''}; hint: ${r.hint}`),
+      hint: 'fix each of them and run again (--dry-run checks them all without changing anything)',
+    });
+  }
 }
 
 /** Takes every decision for the cluster (see the module comment). */
@@ -68,27 +100,30 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   const why = i.cloudProblem ?? 'the cloud is not asked';
   const ask = <T>(name: string, fn: (c: ClusterCloud) => Promise<T>) => lookup(checks, name, i.cloud ? () => fn(i.cloud!) : undefined, why, i.strict);
 
-  reasons.push(...must(checkWorkerCount(s), checks, 'cluster shape').reasons);
+  const block = new Blocking(checks);
+  for (const r of i.earlier ?? []) block.refusals.push(r);
+  const skippedWhy = (name: string) => absentService(checks.items.filter((c) => c.name === name && c.status === 'skipped').pop()?.detail ?? why);
+  reasons.push(...block.must(checkWorkerCount(s), 'cluster shape').reasons);
   const images = await ask('image', (c) => c.imageNames());
-  const imageDecision = must(chooseImage(s.kubernetes_version, s.image, images), checks, 'image');
+  const imageDecision = block.must(chooseImage(s.kubernetes_version, s.image, images, images ? undefined : skippedWhy('image')), 'image');
   const image = imageDecision.value;
-  if (images) checks.ok('image', `${image.image} exists`);
+  if (images && image) checks.ok('image', `${image.image} exists`);
   reasons.push(...imageDecision.reasons);
 
   const flavors = await ask('flavors', (c) => c.flavors());
-  const controller = must(chooseFlavor('controller', s.controller_flavor, s.controller_root_disk, flavors), checks, 'flavors');
-  const worker = must(chooseFlavor('worker', s.worker_flavor, s.worker_root_disk, flavors), checks, 'flavors');
-  if (flavors) checks.ok('flavors', `${s.controller_flavor}, ${s.worker_flavor} exist`);
+  const controller = block.must(chooseFlavor('controller', s.controller_flavor, s.controller_root_disk, flavors), 'flavors');
+  const worker = block.must(chooseFlavor('worker', s.worker_flavor, s.worker_root_disk, flavors), 'flavors');
+  if (flavors && controller.value && worker.value) checks.ok('flavors', `${s.controller_flavor}, ${s.worker_flavor} exist`);
   reasons.push(...controller.reasons, ...worker.reasons);
 
   const nets = i.caps?.neutron.externalNetworks ?? (await ask('external network', (c) => c.externalNetworks()));
   if (nets) {
-    const net = must(chooseExternalNetwork(s.external_network, nets), checks, 'external network').value;
-    checks.ok('external network', `${net.name} (${net.id})`);
+    const net = block.must(chooseExternalNetwork(s.external_network, nets), 'external network').value;
+    if (net) checks.ok('external network', `${net.name} (${net.id})`);
   }
 
   const existing = await ask('server groups', (c) => c.serverGroups());
-  const sg = must(planServerGroups({ cluster: i.cluster, prefix: s.prefix, antiAffinity: s.anti_affinity, softController: s.soft_anti_affinity_controller, existing: existing ?? [] }), checks, 'server groups');
+  const sg = block.must(planServerGroups({ cluster: i.cluster, prefix: s.prefix, antiAffinity: s.anti_affinity, softController: s.soft_anti_affinity_controller, existing: existing ?? [] }), 'server groups');
   reasons.push(...sg.reasons);
 
   // Both a CIDR list and ["none"] allow the management host: its address is needed either way.
@@ -115,22 +150,29 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
     }
   }
   const apiDecision = planKubeApiAccess({ restrict: s.restrict_kubeapi, mgmtHost, lb: lbFacts });
-  const api = must(apiDecision, checks, 'kube-API access').value;
+  const api = block.must(apiDecision, 'kube-API access').value;
   if (mgmtUnknown) reasons.push('management host address not known (dry-run without the cloud): allowedCIDRs lack it');
   reasons.push(...apiDecision.reasons);
   if (apiDecision.ok) reasons.push(...apiDecision.warnings.map((w) => `warning: ${w}`));
 
   let identity;
   if (i.cloudConfig) {
-    identity = clusterIdentity(i.cloudConfig, 'openstack', i.readFile);
-    checks.ok('credentials', `application credential of cloud ${i.cloudConfig.name}`);
+    try {
+      identity = clusterIdentity(i.cloudConfig, 'openstack', i.readFile);
+      checks.ok('credentials', `application credential of cloud ${i.cloudConfig.name}`);
+    } catch (e) {
+      if (!(e instanceof KaasError) || e.exitCode !== 2) throw e;
+      checks.failed('credentials', e.message);
+      block.refusals.push({ message: e.message, hint: e.hint ?? 'fix the cloud entry in clouds.yaml' });
+    }
   } else if (i.strict) {
-    throw new PlanError(`no cloud credentials: ${i.cloudConfigProblem ?? 'unknown'}`, { hint: 'set the cloud setting (or OS_CLOUD) to a clouds.yaml entry with an application credential' });
+    block.refusals.push({ message: `no cloud credentials: ${i.cloudConfigProblem ?? 'unknown'}`, hint: 'set the cloud setting (or OS_CLOUD) to a clouds.yaml entry with an application credential' });
   } else {
     checks.skipped('credentials', `${i.cloudConfigProblem ?? 'no cloud configured'}; the cloud-config Secret is not rendered`);
   }
+  block.throwIfAny(i.cluster);
 
-  const addonDecision = planAddons(s, image.kubernetesVersion, i.tools);
+  const addonDecision = planAddons(s, image!.kubernetesVersion, i.tools);
   const addons = { steps: orThrow(addonDecision), reasons: addonDecision.reasons };
   reasons.push(...addons.reasons);
   const nodePorts = planNodePortSources({
@@ -143,14 +185,14 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
     cluster: i.cluster,
     namespace: clusterNamespace(s.namespace, i.cluster),
     settings: s,
-    image,
-    controller: controller.value,
-    worker: worker.value,
-    kubeApi: { allowedCIDRs: api.allowedCIDRs, provider: api.provider },
-    serverGroups: sg.value,
+    image: image!,
+    controller: controller.value!,
+    worker: worker.value!,
+    kubeApi: { allowedCIDRs: api!.allowedCIDRs, provider: api!.provider },
+    serverGroups: sg.value!,
     identity,
     nodePortSources: orThrow(nodePorts),
   };
   const warnings = nodePorts.ok ? nodePorts.warnings : [];
-  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.value, checks, reasons, warnings };
+  return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.value!, checks, reasons, warnings };
 }

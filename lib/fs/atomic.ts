@@ -3,13 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDir } from './dir.js';
 import { withFsErrors } from './errors.js';
+import { removeStaleTemps } from './owner.js';
 import { UsageError } from '../errors.js';
 
 /**
  * Whole-file writes that never leave a half-written or missing file behind: the text goes to a
  * temporary file beside the target (created O_EXCL|O_NOFOLLOW, mode 0600 from the first byte),
  * is fsynced, gets its final mode, and is renamed over the target; then the directory is fsynced.
- * A crash or a full disk leaves the old file as it was.
+ * A crash or a full disk leaves the old file as it was; the temporary file a killed run left is
+ * removed by the next write of the same file (its process is gone, see owner.ts).
  *
  * Hand-written rather than write-file-atomic (v7): that package opens its temporary file with
  * flag 'w' (no O_EXCL, follows a symlink planted at its predictable murmurhash name), always follows
@@ -33,7 +35,7 @@ export interface AtomicWriteOptions {
 }
 
 /** What is at a path when it is neither missing nor a regular file (links followed). */
-function specialKind(file: string): string | undefined {
+export function specialKind(file: string): string | undefined {
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
@@ -130,6 +132,8 @@ export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOpt
     const old = statOrUndefined(target);
     if (old?.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${target}'`), { code: 'EISDIR', syscall: 'open', path: target });
     const mode = opts.secret ? 0o600 : old ? old.mode & 0o7777 : (opts.mode ?? 0o644);
+    // What a run killed mid-write (kill -9, power loss) left beside this file goes first.
+    removeStaleTemps(dir, path.basename(target));
     const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
     const fd = fs.openSync(tmp, flags, 0o600);
@@ -164,8 +168,8 @@ function statOrUndefined(file: string): fs.Stats | undefined {
   }
 }
 
-/** Makes the rename durable; some file systems refuse fsync on a directory, which is harmless. */
-function syncDir(dir: string): void {
+/** Makes renames in `dir` durable; some file systems refuse fsync on a directory, which is harmless. */
+export function syncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, fs.constants.O_RDONLY);

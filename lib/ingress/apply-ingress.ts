@@ -95,7 +95,7 @@ export function writeDryRun(
   const [manifestFile, confFile] = writeOutputDir(path.resolve(o.cwd, o.outputDir!), [
     { name: manifestName, text: manifest, secret: false },
     { name: 'cloud.conf', text: rendered.text, secret: true },
-  ]);
+  ], manifestName === 'ingress-nginx.yaml' ? 'apply-ingress' : 'apply-gateway', (m) => logger.warn(m));
   logger.info(`wrote ${manifestFile} and ${confFile} (mode 0600)`);
   return [manifestFile, confFile];
 }

@@ -26,7 +26,7 @@ export function defaultImageName(version: string): string {
  * Resolves `kubernetes_version` ("vX.Y.Z", or "vX.Y.x" = the newest patch release an image exists
  * for) and `image` ("" = ubuntu-capi-image-<version>) against the cloud's image names.
  */
-export function chooseImage(version: string, image: string, images: string[] | undefined): Decision<ImageChoice> {
+export function chooseImage(version: string, image: string, images: string[] | undefined, unknownWhy?: string): Decision<ImageChoice> {
   const reasons: string[] = [];
   const px = PATCH_X.exec(version);
   if (px) {
@@ -34,7 +34,8 @@ export function chooseImage(version: string, image: string, images: string[] | u
       return refused({ message: `kubernetes_version ${version} cannot be resolved when image is set explicitly (${image})`, hint: 'set a full kubernetes_version, e.g. v1.33.4' }, reasons);
     }
     if (!images) {
-      return refused({ message: `kubernetes_version ${version} needs the cloud's image list to find the newest patch release`, hint: `set a full version (--set kubernetes_version=v${px[1]}.${px[2]}.<patch>) or give kaas access to the cloud` }, reasons);
+      const why = unknownWhy ? `; the image list could not be read: ${unknownWhy}` : '';
+      return refused({ message: `kubernetes_version ${version} needs the cloud's image list to find the newest patch release${why}`, hint: `set a full version (--set kubernetes_version=v${px[1]}.${px[2]}.<patch>) or give kaas access to the cloud` }, reasons);
     }
     const re = new RegExp(`^${defaultImageName(`v${px[1]}\\.${px[2]}\\.`).replace(/-/g, '\\-')}(\\d+)$`);
     const patches = images.map((n) => re.exec(n)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));

@@ -11,6 +11,7 @@ import { ImportCollector } from './import-convert.js';
 import { importHarbor, readShellVars } from './import-harbor.js';
 import { pinScsIngress } from './import-ingress.js';
 import { importTfvars, readTfvars } from './import-tfvars.js';
+import { checkScsFileKind, restrictNeedsMgmtHost } from './import-kind.js';
 import { BUNDLED_INGRESS_VERSIONS, findBundled } from '../plan/ingress-versions.js';
 import { reportText, type ImportReport } from './import-report.js';
 import { writeFileAtomic } from '../fs/atomic.js';
@@ -113,6 +114,10 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
     harborSettings: readInput(opts.harborSettingsFile, opts.cwd, '--harbor-settings'),
     tfvars: readInput(opts.tfvarsFile, opts.cwd, '--tfvars'),
   };
+  // A cluster template or a tfvars file given as the clusterctl.yaml (and the like) is named, not parsed.
+  checkScsFileKind(inputs.clusterctl.text, inputs.clusterctl.file, 'clusterctl.yaml', 'clusterctl.yaml');
+  if (inputs.tfvars) checkScsFileKind(inputs.tfvars.text, inputs.tfvars.file, '--tfvars', 'tfvars');
+  if (inputs.cloudConf) checkScsFileKind(inputs.cloudConf.text, inputs.cloudConf.file, '--cloud-conf', 'cloud.conf');
   const c = convertScs(inputs);
   recordScsLayout(c, opts.cluster);
   const hint = 'fix the SCS file (or the environment file) and import again; nothing was written';
@@ -138,11 +143,13 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
     }
     const after = parseSettingsFile(merged.text, shown);
     if (after.problems.length) throw new SettingsError(`the imported ${shown} would be invalid`, after.problems, hint);
+    const mgmtWarning = restrictNeedsMgmtHost(opts.cluster, after.environment, after.clusters.get(opts.cluster));
+    if (mgmtWarning) deps.logger.warn(mgmtWarning);
 
     if (!opts.dryRun && merged.status !== 'unchanged') writeFileAtomic(file, merged.text);
     return merged;
   };
-  const merged = opts.dryRun ? merge() : await withFileLock(file, merge);
+  const merged = opts.dryRun ? merge() : await withFileLock(file, merge, { onStale: (m) => deps.logger.warn(m) });
   const write = !opts.dryRun && merged.status !== 'unchanged';
   const report: ImportReport = {
     env: opts.env,

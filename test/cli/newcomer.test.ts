@@ -66,7 +66,8 @@ describe('settings import from SCS', () => {
   it('understands the SCS environment tfvars: names mapped, management-host values dropped, clusterctl.yaml wins', () => {
     const dir = tempDir();
     const r = runKaas(['settings', 'import', fixture('clusterctl.yaml'), '--cluster', 'demo', '--tfvars', fixture('environment-mycloud.tfvars'), '--settings-dir', dir, '-o', 'json']);
-    expect(r.stderr).toBe('');
+    // The one line on stderr: the imported restrict_kubeapi needs mgmt_host_cidrs (see below).
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^warning: clusters\.demo\.restrict_kubeapi is \[/)]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { imported: { key: string; value: unknown; from: string }[]; dropped: { name: string; category: string }[]; notes: string[] };
     const got = Object.fromEntries(report.imported.map((i) => [i.key, [i.value, i.from.split(' ')[0]]]));
@@ -89,6 +90,48 @@ describe('settings import from SCS', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.tfvars:2: expected a string, number, boolean, \[list\] or \{map\}/);
     expect(existsSync(path.join(dir, 'default.yaml'))).toBe(false);
+  }, T);
+});
+
+/** Issue 23, newcomer friction: the wrong SCS file in the wrong place, and the management host restrict_kubeapi needs. */
+describe('settings import: what the file is, and what restrict_kubeapi will need', () => {
+  const TEMPLATE = '---\napiVersion: cluster.x-k8s.io/v1beta1\nkind: ClusterClass\nmetadata:\n  name: ${CLUSTER_NAME}\n---\napiVersion: cluster.x-k8s.io/v1beta1\nkind: Cluster\nmetadata:\n  name: ${CLUSTER_NAME}\n';
+
+  it.each([
+    ['the raw SCS cluster template', 'cluster-template.yaml', TEMPLATE, 'is a Cluster API cluster template (Kubernetes objects with ${VARIABLE} placeholders), not an SCS clusterctl.yaml', /pass the cluster's clusterctl\.yaml, which holds the values of the template's variables/],
+    ['the environment tfvars', 'environment-mycloud.tfvars', readFileSync(fixture('environment-mycloud.tfvars'), 'utf8'), 'is a Terraform variables file (name = value), not an SCS clusterctl.yaml', /pass it with --tfvars, next to the cluster's clusterctl\.yaml: kaas settings import ~\/<cluster>\/clusterctl\.yaml --cluster <name> --tfvars /],
+    ['cloud.conf', 'cloud.conf', readFileSync(fixture('cloud.conf'), 'utf8'), 'is an OpenStack cloud.conf (INI sections), not an SCS clusterctl.yaml', /pass it with --cloud-conf/],
+  ])('%s given as the clusterctl.yaml is named for what it is, with what to pass instead (exit 2, nothing written)', (_what, name, text, said, hint) => {
+    const dir = tempDir();
+    const f = path.join(dir, name);
+    writeFileSync(f, text);
+    const r = runKaas(['settings', 'import', f, '--cluster', 'demo', '--settings-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: ${f} ${said} (KEY: value); nothing was imported`);
+    expect(r.stderr).toMatch(hint);
+    expect(r.stderr).not.toMatch(/YAML syntax error/);
+    expect(existsSync(path.join(dir, 'default.yaml'))).toBe(false);
+  }, T);
+
+  it('a clusterctl.yaml given as --tfvars is named too', () => {
+    const dir = tempDir();
+    const r = runKaas(['settings', 'import', fixture('clusterctl.yaml'), '--cluster', 'demo', '--tfvars', fixture('clusterctl.yaml'), '--settings-dir', dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: --tfvars .*clusterctl\.yaml is an SCS clusterctl\.yaml \(KEY: value\), not a Terraform variables file/);
+    expect(r.stderr).toMatch(/hint: pass it as the first argument/);
+  }, T);
+
+  it('warns that the imported restrict_kubeapi needs mgmt_host_cidrs; no warning once the environment sets it', () => {
+    const dir = tempDir();
+    const r = runKaas(['settings', 'import', fixture('clusterctl.yaml'), '--cluster', 'demo', '--settings-dir', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: clusters.demo.restrict_kubeapi is [203.0.113.0/24, 198.51.100.7]: the kube-API load balancer will admit only those addresses');
+    expect(r.stderr).toMatch(/kaas needs mgmt_host_cidrs .*; without it create-cluster refuses the plan/);
+    const dir2 = tempDir();
+    writeFileSync(path.join(dir2, 'default.yaml'), 'mgmt_host_cidrs: [192.0.2.10]\n');
+    const r2 = runKaas(['settings', 'import', fixture('clusterctl.yaml'), '--cluster', 'demo', '--settings-dir', dir2]);
+    expect(r2.code).toBe(0);
+    expect(r2.stderr).not.toMatch(/restrict_kubeapi/);
   }, T);
 });
 

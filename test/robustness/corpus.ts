@@ -148,6 +148,16 @@ function specialFileCases(env: Record<string, string>, scratch: string): Case[] 
     writeFileSync(cloudsWithCa, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
     out.push({ suite: 'special-files', name: `cacert-${kind}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: cloudsWithCa }, exit: 2, fragments: [`cacert ${cacert}`, said] });
   }
+  // --output-dir: a file of the set is a FIFO or a link to a device; refused before any file of the set is written.
+  for (const [kind, make, said] of [
+    ['fifo', (p: string) => spawnSync('mkfifo', [p]), 'it is a named pipe (FIFO), not a regular file'],
+    ['device', (p: string) => symlinkSync('/dev/null', p), 'it is a character device, not a regular file'],
+  ] as [string, (p: string) => void, string][]) {
+    const out2 = path.join(dir, `output-dir-${kind}`);
+    mkdirSync(out2);
+    make(path.join(out2, 'cloud.conf'));
+    out.push({ suite: 'special-files', name: `output-dir-${kind}`, args: ['create-cluster', 'demo', '--env', 'example', '--dry-run', '--output-dir', out2], env, exit: 2, fragments: [`cannot write ${out2}/cloud.conf: ${said}`, 'hint: remove it or choose another --output-dir; nothing was written'] });
+  }
   // A clouds.yaml found on the search path (~/.config/openstack/) that is a directory: named, not "no cloud configured".
   const home = path.join(dir, 'home-with-clouds-dir');
   mkdirSync(path.join(home, '.config', 'openstack', 'clouds.yaml'), { recursive: true });

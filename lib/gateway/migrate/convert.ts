@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.js';
 import type { KubeObject } from '../../render/documents.js';
 import { NGINX, notConvertedReason } from './annotations.js';
 import { corsPolicy, durationOf, quantityOf, rewriteFor, type RouteRule } from './features.js';
@@ -73,6 +74,8 @@ interface Ctx {
   listeners: Map<string, Obj>;
   grants: Map<string, Set<string>>;
   out: Conversion;
+  /** What cannot be converted faithfully and must be fixed in the Ingress first. */
+  refused: string[];
 }
 
 function note(ctx: Ctx, i: Ingress, annotation: string, reason: string) {
@@ -206,6 +209,7 @@ function applyFeatures(ctx: Ctx, i: Ingress, built: Built[]) {
       const path = b.paths[n];
       if (rewrite.filter && !grpc) {
         const f = rewrite.filter(path ?? '/', `${(b.route.metadata as Obj).name}${b.rules.length > 1 ? `-${n}` : ''}`);
+        if (f.missingGroup) ctx.refused.push(`Ingress ${id(i)}, path ${path ?? '/'}, annotation ${NGINX}rewrite-target: ${f.missingGroup}`);
         if (f.filter) filters.push(f.filter);
         if (f.object) ctx.out.objects.push({ ...f.object, metadata: { ...(f.object.metadata as Obj), namespace: ns } } as KubeObject);
         if (f.path) r.matches![0].path = f.path;
@@ -323,7 +327,7 @@ function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
 /** Converts Ingresses of class `className` (others are skipped with the reason). */
 export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, className = 'nginx'): Conversion {
   const out: Conversion = { objects: [], notConverted: [], skipped: [] };
-  const ctx: Ctx = { gw, listeners: new Map(), grants: new Map(), out };
+  const ctx: Ctx = { gw, listeners: new Map(), grants: new Map(), out, refused: [] };
   const mine: Ingress[] = [];
   for (const o of ingresses as Ingress[]) {
     if (o.apiVersion !== 'networking.k8s.io/v1') {
@@ -350,6 +354,12 @@ export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, classN
     }
   }
   for (const i of canaries) mergeCanary(ctx, i, primaries);
+  if (ctx.refused.length) {
+    throw new UsageError(`${ctx.refused.length} Ingress path${ctx.refused.length === 1 ? '' : 's'} cannot be converted as written; nothing was written or applied`, {
+      problems: ctx.refused,
+      hint: 'fix the rewrite-target or the path of each Ingress named above (kubectl edit ingress), then run migrate-ingress again',
+    });
+  }
   const routes = [...primaries.values()].flat().map((b) => b.route as KubeObject);
   const extra: KubeObject[] = [];
   if (ctx.listeners.size) {

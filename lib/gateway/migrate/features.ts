@@ -58,9 +58,19 @@ export interface RuleRewrite {
   filter?: Obj;
   path?: Obj;
   object?: Obj;
+  /** The target names a group the path does not have: nothing converted, this says why and how to fix it. */
+  missingGroup?: string;
+}
+
+/** Capture groups of a path read as ingress-nginx's regular expression: `(` not escaped, not `(?…)`. */
+export function captureGroups(path: string): number {
+  return (path.match(/(?<!\\)\((?!\?)/g) ?? []).length;
 }
 
 const REGEX_CHARS = /[()[\]{}|$^*+?\\]/;
+
+/** The path without a trailing slash (the stem the documented idiom appends its groups to). */
+const literalStem = (path: string) => path.replace(/\/+$/, '') || '/app';
 
 /**
  * rewrite-target. ingress-nginx turns paths into regular expressions when it is set and replaces
@@ -80,6 +90,17 @@ export function rewriteFor(a: Record<string, string>): { regexPaths: boolean; fi
         return {
           path: literal ? { type: 'PathPrefix', value: path } : { type: 'RegularExpression', value: `${path}.*` },
           filter: { type: 'URLRewrite', urlRewrite: { path: { type: 'ReplaceFullPath', replaceFullPath: target } } },
+        };
+      }
+      // ingress-nginx fills a missing $n with nothing: every request under the path went to what is left
+      // (usually "/"). Almost always a copied idiom whose path lost its groups: said, not carried over.
+      const wanted = Math.max(...[...target.matchAll(/\$(\d)/g)].map((m) => Number(m[1])));
+      const groups = captureGroups(path);
+      if (wanted > groups) {
+        return {
+          missingGroup: `rewrite-target "${target}" names group $${wanted}, but path "${path}" has ${groups === 0 ? 'no regex groups' : `only ${groups} group${groups === 1 ? '' : 's'}`}; `
+            + `ingress-nginx replaced $${wanted} with nothing, sending every request under the path to "${target.replace(/\$\d/g, '')}". `
+            + `Fix the Ingress: give the path the groups (e.g. path "${literalStem(path)}(/|$)(.*)" with rewrite-target "/$2"), or set the target you mean without $n`,
         };
       }
       const idiom = /^(\/.*?)\(\/\|\$\)\(\.\*\)$/.exec(path);

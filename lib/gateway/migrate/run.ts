@@ -89,14 +89,9 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
 
   if (o.outputDir) {
     const dir = path.resolve(o.cwd, o.outputDir);
-    // One folder per namespace, each written as --output-dir is everywhere (atomic, /proc refused).
-    const byDir = new Map<string, { name: string; text: string; secret: boolean }[]>();
-    for (const x of c.objects) {
-      const rel = fileName(x);
-      const sub = path.join(dir, path.dirname(rel));
-      byDir.set(sub, [...(byDir.get(sub) ?? []), { name: path.basename(rel), text: stringifyDocuments([x]), secret: false }]);
-    }
-    const files = [...byDir].flatMap(([sub, fs]) => writeOutputDir(sub, fs));
+    // One folder per namespace; the whole set at once, as --output-dir is everywhere (output-dir.ts).
+    const set = c.objects.map((x) => ({ name: fileName(x), text: stringifyDocuments([x]), secret: false }));
+    const files = writeOutputDir(dir, set, 'migrate-ingress', (m) => deps.logger.warn(m));
     deps.logger.info(`wrote ${files.length} file(s) under ${dir}`);
     return { data: { ...data, files }, text: '' };
   }

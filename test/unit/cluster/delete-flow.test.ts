@@ -200,4 +200,44 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       fake.cleanup();
     }
   }, T);
+
+  it('--dry-run without a management cluster lists the cloud side and this machine\'s, with a warning and a hint instead of kubectl\'s raw error (issue 23)', async () => {
+    const sb = sandbox();
+    await withContext(sb);
+    writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+    const c = calls(sb.mgmt, sb.workload);
+    const fake = fakeTools([
+      c.kc(c.m('get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
+    ]);
+    const cloud = fakeCloud(leftoverCloud());
+    try {
+      const deps = fakeDeps(fake, cloud);
+      const r = await deleteCluster(runOptions(sb, { dryRun: true }), deps);
+      fake.assertDone();
+      const said = deps.logger.lines.join('\n');
+      expect(said).toMatch(/the management cluster cannot be reached \(The connection to the server 127\.0\.0\.1:1 was refused.*\): the Cluster and the objects kaas applied there are not listed/);
+      expect(said).toContain(`hint: kaas asked the management cluster of ${sb.mgmt}; set mgmt_kubeconfig`);
+      expect(r.actions).not.toContain(CLUSTER_ACTION);
+      expect(r.actions).toEqual(expect.arrayContaining(['Octavia load balancer kube_service_demo_app_web (lb-web)', 'kubeconfig context demo-admin@demo', `file ${sb.workload}`]));
+      expect(r.actions.some((a) => a.includes('capi-demo-controller'))).toBe(true);
+      expect(cloud.log).toEqual([]);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
+  it('without --dry-run an unreachable management cluster is an error with kubectl\'s words and a hint (exit 1), nothing deleted', async () => {
+    const sb = sandbox();
+    const c = calls(sb.mgmt, sb.workload);
+    const fake = fakeTools([
+      c.kc(c.m('get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
+    ]);
+    const cloud = fakeCloud(leftoverCloud());
+    try {
+      await expect(deleteCluster(runOptions(sb), fakeDeps(fake, cloud))).rejects.toMatchObject({ exitCode: 1, hint: expect.stringContaining(`kubectl --kubeconfig ${sb.mgmt} cluster-info`) });
+      expect(cloud.log).toEqual([]);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
 });

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
+import { captureGroups } from '../../../lib/gateway/migrate/features.js';
 import { runMigrateIngress, type MigrateOptions } from '../../../lib/gateway/migrate/run.js';
 import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
@@ -65,4 +66,33 @@ describe('kaas migrate-ingress', () => {
     expect((err as Error).message).toMatch(msg);
     expect(existsSync('/nonexistent')).toBe(false);
   });
+});
+
+/** Issue 23: `rewrite-target: /$2` on a path without regex groups became a substitution naming a missing group. */
+describe('migrate-ingress and a rewrite-target naming a group the path lacks', () => {
+  const MISSING = path.resolve(process.cwd(), 'test/fixtures/malformed/migrate/rewrite-missing-group.yaml');
+
+  it('is refused (exit 2) naming the Ingress, the path, the annotation and the fix; nothing is written', async () => {
+    const dir = tempDir('kaas-migrate-');
+    const err = await runMigrateIngress(base({ file: MISSING, outputDir: dir }), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) }).then(() => undefined, (e: UsageError) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err!.message).toBe('1 Ingress path cannot be converted as written; nothing was written or applied');
+    expect(err!.problems).toEqual([
+      'Ingress web/shop, path /shop, annotation nginx.ingress.kubernetes.io/rewrite-target: rewrite-target "/$2" names group $2, but path "/shop" has no regex groups; '
+        + 'ingress-nginx replaced $2 with nothing, sending every request under the path to "/". Fix the Ingress: give the path the groups (e.g. path "/shop(/|$)(.*)" with rewrite-target "/$2"), or set the target you mean without $n',
+    ]);
+    expect(err!.hint).toMatch(/kubectl edit ingress/);
+    expect(existsSync(path.join(dir, 'web'))).toBe(false);
+  });
+
+  it('the documented idioms with their groups still convert (corpus 02, 04)', async () => {
+    for (const c of ['02-rewrite-capture', '04-rewrite-regex']) {
+      const r = await runMigrateIngress(base({ file: path.join(CORPUS, c) }), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) });
+      expect(r.raw).toMatch(/kind: HTTPRoute\n/);
+    }
+  });
+
+  it.each([
+    ['/shop', 0], ['/shop(/|$)(.*)', 2], ['/legacy/(v[0-9]+)/(.*)', 2], ['/a\\(b\\)', 0], ['/(?:x|y)/(.*)', 1],
+  ])('path %s has %i capture group(s)', (p, n) => expect(captureGroups(p)).toBe(n));
 });

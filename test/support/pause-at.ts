@@ -1,0 +1,24 @@
+/**
+ * Preloaded into a real kaas process (`node --import …/pause-at.js kaas.js …`) to stop it at an
+ * exact moment for a kill -9: KAAS_TEST_PAUSE="<fs function>:<n>[:<path part>]" makes the n-th
+ * call of that node:fs function (among those with a string argument containing the path part)
+ * print "PAUSED <function> <paths>" on stderr and block for ever, before it does anything. kaas
+ * calls node:fs through its default export, so replacing the property here reaches the bundle too.
+ */
+import fs from 'node:fs';
+
+const spec = process.env.KAAS_TEST_PAUSE;
+if (spec) {
+  const [name, nth, part] = spec.split(':');
+  const table = fs as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const original = table[name];
+  let seen = 0;
+  table[name] = function paused(this: unknown, ...args: unknown[]) {
+    const paths = args.filter((a): a is string => typeof a === 'string');
+    if ((!part || paths.some((p) => p.includes(part))) && ++seen === Number(nth)) {
+      fs.writeSync(2, `\nPAUSED ${name} ${paths.join(' ')}\n`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    }
+    return original.apply(this, args);
+  };
+}
