@@ -39,6 +39,15 @@ describe('kaas migrate-ingress with named Service ports (built CLI)', () => {
     expect(route.spec.rules[0].backendRefs).toEqual([{ name: 'web', port: 80 }]);
   });
 
+  it('reads Ingresses and Services from a shell pipe (--file /dev/stdin), as kubectl get ingress,service -o yaml prints them', () => {
+    const file = path.join(tempDir('kaas-migrate-in-'), 'list.yaml');
+    writeFileSync(file, `apiVersion: v1\nkind: List\nitems:\n${[INGRESS, SERVICE].map((d) => `- ${d.trimEnd().split('\n').join('\n  ')}`).join('\n')}\n`);
+    // A shell's pipe: node's own child stdin is a socket, which /dev/stdin cannot be opened on.
+    const r = runKaas(['migrate-ingress', '--file', '/dev/stdin'], { prefix: ['sh', '-c', 'cat "$0" | "$@"', file] });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('      backendRefs:\n        - name: web\n          port: 80\n');
+  });
+
   it('exits 2 naming the Ingress, path, Service and port, with how to fix, and writes nothing', () => {
     const dir = tempDir('kaas-migrate-in-');
     const out = path.join(tempDir('kaas-migrate-out-'), 'routes');
