@@ -9,15 +9,11 @@ import { readTextCapped } from '../../fs/read-capped.js';
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /**
- * Where migrate-ingress reads Ingress objects from without a cluster: a manifest file or a
- * directory (recursively, *.yaml/*.yml/*.json, as in a GitOps repository). `kind: List` items are
- * unpacked; other kinds are ignored; a file that is not valid YAML is an error naming it.
+ * Where migrate-ingress reads Ingresses (and the Services their named ports refer to) from without a
+ * cluster: a manifest file or a directory (recursively, *.yaml/*.yml/*.json, as in a GitOps
+ * repository). Every mapping document comes back, `kind: List` items unpacked (unpack and servicesIn
+ * pick the kinds); a file that is not valid YAML is an error naming it.
  */
-export function readIngressFiles(target: string): KubeObject[] {
-  return unpack(readManifestFiles(target));
-}
-
-/** Every object of a manifest file or directory tree (read as readIngressFiles reads), List items unpacked. */
 export function readManifestFiles(target: string): KubeObject[] {
   let st;
   try {
