@@ -18,7 +18,7 @@ export const migrateIngress: Command = {
     y
       .positional('cluster', { type: 'string', describe: 'read the Ingresses of this cluster (and apply there with --apply)' })
       .option('namespace', { alias: 'n', type: 'string', describe: 'only this namespace (with --file: also the namespace of Ingresses that name none)' })
-      .option('file', { alias: 'f', type: 'string', describe: 'read Ingresses from a manifest file or directory instead of the cluster (no cluster access needed)' })
+      .option('file', { alias: 'f', type: 'string', describe: 'read Ingresses, and the Services their named ports refer to, from a manifest file or directory instead of the cluster (no cluster access needed)' })
       .option('output-dir', { type: 'string', describe: 'write one file per object under DIR/<namespace>/ instead of stdout' })
       .option('apply', { type: 'boolean', default: false, describe: 'apply the objects to the cluster (server-side, field manager kaas-migrate-ingress)' })
       .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })

@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { KubeObject } from '../../render/documents.js';
 import { NGINX, notConvertedReason } from './annotations.js';
 import { corsPolicy, durationOf, quantityOf, rewriteFor, type RouteRule } from './features.js';
+import { resolveNamedPort, type ServiceIndex } from './ports.js';
 
 /**
  * Ingress (ingress-nginx) → Gateway API conversion, pure: Ingress objects in, HTTPRoutes (and
@@ -28,11 +29,29 @@ export interface NotConverted {
   reason: string;
 }
 
-/** The result: objects for review (and --apply), what was not converted, and Ingresses skipped whole. */
+/** A backend that names its Service port where the name could not be resolved to a number. */
+export interface UnresolvedPort {
+  /** namespace/name of the Ingress. */
+  ingress: string;
+  /** The Ingress's namespace (where the Service must be). */
+  namespace: string;
+  /** Which backend: `host h path /p (spec.rules[0].http.paths[1])` or `spec.defaultBackend`. */
+  where: string;
+  service: string;
+  portName: string;
+  problem: string;
+}
+
+/**
+ * The result: objects for review (and --apply), what was not converted, and Ingresses skipped whole.
+ * The objects are only fit to write when `unresolvedPorts` is empty: a backendRef to a Service
+ * without a port is refused by the API server.
+ */
 export interface Conversion {
   objects: KubeObject[];
   notConverted: NotConverted[];
   skipped: { ingress: string; reason: string }[];
+  unresolvedPorts: UnresolvedPort[];
 }
 
 interface IngressBackend { service?: { name: string; port?: { number?: number; name?: string } }; resource?: unknown }
@@ -71,6 +90,7 @@ function covers(tlsHost: string, host: string): boolean {
 
 interface Ctx {
   gw: GatewayRef;
+  services: ServiceIndex;
   listeners: Map<string, Obj>;
   grants: Map<string, Set<string>>;
   out: Conversion;
@@ -108,17 +128,24 @@ function httpsListener(ctx: Ctx, i: Ingress, host: string | undefined, secret: s
   return name;
 }
 
-function backendRef(ctx: Ctx, i: Ingress, b: IngressBackend): Obj | undefined {
+/** Where a backend stands in its Ingress, for messages. */
+function whereIs(rule: { host?: string }, ri: number, p: IngressPath, pi: number): string {
+  return `${rule.host ? `host ${rule.host} ` : ''}path ${p.path || '/'} (spec.rules[${ri}].http.paths[${pi}])`;
+}
+
+function backendRef(ctx: Ctx, i: Ingress, b: IngressBackend, where: string): Obj | undefined {
   if (!b.service) {
     note(ctx, i, 'resource backend', 'an Ingress resource backend has no HTTPRoute equivalent (backendRefs name Services)');
     return undefined;
   }
-  const port = b.service.port?.number;
-  if (port === undefined) {
-    note(ctx, i, `backend ${b.service.name} port "${b.service.port?.name ?? ''}"`, 'HTTPRoute backendRefs need the Service port number; the Ingress names the port: fill in its number');
-    return { name: b.service.name };
-  }
-  return { name: b.service.name, port };
+  const number = b.service.port?.number;
+  if (number !== undefined) return { name: b.service.name, port: number };
+  const ns = i.metadata.namespace ?? 'default';
+  const portName = b.service.port?.name ?? '';
+  const r = resolveNamedPort(ctx.services, ns, b.service.name, portName);
+  if ('port' in r) return { name: b.service.name, port: r.port };
+  ctx.out.unresolvedPorts.push({ ingress: id(i), namespace: ns, where, service: b.service.name, portName, problem: r.problem });
+  return { name: b.service.name };
 }
 
 /** The path match of an Ingress path, as ingress-nginx reads it. */
@@ -151,11 +178,17 @@ function convertOne(ctx: Ctx, i: Ingress): Built[] {
   const aliases = (ann(i, 'server-alias') ?? '').split(/[\s,]+/).filter(Boolean);
 
   const hosts = new Map<string, IngressPath[]>();
-  for (const r of spec.rules ?? []) {
+  const where = new Map<IngressPath, string>();
+  for (const [ri, r] of (spec.rules ?? []).entries()) {
     const h = r.host ?? '';
     hosts.set(h, [...(hosts.get(h) ?? []), ...(r.http?.paths ?? [])]);
+    for (const [pi, p] of (r.http?.paths ?? []).entries()) where.set(p, whereIs(r, ri, p, pi));
   }
-  if (spec.defaultBackend) hosts.set('\0default', [{ path: '/', pathType: 'Prefix', backend: spec.defaultBackend }]);
+  if (spec.defaultBackend) {
+    const p = { path: '/', pathType: 'Prefix', backend: spec.defaultBackend };
+    hosts.set('\0default', [p]);
+    where.set(p, 'spec.defaultBackend');
+  }
   const built: Built[] = [];
   for (const [hostKey, paths] of hosts) {
     const host = hostKey === '\0default' || hostKey === '' ? undefined : hostKey;
@@ -182,7 +215,7 @@ function convertOne(ctx: Ctx, i: Ingress): Built[] {
     const rules: RouteRule[] = [];
     const written: string[] = [];
     for (const p of paths) {
-      const ref = backendRef(ctx, i, p.backend);
+      const ref = backendRef(ctx, i, p.backend, where.get(p)!);
       if (!ref) continue;
       rules.push({ matches: [{ path: pathMatch(p, regex) }], backendRefs: [ref] });
       written.push(p.path || '/');
@@ -284,16 +317,19 @@ function redirectTo(url: string, code: number): Obj | undefined {
 function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
   const ns = i.metadata.namespace ?? 'default';
   let merged = false;
-  for (const r of i.spec?.rules ?? []) {
-    for (const p of r.http?.paths ?? []) {
-      const ref = backendRef(ctx, i, p.backend);
+  for (const [ri, r] of (i.spec?.rules ?? []).entries()) {
+    for (const [pi, p] of (r.http?.paths ?? []).entries()) {
+      const mark = ctx.out.unresolvedPorts.length;
+      const ref = backendRef(ctx, i, p.backend, whereIs(r, ri, p, pi));
       if (!ref) continue;
+      let used = false;
       for (const b of primaries.get(ns) ?? []) {
         if ((b.host ?? '') !== (r.host ?? '')) continue;
         const idx = b.rules.findIndex((x) => ((x.matches?.[0]?.path as Obj | undefined)?.value as string | undefined)?.startsWith(p.path || '/') && x.backendRefs);
         if (idx < 0) continue;
         const rule = b.rules[idx];
         merged = true;
+        used = true;
         const header = ann(i, 'canary-by-header');
         const cookie = ann(i, 'canary-by-cookie');
         const extra: RouteRule[] = [];
@@ -315,6 +351,8 @@ function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
         }
         b.rules.splice(idx, 0, ...extra);
       }
+      // A canary path no primary takes is written nowhere: its port need not resolve.
+      if (!used) ctx.out.unresolvedPorts.splice(mark);
     }
   }
   if (!merged) note(ctx, i, `${NGINX}canary`, 'no primary Ingress (without the canary annotation) with the same host and path in this namespace: nothing to split traffic with');
@@ -324,10 +362,19 @@ function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
   }
 }
 
+/** What convertIngresses reads besides the Ingresses. */
+export interface ConvertOptions {
+  /** The ingress class converted (others are skipped with the reason); default `nginx`. */
+  className?: string;
+  /** The Services named ports are resolved against (serviceIndex of the input files and/or the live cluster). */
+  services?: ServiceIndex;
+}
+
 /** Converts Ingresses of class `className` (others are skipped with the reason). */
-export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, className = 'nginx'): Conversion {
-  const out: Conversion = { objects: [], notConverted: [], skipped: [] };
-  const ctx: Ctx = { gw, listeners: new Map(), grants: new Map(), out, refused: [] };
+export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, opts: ConvertOptions = {}): Conversion {
+  const className = opts.className ?? 'nginx';
+  const out: Conversion = { objects: [], notConverted: [], skipped: [], unresolvedPorts: [] };
+  const ctx: Ctx = { gw, services: opts.services ?? new Map(), listeners: new Map(), grants: new Map(), out, refused: [] };
   const mine: Ingress[] = [];
   for (const o of ingresses as Ingress[]) {
     if (o.apiVersion !== 'networking.k8s.io/v1') {

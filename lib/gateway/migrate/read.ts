@@ -9,11 +9,12 @@ import { readTextCapped } from '../../fs/read-capped.js';
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /**
- * Where migrate-ingress reads Ingress objects from without a cluster: a manifest file or a
- * directory (recursively, *.yaml/*.yml/*.json, as in a GitOps repository). `kind: List` items are
- * unpacked; other kinds are ignored; a file that is not valid YAML is an error naming it.
+ * Where migrate-ingress reads Ingresses (and the Services their named ports refer to) from without a
+ * cluster: a manifest file or a directory (recursively, *.yaml/*.yml/*.json, as in a GitOps
+ * repository). Every mapping document comes back, `kind: List` items unpacked (unpack and servicesIn
+ * pick the kinds); a file that is not valid YAML is an error naming it.
  */
-export function readIngressFiles(target: string): KubeObject[] {
+export function readManifestFiles(target: string): KubeObject[] {
   let st;
   try {
     st = statSync(target);
@@ -21,7 +22,7 @@ export function readIngressFiles(target: string): KubeObject[] {
     throw new UsageError(`--file ${target} does not exist`, { hint: 'name a manifest file or a directory of manifests' });
   }
   const files = st.isDirectory() ? walk(target) : [target];
-  return files.flatMap((f) => unpack(parseManifests(readTextCapped(f, { maxBytes: MAX_MANIFEST_BYTES, expect: 'a file of Ingress manifests is at most a few MiB' }), f)));
+  return files.flatMap((f) => items(parseManifests(readTextCapped(f, { maxBytes: MAX_MANIFEST_BYTES, expect: 'a file of Ingress manifests is at most a few MiB' }), f)));
 }
 
 function walk(dir: string): string[] {
@@ -50,7 +51,17 @@ export function parseManifests(text: string, source: string): KubeObject[] {
   return out;
 }
 
+/** Parsed documents with the items of each List (`kind: List`, `IngressList`, `ServiceList`) in place of the List. */
+function items(objects: KubeObject[]): KubeObject[] {
+  return objects.flatMap((o) => (o.kind === 'List' || o.kind === 'IngressList' || o.kind === 'ServiceList' ? ((o.items as KubeObject[]) ?? []) : [o]));
+}
+
 /** The Ingress objects among parsed documents (List items unpacked). */
 export function unpack(objects: KubeObject[]): KubeObject[] {
-  return objects.flatMap((o) => (o.kind === 'List' || o.kind === 'IngressList' ? ((o.items as KubeObject[]) ?? []) : [o])).filter((o) => o.kind === 'Ingress' && typeof o.metadata?.name === 'string');
+  return items(objects).filter((o) => o.kind === 'Ingress' && typeof o.metadata?.name === 'string');
+}
+
+/** The Service objects among parsed documents (List items unpacked): what named backend ports resolve against. */
+export function servicesIn(objects: KubeObject[]): KubeObject[] {
+  return items(objects).filter((o) => o.kind === 'Service' && typeof o.metadata?.name === 'string');
 }

@@ -11,8 +11,9 @@ import { loadSettings } from '../../settings/load.js';
 import type { ApplyIngressOptions } from '../../ingress/apply-ingress.js';
 import { ingressKubeTarget } from '../../ingress/kubeconfig.js';
 import { validateGatewayObjects } from '../schema.js';
-import { convertIngresses, type Conversion } from './convert.js';
-import { readIngressFiles, unpack } from './read.js';
+import { convertIngresses, type Conversion, type UnresolvedPort } from './convert.js';
+import { mergeIndexes, serviceIndex } from './ports.js';
+import { readManifestFiles, servicesIn, unpack } from './read.js';
 
 /** Inputs of `kaas migrate-ingress [<cluster>]`. */
 export interface MigrateOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {
@@ -48,6 +49,22 @@ export function formatNotConverted(c: Conversion): string[] {
   return lines;
 }
 
+/**
+ * The refusal when named Service ports stay unresolved: every backend (Ingress, where, Service,
+ * port name, why), sorted, and what to do given where kaas looked.
+ */
+export function unresolvedPortsError(list: UnresolvedPort[], looked: { file: boolean; cluster: boolean }): UsageError {
+  const problems = list.map((u) => `${u.ingress} ${u.where}: Service ${u.service} port "${u.portName}": ${u.problem}`).sort();
+  const ways = [
+    ...(looked.file ? ['add the Service manifests to --file'] : []),
+    looked.cluster ? 'create the Service (or correct the port name) in the cluster' : 'name the cluster (kaas migrate-ingress <cluster> --file …) to read its live Services',
+    'or give the backend port.number instead of port.name',
+  ];
+  return new UsageError(`${list.length} Ingress backend(s) name a Service port kaas cannot resolve to its number; an HTTPRoute backendRef to a Service needs the number (the API server refuses it without: "Must have port for Service reference"), so nothing was written`, {
+    problems, hint: ways.join(', '),
+  });
+}
+
 function fileName(o: KubeObject): string {
   return `${o.metadata.namespace ?? 'cluster'}/${o.kind.toLowerCase()}-${o.metadata.name}.yaml`;
 }
@@ -71,8 +88,12 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
   }
 
   let ingresses: KubeObject[];
+  let services: KubeObject[] = [];
   if (o.file) {
-    ingresses = readIngressFiles(path.resolve(o.cwd, o.file)).map((i) => ({ ...i, metadata: { ...i.metadata, namespace: i.metadata.namespace ?? o.namespace ?? 'default' } }));
+    const objects = readManifestFiles(path.resolve(o.cwd, o.file));
+    const inNamespace = (x: KubeObject) => ({ ...x, metadata: { ...x.metadata, namespace: x.metadata.namespace ?? o.namespace ?? 'default' } });
+    ingresses = unpack(objects).map(inNamespace);
+    services = servicesIn(objects).map(inNamespace);
     if (o.namespace) ingresses = ingresses.filter((i) => i.metadata.namespace === o.namespace);
   } else {
     const args = ['get', 'ingresses.networking.k8s.io', ...(o.namespace ? ['--namespace', o.namespace] : ['--all-namespaces']), '-o', 'json'];
@@ -80,7 +101,18 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
     ingresses = unpack([JSON.parse(r.stdout) as KubeObject]);
   }
   const version = (typeof s.deploy_gateway === 'string' && findBundledGateway(s.deploy_gateway)) || BUNDLED_GATEWAY_VERSIONS[0];
-  const c = convertIngresses(ingresses, { name: DEFAULT_GATEWAY, namespace: GATEWAY_NAMESPACE, httpListener: 'http', className: s.gateway_class });
+  const gw = { name: DEFAULT_GATEWAY, namespace: GATEWAY_NAMESPACE, httpListener: 'http', className: s.gateway_class };
+  const fromFiles = serviceIndex(services);
+  let c = convertIngresses(ingresses, gw, { services: fromFiles });
+  if (c.unresolvedPorts.length && kubectl) {
+    // Named ports the input does not resolve: the live Services of those namespaces (the input wins where both have one).
+    const live: KubeObject[] = [];
+    for (const ns of [...new Set(c.unresolvedPorts.map((u) => u.namespace))].sort()) {
+      live.push(...servicesIn([(await kubectl.getJson<KubeObject>('services', undefined, { namespace: ns }))!]));
+    }
+    c = convertIngresses(ingresses, gw, { services: mergeIndexes(fromFiles, serviceIndex(live)) });
+  }
+  if (c.unresolvedPorts.length) throw unresolvedPortsError(c.unresolvedPorts, { file: !!o.file, cluster: !!kubectl });
   validateGatewayObjects(version, c.objects, 'migrated Gateway API objects');
   deps.logger.info(`${ingresses.length} Ingress object(s) read; ${c.objects.length} Gateway API object(s) written; ${c.notConverted.length} annotation(s) not converted; ${c.skipped.length} Ingress(es) skipped`);
   if (!o.json) formatNotConverted(c).forEach((l) => deps.logger.warn(l));

@@ -1,69 +1,53 @@
-import { createCluster } from '../../../lib/cluster/create.js';
-import { fakeManagementCluster, fakeRunner, type FakeManagementCluster } from '../../fakes/fake-tools.js';
+import { fakeRunner } from '../../fakes/fake-tools.js';
 import { exampleCloudState, fakeCloud } from './fake-cloud.js';
-import { fakeDeps, runOptions, sandbox } from './scenario.js';
+import { flowScenario } from './scenario.js';
 
 /** Each fake call starts a node process: give the flows time on a loaded machine. */
 const T = 240_000;
 
-type Sb = ReturnType<typeof sandbox>;
-const run = (sb: Sb, mgmt: FakeManagementCluster, cloud: ReturnType<typeof fakeCloud>, sets: string[] = [], dryRun = false) =>
-  createCluster({ ...runOptions(sb, { dryRun }), sets: [...runOptions(sb).sets, ...sets] }, fakeDeps(mgmt, cloud));
-
-const names = (m: FakeManagementCluster, kind: string) => Object.values(m.objects()).filter((o) => o.kind === kind).map((o) => o.metadata.name).sort();
-const obj = (m: FakeManagementCluster, kind: string, name: string, ns = 'demo') => m.objects()[`${kind}/${ns}/${name}`];
-
 describe('create-cluster re-runs against a stateful management cluster', () => {
-  let sb: Sb;
-  let mgmt: FakeManagementCluster;
-  let cloud: ReturnType<typeof fakeCloud>;
-  beforeEach(() => {
-    sb = sandbox();
-    mgmt = fakeManagementCluster(sb.mgmt);
-    cloud = fakeCloud(exampleCloudState());
-  });
-  afterEach(() => mgmt.cleanup());
+  const flow = flowScenario();
 
   it('first run creates namespace demo and the objects; a re-run applies nothing', async () => {
-    const installed = names(mgmt, 'Namespace');
-    const r = await run(sb, mgmt, cloud);
+    const installed = flow.names('Namespace');
+    const r = await flow.run();
     expect(r.steps?.find((s) => s.step === 'cluster objects')?.detail).toMatch(/objects applied in namespace demo \(created\)/);
-    expect(names(mgmt, 'Namespace').filter((n) => !installed.includes(n))).toEqual(['demo']);
-    expect(names(mgmt, 'OpenStackMachineTemplate')).toHaveLength(2);
-    const before = mgmt.mutations().length;
-    const again = await run(sb, mgmt, cloud);
+    expect(flow.names('Namespace').filter((n) => !installed.includes(n))).toEqual(['demo']);
+    expect(flow.names('OpenStackMachineTemplate')).toHaveLength(2);
+    const before = flow.mgmt.mutations().length;
+    const again = await flow.run();
     expect(again.steps?.find((s) => s.step === 'cluster objects')?.detail).toBe('unchanged in namespace demo');
     // Only the add-ons (workload cluster) are applied again, nothing on the management cluster.
-    expect(mgmt.mutations().slice(before).filter((c) => c.argv.includes(sb.mgmt))).toEqual([]);
+    expect(flow.mgmt.mutations().slice(before).filter((c) => c.argv.includes(flow.sb.mgmt))).toEqual([]);
   }, T);
 
   it('a changed restrict_kubeapi updates only allowedCIDRs, in place', async () => {
-    await run(sb, mgmt, cloud);
-    const gen = (kind: string, name: string) => obj(mgmt, kind, name)?.metadata.generation;
-    const before = { kcp: gen('KubeadmControlPlane', 'demo-control-plane'), md: gen('MachineDeployment', 'demo-md-0'), templates: names(mgmt, 'OpenStackMachineTemplate') };
-    const r = await run(sb, mgmt, cloud, ['restrict_kubeapi=["203.0.113.0/24"]', 'mgmt_host_cidrs=["198.51.100.7/32"]']);
-    const osc = obj(mgmt, 'OpenStackCluster', 'demo')!;
+    await flow.run();
+    const gen = (kind: string, name: string) => flow.obj(kind, name)?.metadata.generation;
+    const before = { kcp: gen('KubeadmControlPlane', 'demo-control-plane'), md: gen('MachineDeployment', 'demo-md-0'), templates: flow.names('OpenStackMachineTemplate') };
+    const r = await flow.run(['restrict_kubeapi=["203.0.113.0/24"]', 'mgmt_host_cidrs=["198.51.100.7/32"]']);
+    const osc = flow.obj('OpenStackCluster', 'demo')!;
     expect((osc.spec!.apiServerLoadBalancer as { allowedCIDRs: string[] }).allowedCIDRs).toEqual(expect.arrayContaining(['203.0.113.0/24', '198.51.100.7/32']));
     expect(osc.metadata.generation).toBe(2);
-    expect({ kcp: gen('KubeadmControlPlane', 'demo-control-plane'), md: gen('MachineDeployment', 'demo-md-0'), templates: names(mgmt, 'OpenStackMachineTemplate') }).toEqual(before);
+    expect({ kcp: gen('KubeadmControlPlane', 'demo-control-plane'), md: gen('MachineDeployment', 'demo-md-0'), templates: flow.names('OpenStackMachineTemplate') }).toEqual(before);
     expect(r.steps?.find((s) => s.step === 'cluster objects')?.detail).toMatch(/objects applied in namespace demo$/);
   }, T);
 
   it('a changed worker flavor makes a new worker template, repoints the MachineDeployment and deletes the old template once unreferenced', async () => {
-    await run(sb, mgmt, cloud);
-    const oldWorker = (obj(mgmt, 'MachineDeployment', 'demo-md-0')!.spec as { template: { spec: { infrastructureRef: { name: string } } } }).template.spec.infrastructureRef.name;
-    const oldCp = names(mgmt, 'OpenStackMachineTemplate').find((n) => n.startsWith('demo-control-plane-'))!;
-    const r = await run(sb, mgmt, cloud, ['worker_flavor=SCS-2V-4']);
-    const md = obj(mgmt, 'MachineDeployment', 'demo-md-0')!;
+    await flow.run();
+    const oldWorker = (flow.obj('MachineDeployment', 'demo-md-0')!.spec as { template: { spec: { infrastructureRef: { name: string } } } }).template.spec.infrastructureRef.name;
+    const oldCp = flow.names('OpenStackMachineTemplate').find((n) => n.startsWith('demo-control-plane-'))!;
+    const r = await flow.run(['worker_flavor=SCS-2V-4']);
+    const md = flow.obj('MachineDeployment', 'demo-md-0')!;
     const now = (md.spec as { template: { spec: { infrastructureRef: { name: string } } } }).template.spec.infrastructureRef.name;
     expect(now).not.toBe(oldWorker);
     expect(now).toMatch(/^demo-md-0-[0-9a-f]{8}$/);
-    expect((obj(mgmt, 'OpenStackMachineTemplate', now)!.spec as { template: { spec: { flavor: string } } }).template.spec.flavor).toBe('SCS-2V-4');
+    expect((flow.obj('OpenStackMachineTemplate', now)!.spec as { template: { spec: { flavor: string } } }).template.spec.flavor).toBe('SCS-2V-4');
     // The control plane keeps its template; the old worker template is gone after the rollout.
-    expect(names(mgmt, 'OpenStackMachineTemplate')).toEqual([oldCp, now].sort());
+    expect(flow.names('OpenStackMachineTemplate')).toEqual([oldCp, now].sort());
     expect(r.steps?.find((s) => s.step === 'old machine templates')?.detail).toBe(`deleted ${oldWorker}`);
     // Every worker machine runs on the new template: its OpenStackMachine was cloned from it.
-    const machines = Object.values(mgmt.objects()).filter((o) => o.kind === 'OpenStackMachine' && o.metadata.name.startsWith('demo-md-0'));
+    const machines = Object.values(flow.mgmt.objects()).filter((o) => o.kind === 'OpenStackMachine' && o.metadata.name.startsWith('demo-md-0'));
     expect(machines.length).toBe(2);
     expect(machines.map((m) => (m.metadata as unknown as { annotations: Record<string, string> }).annotations['cluster.x-k8s.io/cloned-from-name'])).toEqual(machines.map(() => now));
   }, T);
@@ -72,20 +56,20 @@ describe('create-cluster re-runs against a stateful management cluster', () => {
     ['node_cidr=10.9.0.0/20', /spec\.managedSubnets cannot change on a running cluster \(live: .*10\.8\.0\.0\/20.*wanted: .*10\.9\.0\.0\/20.*cannot change subnet CIDR from existing value to 10\.9\.0\.0\/20/],
     ['external_network=ext02', /spec\.externalNetwork cannot change on a running cluster .*spec: Forbidden: cannot be modified/],
   ])('%s is refused before anything is applied (exit 2, live and wanted values, what to do)', async (set, message) => {
-    cloud = fakeCloud({ ...exampleCloudState(), externalNetworks: [...exampleCloudState().externalNetworks, { id: '0b3c7a51-1c4e-4f0a-9a55-2f1d5c6e7f80', name: 'ext02' }] });
-    await run(sb, mgmt, cloud, ['external_network=ext01']);
-    const before = mgmt.mutations().length;
-    const serverGroups = cloud.log.length;
-    await expect(run(sb, mgmt, cloud, ['external_network=ext01', set])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message), hint: expect.stringMatching(/create a new cluster/) });
-    expect(mgmt.mutations().slice(before)).toEqual([]);
-    expect(cloud.log).toHaveLength(serverGroups);
+    flow.cloud = fakeCloud({ ...exampleCloudState(), externalNetworks: [...exampleCloudState().externalNetworks, { id: '0b3c7a51-1c4e-4f0a-9a55-2f1d5c6e7f80', name: 'ext02' }] });
+    await flow.run(['external_network=ext01']);
+    const before = flow.mgmt.mutations().length;
+    const serverGroups = flow.cloud.log.length;
+    await expect(flow.run(['external_network=ext01', set])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message), hint: expect.stringMatching(/create a new cluster/) });
+    expect(flow.mgmt.mutations().slice(before)).toEqual([]);
+    expect(flow.cloud.log).toHaveLength(serverGroups);
   }, T);
 
   it('--dry-run against the live cluster prints the change per object and applies nothing', async () => {
-    await run(sb, mgmt, cloud);
-    const before = mgmt.mutations().length;
-    const r = await run(sb, mgmt, cloud, ['worker_count=5'], true);
-    expect(mgmt.mutations()).toHaveLength(before);
+    await flow.run();
+    const before = flow.mgmt.mutations().length;
+    const r = await flow.run(['worker_count=5'], { dryRun: true });
+    expect(flow.mgmt.mutations()).toHaveLength(before);
     expect(r.live?.namespace).toBe('demo');
     const md = r.live!.objects.find((o) => o.kind === 'MachineDeployment')!;
     expect(md).toMatchObject({ action: 'update', fields: [{ path: 'spec.replicas', live: 2, wanted: 5 }] });
@@ -94,12 +78,11 @@ describe('create-cluster re-runs against a stateful management cluster', () => {
 });
 
 describe('the management-cluster fake refuses what CAPO refuses', () => {
+  const flow = flowScenario();
   it('an in-place change of the API load-balancer provider fails with the webhook\'s words, as kubectl prints it', async () => {
-    const sb = sandbox();
-    const mgmt = fakeManagementCluster(sb.mgmt);
-    try {
-      const runner = fakeRunner(mgmt);
-      const osc = (provider: string) => `apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+    const { sb, mgmt } = flow;
+    const runner = fakeRunner(mgmt);
+    const osc = (provider: string) => `apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
 kind: OpenStackCluster
 metadata: {name: demo, namespace: default}
 spec:
@@ -107,28 +90,25 @@ spec:
   apiServerLoadBalancer: {enabled: true, provider: ${provider}}
   managedSubnets: [{cidr: 10.8.0.0/20}]
 `;
-      const apply = (text: string) => runner.run('kubectl', ['--kubeconfig', sb.mgmt, 'apply', '--server-side', '--field-manager=kaas', '-f', '-'], { input: text, reject: false });
-      expect(await apply(osc('amphora'))).toMatchObject({ exitCode: 0, stdout: 'openstackcluster.infrastructure.cluster.x-k8s.io/demo serverside-applied\n' });
-      const r = await apply(osc('ovn'));
-      expect(r.exitCode).toBe(1);
-      expect(r.stderr).toBe('The OpenStackCluster "demo" is invalid: spec: Forbidden: cannot be modified\n');
-      // allowedCIDRs may change while the load balancer stays.
-      expect((await apply(osc('amphora').replace('provider: amphora', 'provider: amphora, allowedCIDRs: [192.0.2.0/24]'))).exitCode).toBe(0);
-      // A machine template's spec never changes in place.
-      const tpl = (flavor: string) => `apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+    const apply = (text: string) => runner.run('kubectl', ['--kubeconfig', sb.mgmt, 'apply', '--server-side', '--field-manager=kaas', '-f', '-'], { input: text, reject: false });
+    expect(await apply(osc('amphora'))).toMatchObject({ exitCode: 0, stdout: 'openstackcluster.infrastructure.cluster.x-k8s.io/demo serverside-applied\n' });
+    const r = await apply(osc('ovn'));
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe('The OpenStackCluster "demo" is invalid: spec: Forbidden: cannot be modified\n');
+    // allowedCIDRs may change while the load balancer stays.
+    expect((await apply(osc('amphora').replace('provider: amphora', 'provider: amphora, allowedCIDRs: [192.0.2.0/24]'))).exitCode).toBe(0);
+    // A machine template's spec never changes in place.
+    const tpl = (flavor: string) => `apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
 kind: OpenStackMachineTemplate
 metadata: {name: t, namespace: default}
 spec: {template: {spec: {flavor: ${flavor}, image: {filter: {name: img}}}}}
 `;
-      expect((await apply(tpl('a'))).exitCode).toBe(0);
-      const t = await apply(tpl('b'));
-      expect(t.stderr).toMatch(/OpenStackMachineTemplate spec\.template\.spec field is immutable\. Please create a new resource instead\./);
-      // Objects that break the CRD schema are refused too.
-      const bad = await apply(osc('amphora').replace('managedSubnets', 'managedSubnetz'));
-      expect(bad.exitCode).toBe(1);
-      expect(bad.stderr).toMatch(/managedSubnetz/);
-    } finally {
-      mgmt.cleanup();
-    }
+    expect((await apply(tpl('a'))).exitCode).toBe(0);
+    const t = await apply(tpl('b'));
+    expect(t.stderr).toMatch(/OpenStackMachineTemplate spec\.template\.spec field is immutable\. Please create a new resource instead\./);
+    // Objects that break the CRD schema are refused too.
+    const bad = await apply(osc('amphora').replace('managedSubnets', 'managedSubnetz'));
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toMatch(/managedSubnetz/);
   }, T);
 });

@@ -2,12 +2,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ApplyDeps } from '../../../lib/cluster/create-apply.js';
+import { createCluster, type CreateClusterOptions } from '../../../lib/cluster/create.js';
 import type { Clock } from '../../../lib/cluster/wait.js';
 import { createProcessRunner } from '../../../lib/exec/runner.js';
 import { memoryLogger } from '../../../lib/log.js';
-import { fakeRunner, fakeTools, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
+import { fakeManagementCluster, fakeRunner, fakeTools, type FakeCall, type FakeManagementCluster, type FakeObject, type FakeTools } from '../../fakes/fake-tools.js';
 import { clusterLbPlan } from '../../../lib/cluster/lb-plan.js';
-import { fakeCloud } from './fake-cloud.js';
+import { exampleCloudState, fakeCloud, type FakeCloudState } from './fake-cloud.js';
 
 /** Recorded/synthetic outputs of kubectl and clusterctl against a CAPI v1.12 management cluster. */
 export const R = 'test/fakes/recorded/capi-v1.12';
@@ -95,3 +96,43 @@ export function runOptions(sb: ReturnType<typeof sandbox>, extra: { dryRun?: boo
 }
 
 export { fakeTools };
+
+/** Flags of one create-cluster run of a flow scenario beyond `--set`s (dry run, upgrade, timeouts, …). */
+export type FlowRunOptions = { dryRun?: boolean } & Partial<Omit<CreateClusterOptions, 'sets' | 'dryRun'>>;
+
+/** A stateful create-cluster flow: a sandbox, a fake management cluster and a fake cloud, fresh per test. */
+export interface FlowScenario {
+  sb: ReturnType<typeof sandbox>;
+  mgmt: FakeManagementCluster;
+  /** The fake cloud the next run connects to; a test may replace it before its first run. */
+  cloud: ReturnType<typeof fakeCloud>;
+  /** create-cluster demo in the sandbox with these `--set`s on top of runOptions' (mgmt_kubeconfig). */
+  run(sets?: string[], extra?: FlowRunOptions): ReturnType<typeof createCluster>;
+  /** An object of the management cluster (namespace demo unless told). */
+  obj(kind: string, name: string, ns?: string): FakeObject | undefined;
+  /** The sorted names of the management cluster's objects of a kind. */
+  names(kind: string): string[];
+}
+
+/**
+ * Registers beforeEach/afterEach in the calling describe: each test gets a new sandbox, a fake
+ * management cluster (cleaned up after it) and a fake cloud of `cloudState()`. Read the fields
+ * inside tests only (they are set by beforeEach).
+ */
+export function flowScenario(cloudState: () => FakeCloudState = exampleCloudState): FlowScenario {
+  const s = {
+    run(sets: string[] = [], extra: FlowRunOptions = {}) {
+      const o = runOptions(s.sb, { dryRun: extra.dryRun });
+      return createCluster({ ...o, ...extra, dryRun: o.dryRun, sets: [...o.sets, ...sets] }, fakeDeps(s.mgmt, s.cloud));
+    },
+    obj: (kind: string, name: string, ns = 'demo') => s.mgmt.objects()[`${kind}/${ns}/${name}`],
+    names: (kind: string) => Object.values(s.mgmt.objects()).filter((o) => o.kind === kind).map((o) => o.metadata.name).sort(),
+  } as FlowScenario;
+  beforeEach(() => {
+    s.sb = sandbox();
+    s.mgmt = fakeManagementCluster(s.sb.mgmt);
+    s.cloud = fakeCloud(cloudState());
+  });
+  afterEach(() => s.mgmt.cleanup());
+  return s;
+}

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { convertIngresses, type NotConverted } from '../../../lib/gateway/migrate/convert.js';
-import { readIngressFiles } from '../../../lib/gateway/migrate/read.js';
+import { serviceIndex } from '../../../lib/gateway/migrate/ports.js';
+import { readManifestFiles, servicesIn, unpack } from '../../../lib/gateway/migrate/read.js';
 import { validateGatewayObjects } from '../../../lib/gateway/schema.js';
 import { BUNDLED_GATEWAY_VERSIONS } from '../../../lib/plan/gateway-versions.js';
 import { stringifyDocuments } from '../../../lib/render/documents.js';
@@ -11,8 +12,10 @@ import { kustomizeBuild } from './kustomize.js';
 /**
  * The migrate-ingress corpus: real-world-shaped Ingresses (from the ingress-nginx docs' examples),
  * each with the expected Gateway API objects (expected.yaml, compared semantically) and the
- * expected not-converted list (not-converted.json). Expected files are reviewed by hand; update on
- * purpose only: KAAS_UPDATE_GOLDEN=1, then review the diff.
+ * expected not-converted list (not-converted.json). A case may hold the Services its named backend
+ * ports resolve against (service.yaml); every named port must resolve (the testbed applies the output
+ * of the whole folder to a real API server). Expected files are reviewed by hand; update on purpose
+ * only: KAAS_UPDATE_GOLDEN=1, then review the diff.
  */
 const DIR = path.resolve(process.cwd(), 'test/fixtures/migrate');
 const UPDATE = process.env.KAAS_UPDATE_GOLDEN === '1';
@@ -24,8 +27,9 @@ describe('migrate-ingress corpus', () => {
   it('has at least 20 cases', () => expect(cases.length).toBeGreaterThanOrEqual(20));
 
   it.each(cases)('%s', (name) => {
-    const ingresses = readIngressFiles(path.join(DIR, name, 'ingress.yaml'));
-    const c = convertIngresses(ingresses, GW);
+    const objects = readManifestFiles(path.join(DIR, name));
+    const c = convertIngresses(unpack(objects), GW, { services: serviceIndex(servicesIn(objects)) });
+    expect(c.unresolvedPorts).toEqual([]);
     const expectedFile = path.join(DIR, name, 'expected.yaml');
     const notFile = path.join(DIR, name, 'not-converted.json');
     const skippedNote = { notConverted: c.notConverted, skipped: c.skipped };

@@ -5,6 +5,7 @@ import { captureGroups } from '../../../lib/gateway/migrate/features.js';
 import { runMigrateIngress, type MigrateOptions } from '../../../lib/gateway/migrate/run.js';
 import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
+import { stringifyDocuments, type KubeObject } from '../../../lib/render/documents.js';
 import { fakeRunner, fakeTools, type FakeTools } from '../../fakes/fake-tools.js';
 import { tempDir } from '../../support/cli.js';
 
@@ -54,6 +55,62 @@ describe('kaas migrate-ingress', () => {
     const r = await runMigrateIngress({ ...o, kubeconfig: kc }, { logger: memoryLogger(), runner: fakeRunner(fake), kubectlFor: (t) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')) });
     fake.assertDone();
     expect(r.text).toBe('1 Gateway API object(s) applied to cluster demo; the Ingresses stay until you delete them (switch DNS per host first)');
+  });
+
+  describe('named Service ports', () => {
+    const namedIngress = (ns: string) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: ns }, spec: { ingressClassName: 'nginx', rules: [{ host: `${ns}.example.org`, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { name: 'http' } } } }] } }] } });
+    const svc = (ns: string, ports: object[]) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: ns }, spec: { ports } });
+    const list = (items: object[]) => JSON.stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } });
+    const cluster = (calls: (kc: string) => Parameters<typeof fakeTools>[0]) => {
+      const o = base({ cluster: 'demo', apply: true });
+      const kc = path.join(o.home, 'kc.yaml');
+      writeFileSync(kc, 'apiVersion: v1\nkind: Config\n');
+      fake = fakeTools(calls(kc));
+      return runMigrateIngress({ ...o, kubeconfig: kc }, { logger: memoryLogger(), runner: fakeRunner(fake), kubectlFor: (t) => createKubectl(fakeRunner(fake!), t, fake!.bin('kubectl')) });
+    };
+
+    it('--file: a Service in the input resolves the name to its port', async () => {
+      const dir = tempDir('kaas-migrate-in-');
+      writeFileSync(path.join(dir, 'all.yaml'), stringifyDocuments([namedIngress('shop'), svc('shop', [{ name: 'http', port: 80, targetPort: 8080 }])] as KubeObject[]));
+      const r = await runMigrateIngress(base({ file: dir, json: true }), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) });
+      expect((r.data.objects[0].spec as { rules: { backendRefs: object[] }[] }).rules[0].backendRefs).toEqual([{ name: 'web', port: 80 }]);
+    });
+
+    it('--file: an unresolved name is refused with exit 2, every backend named, nothing written', async () => {
+      const dir = tempDir('kaas-migrate-in-');
+      const out = path.join(tempDir('kaas-migrate-out-'), 'routes');
+      writeFileSync(path.join(dir, 'all.yaml'), stringifyDocuments([namedIngress('shop'), namedIngress('blog')] as KubeObject[]));
+      const err = await runMigrateIngress(base({ file: dir, outputDir: out }), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).exitCode).toBe(2);
+      expect((err as UsageError).message).toMatch(/^2 Ingress backend\(s\) name a Service port kaas cannot resolve to its number; .*"Must have port for Service reference"\), so nothing was written$/);
+      expect((err as UsageError).problems).toEqual([
+        'blog/web host blog.example.org path / (spec.rules[0].http.paths[0]): Service web port "http": no Service blog/web among the Services read',
+        'shop/web host shop.example.org path / (spec.rules[0].http.paths[0]): Service web port "http": no Service shop/web among the Services read',
+      ]);
+      expect((err as UsageError).hint).toBe('add the Service manifests to --file, name the cluster (kaas migrate-ingress <cluster> --file …) to read its live Services, or give the backend port.number instead of port.name');
+      expect(existsSync(out)).toBe(false);
+    });
+
+    it('from the cluster: the live Services of the Ingress\'s namespace resolve the name, then the route is applied with the number', async () => {
+      const r = await cluster((kc) => [
+        { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'ingresses.networking.k8s.io', '--all-namespaces', '-o', 'json'], response: { stdout: list([namedIngress('shop')]) } },
+        { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'services', '--namespace', 'shop', '-o', 'json'], response: { stdout: list([svc('shop', [{ name: 'metrics', port: 9090 }, { name: 'http', port: 80, targetPort: 8080 }])]) } },
+        { tool: 'kubectl', argv: ['--kubeconfig', kc, 'apply', '--server-side', '--field-manager=kaas-migrate-ingress', '-f', '-'], stdinContains: ['kind: HTTPRoute', '- name: web\n          port: 80\n'], response: { stdout: 'httproute.gateway.networking.k8s.io/web serverside-applied\n' } },
+      ]);
+      fake!.assertDone();
+      expect(r.text).toMatch(/^1 Gateway API object\(s\) applied/);
+    });
+
+    it('from the cluster: a live Service without the port name is refused before anything is applied', async () => {
+      const err = await cluster((kc) => [
+        { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'ingresses.networking.k8s.io', '--all-namespaces', '-o', 'json'], response: { stdout: list([namedIngress('shop')]) } },
+        { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'services', '--namespace', 'shop', '-o', 'json'], response: { stdout: list([svc('shop', [{ name: 'web', port: 80 }])]) } },
+      ]).catch((e: unknown) => e);
+      fake!.assertDone();
+      expect((err as UsageError).problems).toEqual(['shop/web host shop.example.org path / (spec.rules[0].http.paths[0]): Service web port "http": Service shop/web has no port named "http" (its ports: 80 "web")']);
+      expect((err as UsageError).hint).toBe('create the Service (or correct the port name) in the cluster, or give the backend port.number instead of port.name');
+    });
   });
 
   it.each([
