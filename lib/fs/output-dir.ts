@@ -23,7 +23,7 @@ export interface OutputFile {
  * of the command's previous set that the new set lacks is removed when it still holds what kaas
  * wrote (a file you edited stays, and is named). Secret files are 0600 from the first byte.
  *
- * `owner` names the set (the command, e.g. "create-cluster"); DIR/.kaas-output.json records each
+ * `owner` names the set (the command, e.g. "create-cluster"); DIR/.kaas-output.manifest records each
  * set's files and their SHA-256.
  */
 export function writeOutputDir(dir: string, files: OutputFile[], owner: string, warn: (m: string) => void = () => undefined): string[] {

@@ -10,7 +10,8 @@ import { goneOwner, ownerRecord, processGone } from './owner.js';
  * The commit protocol of `--output-dir` (output-dir.ts), in DIR:
  *   .kaas-output.stage-<pid>-<hex>/   a set being written (files/…, journal.json); not yet committed
  *   .kaas-output.commit/              the committed set, being moved into place
- *   .kaas-output.json                 each command's files and their SHA-256 (the manifest)
+ *   .kaas-output.manifest             each command's files and their SHA-256, as JSON (no .json/.yaml
+ *                                     suffix: `kubectl apply -R -f DIR` reads every such file, and refused it)
  *   .kaas-output.lock                 held while a run writes into DIR ("<pid> <host>")
  * The rename of a staging directory to `.kaas-output.commit` is the commit point: before it the old
  * set is whole, after it the next run (or this one) moves every file of the new set into place.
@@ -19,7 +20,7 @@ import { goneOwner, ownerRecord, processGone } from './owner.js';
 export const STAGE_PREFIX = '.kaas-output.stage-';
 export const JOURNAL = 'journal.json';
 const COMMIT = '.kaas-output.commit';
-const MANIFEST = '.kaas-output.json';
+const MANIFEST = '.kaas-output.manifest';
 const LOCK = '.kaas-output.lock';
 
 /** What a committed set holds. */

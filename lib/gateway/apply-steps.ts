@@ -69,7 +69,7 @@ async function waitProgrammed(kubectl: Kubectl, logger: Logger, t: ApplyTimeouts
  */
 async function removeStaleProxyPolicy(kubectl: Kubectl, logger: Logger, edge: KubeObject[]): Promise<void> {
   if (edge.some((o) => o.kind === 'ClientTrafficPolicy')) return;
-  const ctp = await kubectl.getJson<{ metadata: { managedFields?: { manager?: string }[] } }>('clienttrafficpolicy', DEFAULT_GATEWAY, { namespace: GATEWAY_NAMESPACE });
+  const ctp = await kubectl.getJson<{ metadata: { managedFields?: { manager?: string }[] } }>('clienttrafficpolicy', DEFAULT_GATEWAY, { namespace: GATEWAY_NAMESPACE }, { managedFields: true });
   if (!ctp || !(ctp.metadata.managedFields ?? []).some((m) => m.manager === 'kaas')) return;
   await stepped(logger, `removing ClientTrafficPolicy ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY} (PROXY protocol is off now; Envoy must stop expecting the header)`, () =>
     kubectl.delete([`clienttrafficpolicy/${DEFAULT_GATEWAY}`], { namespace: GATEWAY_NAMESPACE }));

@@ -91,7 +91,12 @@ export function renderEdge(plan: GatewayPlan): KubeObject[] {
   const text = bundledTemplate(rel).render({
     namespace: GATEWAY_NAMESPACE, envoyProxy: ENVOY_PROXY, gateway: DEFAULT_GATEWAY, gatewayClass: plan.gatewayClass,
     envoyImage: plan.version!.images.envoy, externalTrafficPolicy: plan.envoyService!.externalTrafficPolicy,
-    annotations: plan.envoyService!.annotations, proxyProtocol: plan.clientTrafficPolicyProxy,
+    // No annotations: the field is left out. An empty map would be applied as `annotations: {}`, which the
+    // real apiserver's server-side apply turns into null once kaas owned keys there before (the previous row
+    // had annotations), and the EnvoyProxy CRD refuses null (found on the testbed: every switch to a row
+    // without annotations failed).
+    annotations: Object.keys(plan.envoyService!.annotations).length ? plan.envoyService!.annotations : false,
+    proxyProtocol: plan.clientTrafficPolicyProxy,
   });
   return parseDocuments(text, rel);
 }

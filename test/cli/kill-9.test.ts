@@ -26,7 +26,7 @@ describe('--output-dir after a kill -9: the old set or the new set, never a mix'
     const after = read(out);
     expect(after['cluster.yaml']).toContain('replicas: 3');
     expect(Object.keys(after)).toEqual(Object.keys(before));
-    expect(hidden(out)).toEqual(['.kaas-output.json']);
+    expect(hidden(out)).toEqual(['.kaas-output.manifest']);
     expect(fs.statSync(path.join(out, 'cloud.conf')).mode & 0o777).toBe(0o600);
   });
 
@@ -40,7 +40,7 @@ describe('--output-dir after a kill -9: the old set or the new set, never a mix'
     expect(r.stderr).toContain(`${out}: completing the set of files a kaas run killed while moving them into place had written`);
     expect(r.code).toBe(0);
     expect(read(out)['cluster.yaml']).toContain('replicas: 3');
-    expect(hidden(out)).toEqual(['.kaas-output.json']);
+    expect(hidden(out)).toEqual(['.kaas-output.manifest']);
   });
 });
 

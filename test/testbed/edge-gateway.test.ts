@@ -126,7 +126,7 @@ describe.each(ROWS)('apply-gateway row $variant, through Envoy Gateway, the real
     });
   });
 
-  rowTests(() => tb, row, [80], () => state);
+  rowTests(() => tb, row, [80], () => state, 'gateway');
 
   test('Gateway: Programmed, its address the one OCCM published (the nip.io hostname with PROXY protocol)', () => {
     const fip = state.lb.fips[0].floating_ip_address;

@@ -46,11 +46,15 @@ export interface RowState { lb: LbTree; svc: any; runs: { create?: Run; apply: R
  * The row's tests. `state()` is filled by the caller's beforeAll; `ports` are the Service ports the LB
  * must listen on (TCP).
  */
-export function rowTests(tb: () => Testbed, row: Row, ports: number[], state: () => RowState): void {
-  test('kaas planned the row (the plan line names the variant)', () => {
-    const { runs } = state();
-    expect(`${runs.apply.stderr}${runs.apply.stdout}`).toContain(row.variant.replace(/ \(.*\)$/, ''));
-    if (row.reason) expect(`${runs.apply.stderr}${runs.apply.stdout}`).toMatch(row.reason);
+export function rowTests(tb: () => Testbed, row: Row, ports: number[], state: () => RowState, plan: 'ingress' | 'gateway' = 'ingress'): void {
+  test('kaas planned the row (the plan names the variant, or for the Gateway its proxy and ETP)', () => {
+    const text = `${state().runs.apply.stderr}${state().runs.apply.stdout}`;
+    if (plan === 'ingress') expect(text).toContain(row.variant.replace(/ \(.*\)$/, ''));
+    else {
+      expect(text).toMatch(new RegExp(`^  proxy +${row.proxy ? 'PROXY protocol' : 'off'}`, 'm'));
+      expect(text).toMatch(new RegExp(`^  ETP +${row.etp} `, 'm'));
+    }
+    if (row.reason) expect(text).toMatch(row.reason);
   });
 
   test('Octavia: provider, algorithm, listeners and ports', () => {

@@ -6,7 +6,7 @@ import { tempDir } from '../../support/cli.js';
 
 const mode = (f: string) => fs.statSync(f).mode & 0o777;
 /** Everything in `dir` but the user's own files and kaas's manifest: what a killed or finished run left. */
-const records = (dir: string) => fs.readdirSync(dir).filter((n) => n.startsWith('.kaas-output') && n !== '.kaas-output.json');
+const records = (dir: string) => fs.readdirSync(dir).filter((n) => n.startsWith('.kaas-output') && n !== '.kaas-output.manifest');
 
 describe('writeOutputDir: one command\'s files replace its previous files as a set (issue 23)', () => {
   it('a second set replaces the first: changed files new, a file the set no longer has removed, your own files untouched, secrets 0600', () => {
@@ -22,7 +22,7 @@ describe('writeOutputDir: one command\'s files replace its previous files as a s
       { name: 'cluster.yaml', text: 'new cluster', secret: false },
       { name: 'cloud.conf', text: 'new conf', secret: true },
     ], 'create-cluster');
-    expect(fs.readdirSync(dir).sort()).toEqual(['.kaas-output.json', 'README.md', 'cloud.conf', 'cluster.yaml', 'ingress-nginx.yaml']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['.kaas-output.manifest', 'README.md', 'cloud.conf', 'cluster.yaml', 'ingress-nginx.yaml']);
     expect(fs.readFileSync(path.join(dir, 'cluster.yaml'), 'utf8')).toBe('new cluster');
     expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('my notes');
     expect(fs.readFileSync(path.join(dir, 'ingress-nginx.yaml'), 'utf8')).toBe('mine, before kaas');

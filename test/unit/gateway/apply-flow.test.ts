@@ -71,12 +71,14 @@ describe('apply-gateway against a (fake) workload cluster', () => {
     expect(kept).not.toContain('CustomResourceDefinition');
   });
 
+  // kubectl prints managedFields only with --show-managed-fields: without it the real kubectl (testbed) never
+  // showed kaas as the policy's manager, and the policy stayed.
   it('PROXY protocol turned off: removes the ClientTrafficPolicy an earlier apply made (Envoy would keep expecting the header), only if kaas made it', async () => {
     const noProxy = (ctp: object | undefined) => (kc: string): FakeCall[] => {
       const calls = happy(kc);
       const i = calls.findIndex((c) => c.stdinContains?.includes('kind: EnvoyProxy'));
       calls[i] = k(kc, APPLY, { stdinContains: ['kind: EnvoyProxy', 'kind: GatewayClass'], response: { stdout: 'gateway.gateway.networking.k8s.io/kaas serverside-applied\n' } });
-      const get = k(kc, ['get', 'clienttrafficpolicy', 'kaas', ...NS, '-o', 'json'], ctp ? { response: { stdout: JSON.stringify(ctp) } } : { response: { exitCode: 1, stderr: 'Error from server (NotFound): clienttrafficpolicies.gateway.envoyproxy.io "kaas" not found\n' } });
+      const get = k(kc, ['get', 'clienttrafficpolicy', 'kaas', ...NS, '-o', 'json', '--show-managed-fields'], ctp ? { response: { stdout: JSON.stringify(ctp) } } : { response: { exitCode: 1, stderr: 'Error from server (NotFound): clienttrafficpolicies.gateway.envoyproxy.io "kaas" not found\n' } });
       const del = ctp && (ctp as any).metadata.managedFields[0].manager === 'kaas' ? [k(kc, ['delete', 'clienttrafficpolicy/kaas', ...NS, '--ignore-not-found'])] : [];
       calls.splice(i + 1, 0, get, ...del);
       return calls;
