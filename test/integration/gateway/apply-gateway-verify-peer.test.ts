@@ -90,6 +90,8 @@ function cluster(kc: string, lbName: string): FakeCall[] {
     k(APPLY, { stdinContains: ['kind: Namespace'], response: { stdout: 'ok\n' } }),
     k(['rollout', 'status', 'deployment/envoy-gateway', ...NS, '--timeout=300s']),
     k(APPLY, { stdinContains: ['kind: EnvoyProxy', 'externalTrafficPolicy: Local'], response: { stdout: 'ok\n' } }),
+    // OVN: no PROXY protocol, so kaas looks for a ClientTrafficPolicy an earlier PROXY apply left (none here).
+    k(['get', 'clienttrafficpolicy', 'kaas', ...NS, '-o', 'json', '--show-managed-fields'], { response: { exitCode: 1, stderr: 'Error from server (NotFound): clienttrafficpolicies.gateway.envoyproxy.io "kaas" not found\n' } }),
     k(['get', 'gateway', 'kaas', ...NS, '-o', 'json'], { response: { stdout: JSON.stringify(gw) } }),
     k(['get', 'service', ...NS, '--selector', GATEWAY_OWNER, '-o', 'json'], { response: list([svc]) }),
     k(['get', 'service', SVC, ...NS, '-o', 'json'], { response: { stdout: JSON.stringify(svc) } }),
