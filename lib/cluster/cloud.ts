@@ -3,7 +3,7 @@ import { detectCapabilities } from '../openstack/detect.js';
 import type { Capabilities } from '../openstack/types.js';
 import { glanceRoot, listImageNames } from '../openstack/glance.js';
 import {
-  deleteFloatingIp, deleteSecurityGroup, listExternalNetworks, listFloatingIps, listSecurityGroups, neutronRoot, serverFloatingIps,
+  deleteFloatingIp, deletePort, deleteSecurityGroup, listExternalNetworks, listFloatingIps, listPorts, listSecurityGroups, neutronRoot, serverFloatingIps,
 } from '../openstack/neutron.js';
 import { createServerGroup, deleteServerGroup, findServersByName, listFlavors, listServerGroups } from '../openstack/nova.js';
 import { deleteLoadBalancer, getLoadBalancer, highestVersion, listLoadBalancers, listVersions, octaviaRoot } from '../openstack/octavia.js';
@@ -42,6 +42,9 @@ export interface ClusterCloud {
   /** Security groups of the token's project with their descriptions (OCCM's member groups are recognised by theirs). */
   securityGroups(): Promise<{ id: string; name: string; description?: string; projectId?: string }[]>;
   deleteSecurityGroup(id: string): Promise<void>;
+  /** Ports of a network (name and owner project): the ovn provider's VIP ports a refused create left behind. */
+  portsOfNetwork?(networkId: string): Promise<{ id: string; name: string; projectId?: string }[]>;
+  deletePort?(id: string): Promise<void>;
   /**
    * The project the token is scoped to (Keystone's token `project.id`). An administrative or
    * global-reader token lists every project's load balancers and Neutron resources; the lists are
@@ -103,6 +106,8 @@ export function openstackClusterCloud(c: Connection): ClusterCloud {
     deleteLoadBalancer: (id) => deleteLoadBalancer(c, octavia(), id),
     floatingIpsOfPort: async (portId) => (await listFloatingIps(c, neutron(), { portId, projectId })).map((f) => ({ id: f.id, address: f.floating_ip_address, projectId: f.project_id })),
     deleteFloatingIp: (id) => deleteFloatingIp(c, neutron(), id),
+    portsOfNetwork: async (networkId) => (await listPorts(c, neutron(), { networkId })).map((p) => ({ id: p.id, name: p.name ?? '', projectId: p.project_id as string | undefined })),
+    deletePort: (id) => deletePort(c, neutron(), id),
     securityGroups: async () => (await listSecurityGroups(c, neutron(), projectId)).map((g) => ({ id: g.id, name: g.name, description: g.description ?? '', projectId: g.project_id })),
     deleteSecurityGroup: (id) => deleteSecurityGroup(c, neutron(), id),
   };

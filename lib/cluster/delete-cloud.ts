@@ -168,3 +168,30 @@ export async function sweepServiceLoadBalancers(cloud: ClusterCloud, occmName: s
   }
   return { left: lbs.length, deleted };
 }
+
+/** The ovn provider's name for a load balancer's VIP port (ovn-octavia-provider ovn_const.LB_VIP_PORT_PREFIX). */
+export const OVN_VIP_PORT_PREFIX = 'ovn-lb-vip-';
+
+/**
+ * The ovn provider's VIP ports on the cluster's network whose load balancer does not exist: each
+ * create Octavia refused after the provider made the port (OCCM told lb-provider=ovn without
+ * lb-method=SOURCE_IP_PORT asks for ROUND_ROBIN, refused with 501, and retries with backoff) leaves
+ * one `ovn-lb-vip-<LB id>` port behind (seen on the testbed with octavia 2024.1's ovn provider). CAPO
+ * deletes only ports named after the cluster, so they keep the network in use and its delete loops on
+ * 409 NetworkInUse. Called in the Cluster wait once no Machine is left (OCCM is gone: no create is in
+ * flight), only for the cluster's own network and the token's project. Pure over `cloud`.
+ */
+export async function sweepOrphanOvnVipPorts(cloud: ClusterCloud, networkId: string, logger: Logger): Promise<string[]> {
+  if (!cloud.portsOfNetwork || !cloud.deletePort) return [];
+  const ports = (await cloud.portsOfNetwork(networkId)).filter((p) => p.name.startsWith(OVN_VIP_PORT_PREFIX) && inTokenProject(p.projectId, cloud.projectId));
+  if (!ports.length) return [];
+  const lbs = new Set((await cloud.loadBalancers()).map((l) => l.id));
+  const deleted: string[] = [];
+  for (const p of ports.filter((x) => !lbs.has(x.name.slice(OVN_VIP_PORT_PREFIX.length)))) {
+    await cloud.deletePort(p.id);
+    const what = `port ${p.name} (${p.id}): the ovn provider's VIP port of a load balancer that does not exist`;
+    deleted.push(what);
+    logger.info(`deleted ${what}`);
+  }
+  return deleted;
+}

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CAPI_CLUSTER, labelledNames, listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
-import { cleanupCloud, planCloudCleanup, sweepServiceLoadBalancers } from './delete-cloud.js';
+import { cleanupCloud, planCloudCleanup, sweepOrphanOvnVipPorts, sweepServiceLoadBalancers } from './delete-cloud.js';
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
 import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
@@ -53,7 +53,7 @@ export interface DeleteDeps extends ClusterDeps {
 }
 
 type Item = { metadata: { name: string; namespace: string }; spec?: { type?: string } };
-type LiveCluster = { metadata?: { deletionTimestamp?: string }; status?: { phase?: string } };
+type LiveCluster = { metadata?: { deletionTimestamp?: string }; spec?: { infrastructureRef?: { name?: string } }; status?: { phase?: string } };
 
 /** Cluster API's Machines (listed by the cluster label while the Cluster is deleted). */
 export const CAPI_MACHINE = 'machines.v1beta2.cluster.x-k8s.io';
@@ -142,7 +142,9 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
         const phase = `phase ${c.status?.phase ?? 'unknown'}`;
         const machines = await labelledNames(mgmt, CAPI_MACHINE, cluster, ns);
         if (machines.length) return { done: false, progress: `${phase}, ${machines.length} machine${machines.length === 1 ? '' : 's'} left` };
-        return { done: false, progress: `${phase}, no machine left, ${await sweep(cloud!, occm, deps.logger, actions)}` };
+        const infra = c.spec?.infrastructureRef?.name;
+        const network = infra ? (await mgmt.getJson<{ status?: { network?: { id?: string } } }>('openstackclusters.infrastructure.cluster.x-k8s.io', infra, { namespace: ns }).catch(() => undefined))?.status?.network?.id : undefined;
+        return { done: false, progress: `${phase}, no machine left, ${await sweep(cloud!, occm, deps.logger, actions, network)}` };
       });
     }
   }
@@ -179,10 +181,11 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
  * One sweep of OCCM's load balancers in the Cluster wait: what is left, as progress. A cloud error
  * does not end the wait (the next poll tries again; the timeout's message shows the last one).
  */
-async function sweep(cloud: ClusterCloud, occm: string, logger: Logger, actions: string[]): Promise<string> {
+async function sweep(cloud: ClusterCloud, occm: string, logger: Logger, actions: string[], network?: string): Promise<string> {
   try {
     const r = await sweepServiceLoadBalancers(cloud, occm, logger);
     actions.push(...r.deleted);
+    if (network) actions.push(...await sweepOrphanOvnVipPorts(cloud, network, logger));
     return `${r.left} OCCM load balancer${r.left === 1 ? '' : 's'} left`;
   } catch (e) {
     if (e instanceof ServiceMissing) return 'no Octavia in the catalog';

@@ -96,6 +96,11 @@ export async function deleteSecurityGroup(c: Connection, root: string, id: strin
   await c.call('network', root, { method: 'DELETE', path: `/v2.0/security-groups/${encodeURIComponent(id)}`, expect: [204, 404] });
 }
 
+/** Deletes a port; an already deleted one (404) counts as done. */
+export async function deletePort(c: Connection, root: string, id: string): Promise<void> {
+  await c.call('network', root, { method: 'DELETE', path: `/v2.0/ports/${encodeURIComponent(id)}`, expect: [204, 404] });
+}
+
 /** Deletes a floating IP; an already deleted one (404) counts as done. */
 export async function deleteFloatingIp(c: Connection, root: string, id: string): Promise<void> {
   await c.call('network', root, { method: 'DELETE', path: `/v2.0/floatingips/${encodeURIComponent(id)}`, expect: [204, 404] });

@@ -117,15 +117,13 @@ test('ROUND_ROBIN / HTTP monitor / allowed_cidrs on OVN: the ovn provider refuse
     try { wk(tb, ['delete', 'namespace', ns, '--wait=false']); } catch { /* ignore */ }
     // Each refused create (OCCM retries with backoff) leaves the ovn provider's VIP port `ovn-lb-vip-<LB id>`
     // behind in Neutron (Octavia refuses the LB with 501 after the provider made the port; the LB never
-    // exists). They keep the cluster network in use, so CAPO's network delete would loop on 409
-    // NetworkInUse: found on the testbed, not yet handled by kaas's delete-cluster (closing note of
-    // 2026-11-24). Removed here, exactly those whose LB does not exist, so edge-delete measures kaas alone.
+    // exists). They keep the cluster network in use: CAPO's network delete loops on 409 NetworkInUse until
+    // kaas's delete-cluster removes them (sweepOrphanOvnVipPorts), which edge-delete counts. Recorded here.
     const os = (args: string[]) => spawnSync('openstack', ['--os-cloud', 'peer-admin', ...args], { encoding: 'utf8', env: { PATH: tb.env.PATH, OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE, HOME: '/tmp' } }).stdout ?? '';
     const live = new Set((await tb.os.loadBalancers()).map((l) => l.id));
     const leaked = os(['port', 'list', '-f', 'value', '-c', 'ID', '-c', 'Name']).split('\n').map((l) => l.trim().split(/\s+/))
       .filter(([, n]) => n?.startsWith('ovn-lb-vip-') && !live.has(n.slice('ovn-lb-vip-'.length)));
     note(tb, `OVN refusals left ${leaked.length} ovn-lb-vip port(s) of LBs that never existed: ${leaked.map(([, n]) => n).join(', ')}`);
-    for (const [id] of leaked) os(['port', 'delete', id]);
     // OCCM back on kaas's amphora cloud.conf: the next scenarios' Services must not meet the broken one.
     await applyEdge(tb, 'ovn-restore', AMPHORA_MONITOR, { full: false, command: 'apply-ingress', extra: ['--no-verify'] });
   }
