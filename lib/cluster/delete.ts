@@ -135,6 +135,10 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     // OCCM's load balancers left in the cloud are deleted (and listed) by the wait below, once no machine is left.
     actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer)`);
     if (!o.dryRun) {
+      // The cluster's network, for the sweep of the ovn provider's orphaned VIP ports: read once, before
+      // CAPO starts deleting (the OpenStackCluster keeps it in its status until the network is gone).
+      const infra = live.spec?.infrastructureRef?.name;
+      const network = infra ? (await mgmt.getJson<{ status?: { network?: { id?: string } } }>('openstackclusters.infrastructure.cluster.x-k8s.io', infra, { namespace: ns }).catch(() => undefined))?.status?.network?.id : undefined;
       if (steps.deleteCluster) await mgmt.delete([`${CAPI_CLUSTER}/${cluster}`], { namespace: ns, wait: false });
       await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster} -n ${ns}; openstack loadbalancer list --name kube_service_${occm}_…`, async () => {
         const c = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
@@ -142,8 +146,6 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
         const phase = `phase ${c.status?.phase ?? 'unknown'}`;
         const machines = await labelledNames(mgmt, CAPI_MACHINE, cluster, ns);
         if (machines.length) return { done: false, progress: `${phase}, ${machines.length} machine${machines.length === 1 ? '' : 's'} left` };
-        const infra = c.spec?.infrastructureRef?.name;
-        const network = infra ? (await mgmt.getJson<{ status?: { network?: { id?: string } } }>('openstackclusters.infrastructure.cluster.x-k8s.io', infra, { namespace: ns }).catch(() => undefined))?.status?.network?.id : undefined;
         return { done: false, progress: `${phase}, no machine left, ${await sweep(cloud!, occm, deps.logger, actions, network)}` };
       });
     }
@@ -209,7 +211,7 @@ function withMgmtHint(e: ExecError, t: KubeTarget): ExecError {
 }
 
 function unreachable(logger: Logger, e: unknown): void {
-  const why = (e as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? '';
+  const why = lastLine(e as Error);
   logger.warn(`the workload cluster cannot be reached (${why}): its Service load balancers are cleaned up in the cloud afterwards, the Cinder volumes of its PVCs are not (openstack volume list)`);
 }
 

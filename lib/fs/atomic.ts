@@ -159,7 +159,7 @@ export function writeFileAtomic(file: string, text: string, opts: AtomicWriteOpt
   });
 }
 
-function statOrUndefined(file: string): fs.Stats | undefined {
+export function statOrUndefined(file: string): fs.Stats | undefined {
   try {
     return fs.statSync(file);
   } catch (err) {

@@ -5,7 +5,7 @@ import { OperationError } from '../errors.js';
 import { writeTarget } from './atomic.js';
 import { ensureDir } from './dir.js';
 import { fsError, isFsError } from './errors.js';
-import { goneOwner, ownerRecord } from './owner.js';
+import { goneOwner, ownerRecord, readOwnerRecord } from './owner.js';
 
 /**
  * One writer at a time per state file: read–modify–write of a settings file or kubeconfig under
@@ -62,7 +62,7 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
     release = await lockfile.lock(target, { realpath: false, retries: RETRIES, stale: 10_000, onCompromised: () => undefined, fs: lockFs });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      const owner = readOwner(lock);
+      const owner = readOwnerRecord(path.join(lock, OWNER))?.pid;
       throw new OperationError(`${file} is being written by another kaas run${owner ? ` (pid ${owner})` : ''}`, {
         hint: `wait for it to finish and run again; if no kaas is running, remove ${lock} (rm -r)`,
       });
@@ -79,13 +79,5 @@ export async function withFileLock<T>(file: string, fn: () => T | Promise<T>, op
     return await fn();
   } finally {
     await release().catch(() => undefined); // already released (compromised lock): nothing to undo
-  }
-}
-
-function readOwner(lock: string): string | undefined {
-  try {
-    return /^(\d+) /.exec(fs.readFileSync(path.join(lock, OWNER), 'utf8'))?.[1];
-  } catch {
-    return undefined;
   }
 }

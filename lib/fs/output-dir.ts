@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { specialKind, syncDir } from './atomic.js';
+import { specialKind, statOrUndefined, syncDir } from './atomic.js';
 import { ensureDir } from './dir.js';
 import { withFsErrors } from './errors.js';
 import { commitSet, JOURNAL, lockOutputDir, recoverOutputDir, STAGE_PREFIX, type Journal } from './output-journal.js';
@@ -78,9 +78,9 @@ function stageFiles(dir: string, stage: string, files: OutputFile[], owner: stri
   const journal: Journal = { owner, files: [] };
   for (const f of files) {
     const staged = path.join(stage, 'files', f.name);
-    const old = statOrUndefined(path.join(dir, f.name));
-    const mode = f.secret ? 0o600 : old ? old.mode & 0o7777 : 0o644;
     withFsErrors(path.join(dir, f.name), 'write', () => {
+      const old = statOrUndefined(path.join(dir, f.name));
+      const mode = f.secret ? 0o600 : old ? old.mode & 0o7777 : 0o644;
       fs.mkdirSync(path.dirname(staged), { recursive: true, mode: 0o700 });
       writeSynced(staged, f.text, mode, !f.secret && old && process.getuid?.() === 0 && old.uid !== 0 ? old : undefined);
     });
@@ -100,13 +100,5 @@ function writeSynced(file: string, text: string, mode: number, chownTo?: fs.Stat
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
-  }
-}
-
-function statOrUndefined(file: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(file);
-  } catch {
-    return undefined;
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { OperationError } from '../errors.js';
 import { syncDir, writeFileAtomic } from './atomic.js';
 import { withFsErrors } from './errors.js';
-import { goneOwner, ownerRecord, processGone } from './owner.js';
+import { goneOwner, ownerRecord, processGone, readOwnerRecord } from './owner.js';
 
 /**
  * The commit protocol of `--output-dir` (output-dir.ts), in DIR:
@@ -59,7 +59,7 @@ export function lockOutputDir(dir: string): () => void {
       continue;
     }
     if (Date.now() > deadline) {
-      const pid = /^(\d+)/.exec(readOr(lock, ''))?.[1];
+      const pid = readOwnerRecord(lock)?.pid;
       throw new OperationError(`--output-dir ${dir} is being written by another kaas run${pid ? ` (pid ${pid})` : ''}`, {
         hint: `wait for it to finish and run again; if no kaas is running, remove ${lock}`,
       });
@@ -74,14 +74,6 @@ function emptyAndOld(lock: string): boolean {
     return st.size === 0 && st.mtimeMs < Date.now() - 10_000;
   } catch {
     return false;
-  }
-}
-
-function readOr(file: string, fallback: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return fallback;
   }
 }
 

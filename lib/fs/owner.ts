@@ -25,11 +25,8 @@ export function processGone(pid: number): boolean {
   }
 }
 
-/**
- * The pid of an owner record read from `file` when that owner ran on this host and is gone; else
- * undefined (no record, unreadable, another host's, or still running).
- */
-export function goneOwner(file: string): number | undefined {
+/** The owner record in `file` ("<pid> <host>"), or undefined when there is none or it is not one. */
+export function readOwnerRecord(file: string): { pid: number; host: string } | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -37,9 +34,17 @@ export function goneOwner(file: string): number | undefined {
     return undefined;
   }
   const m = /^(\d+) (\S+)\s*$/.exec(text);
-  if (!m || m[2] !== os.hostname()) return undefined;
-  const pid = Number(m[1]);
-  return processGone(pid) ? pid : undefined;
+  return m ? { pid: Number(m[1]), host: m[2] } : undefined;
+}
+
+/**
+ * The pid of an owner record read from `file` when that owner ran on this host and is gone; else
+ * undefined (no record, unreadable, another host's, or still running).
+ */
+export function goneOwner(file: string): number | undefined {
+  const owner = readOwnerRecord(file);
+  if (!owner || owner.host !== os.hostname()) return undefined;
+  return processGone(owner.pid) ? owner.pid : undefined;
 }
 
 /** kaas's temporary files beside a target: `.<name>.<pid>.<12 hex>.tmp` (see atomic.ts). */
