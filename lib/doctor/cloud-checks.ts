@@ -1,6 +1,7 @@
 import type { LoadBalancer, Pool } from '../openstack/octavia.js';
 import { algorithmAllowed, monitorTypeAllowed, PROVIDERS, providerFacts } from '../plan/providers.js';
 import { finding, ownerNames, type Check, type CheckInput } from './check.js';
+import { healthMonitorNotActive } from './monitor-checks.js';
 import { ownedBy, parseOccmFipDescription, parseOccmLbName, octaviaTime } from './names.js';
 
 /**
@@ -156,4 +157,4 @@ export const quotaHeadroom: Check = {
 };
 
 /** Every cloud-side check, in report order. */
-export const CLOUD_CHECKS: readonly Check[] = [lbError, lbStuckPending, lbRecreationLoop, ovnPoolMonitorType, ovnPoolAlgorithm, ovnListenerAllowedCidrs, fipUnattached, quotaHeadroom];
+export const CLOUD_CHECKS: readonly Check[] = [lbError, lbStuckPending, lbRecreationLoop, healthMonitorNotActive, ovnPoolMonitorType, ovnPoolAlgorithm, ovnListenerAllowedCidrs, fipUnattached, quotaHeadroom];

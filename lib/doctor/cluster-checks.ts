@@ -49,17 +49,21 @@ export const lbOrphaned: Check = {
   },
 };
 
+/** Does OCCM give this Service a health monitor (its annotation, else the live cloud.conf's create-monitor)? */
+export function monitorAsked(i: CheckInput, s: KubeService): boolean {
+  const a = annotation(s, MONITOR_ANNOTATION);
+  return a !== undefined ? gcfgTrue(a) : gcfgTrue(liveLb(i)['create-monitor']);
+}
+
 export const etpLocalNoMonitor: Check = {
   id: 'etp-local-no-monitor', severity: 'error', needs: ['cluster'],
   what: 'a LoadBalancer Service with externalTrafficPolicy: Local gets no health monitor (neither cloud.conf create-monitor nor the annotation), so the LB also sends to nodes without a pod, where traffic is dropped',
   fix: 'amphora: annotate loadbalancer.openstack.org/enable-health-monitor=true; ovn: create-monitor=true in cloud.conf',
   run: (i) => {
     const provider = liveProvider(i);
-    const globalMonitor = gcfgTrue(liveLb(i)['create-monitor']);
     return lbServices(i).filter((s) => s.spec.externalTrafficPolicy === 'Local').flatMap((s) => {
       const a = annotation(s, MONITOR_ANNOTATION);
-      const on = a !== undefined ? gcfgTrue(a) : globalMonitor;
-      if (on) return [];
+      if (monitorAsked(i, s)) return [];
       const ns = s.metadata.namespace;
       const ovn = providerFacts(provider).name === 'ovn';
       return [finding(etpLocalNoMonitor, svcRes(s),

@@ -20,6 +20,7 @@ import type { Settings } from '../settings/types.js';
 import { runChecks, type Check, type CheckInput } from './check.js';
 import { CLOUD_CHECKS } from './cloud-checks.js';
 import { CLUSTER_CHECKS } from './cluster-checks.js';
+import { healthMonitorMissing } from './monitor-checks.js';
 import { fetchCloudSnapshot } from './fetch-cloud.js';
 import { fetchClusterSnapshot } from './fetch-cluster.js';
 import { formatReport, hasErrors, incomplete, sortFindings, type DoctorReport } from './findings.js';
@@ -30,7 +31,7 @@ import { quotaNeeds } from './quota-needs.js';
 import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
 
 /** Every doctor check, cloud side first (the README catalogue lists them in this order). */
-export const DOCTOR_CHECKS: readonly Check[] = [...CLOUD_CHECKS, ...CLUSTER_CHECKS];
+export const DOCTOR_CHECKS: readonly Check[] = [...CLOUD_CHECKS, ...CLUSTER_CHECKS, healthMonitorMissing];
 
 /** Inputs of `kaas doctor [<cluster>]`. */
 export interface DoctorOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {

@@ -2,6 +2,7 @@ import { algorithmAllowed, providerFacts } from '../plan/providers.js';
 import type { CheckInput } from './check.js';
 import { DOCTOR_CHECKS } from './doctor.js';
 import type { Finding } from './findings.js';
+import { monitorProblem, monitorState } from './monitor-status.js';
 import { EDGES, expectedLbName, type EdgeExpectation } from './expectation.js';
 
 /**
@@ -62,6 +63,15 @@ function mismatches(x: EdgeExpectation, i: CheckInput): Mismatch[] {
       out.push({ check: 'verify-monitor', explainedBy: ['etp-local-no-monitor', 'ovn-pool-monitor-type', 'occm-config-contradicts-plan'], fix: `kaas ${e.command} ${x.cluster}`,
         message: hm ? `Pool ${p.name ?? p.id} of ${name} has a ${hm.type} health monitor; the plan expects ${type}.` : `Pool ${p.name ?? p.id} of ${name} has no health monitor, which the plan needs (${x.monitor}).` });
     }
+  }
+  // Whatever the plan: a monitor Octavia did not make ACTIVE checks nothing (issue 29: every ovn monitor of
+  // the testbed was in ERROR, the LB ACTIVE, and the verification passed). The message is doctor's
+  // health-monitor-not-active's own (monitorProblem), so the mismatch is not explained twice.
+  for (const p of c.pools) {
+    const hm = c.healthMonitors.find((m) => m.id === p.healthmonitor_id);
+    if (!hm || monitorState(hm) === 'ok') continue;
+    const problem = monitorProblem(hm, { lbName: name, poolName: p.name || p.id, provider: lb.provider ?? x.provider });
+    out.push({ check: 'verify-monitor-status', explainedBy: [], fix: problem.fix, message: problem.message });
   }
   if (!membersExact) {
     out.push({ check: 'verify-members', explainedBy: ['etp-local-no-monitor'], fix: `kubectl get pods -n ${x.namespace} -o wide; openstack loadbalancer member list POOL`,

@@ -146,12 +146,16 @@ export interface Pool {
   [key: string]: unknown;
 }
 
-/** A health monitor. */
+/** A health monitor (Octavia reports its provisioning_status: ACTIVE, PENDING_CREATE/UPDATE/DELETE, ERROR or DELETED; and an operating_status). */
 export interface HealthMonitor {
   id: string;
   name?: string;
   type: string;
   pools?: { id: string }[];
+  provisioning_status?: string;
+  operating_status?: string;
+  created_at?: string | null;
+  updated_at?: string | null;
   [key: string]: unknown;
 }
 

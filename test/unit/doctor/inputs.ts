@@ -1,7 +1,7 @@
 import { clusterNames } from '../../../lib/cluster/model.js';
 import type { CheckInput } from '../../../lib/doctor/check.js';
 import type { KubeService } from '../../../lib/doctor/snapshot.js';
-import type { LoadBalancer } from '../../../lib/openstack/octavia.js';
+import type { HealthMonitor, LoadBalancer } from '../../../lib/openstack/octavia.js';
 import { planIngress } from '../../../lib/plan/ingress.js';
 import { orThrow } from '../../../lib/plan/decision.js';
 import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
@@ -47,4 +47,18 @@ export function cloud(over: Partial<NonNullable<CheckInput['cloud']>> = {}): Non
 
 export function kube(over: Partial<NonNullable<CheckInput['kube']>> = {}): NonNullable<CheckInput['kube']> {
   return { services: [], nodes: [], ingressPods: [], gatewayPods: [], occmStartedAt: [], ...over };
+}
+
+/**
+ * A health monitor as Octavia's GET /v2/lbaas/healthmonitors returns it (api-ref "Show Health Monitor
+ * details"; every field, as the peer's Octavia 11 answers — test/integration/doctor/monitor-shape-peer.test.ts
+ * holds the two to the same keys): ACTIVE/ONLINE unless `over` says otherwise.
+ */
+export function hm(id: string, type: string, pools: string[], over: Partial<HealthMonitor> = {}): HealthMonitor {
+  const http = type === 'HTTP' || type === 'HTTPS';
+  return {
+    id, name: '', type, pools: pools.map((p) => ({ id: p })), project_id: 'p1', admin_state_up: true, provisioning_status: 'ACTIVE', operating_status: 'ONLINE',
+    delay: 5, timeout: 3, max_retries: 1, max_retries_down: 3, http_method: http ? 'GET' : null, url_path: http ? '/healthz' : null, expected_codes: http ? '200' : null,
+    http_version: null, domain_name: null, tags: [], created_at: '2026-05-01T11:00:00', updated_at: '2026-05-01T11:01:00', ...over,
+  };
 }

@@ -7,7 +7,7 @@ import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
-import { cloud, ingressPlan, input, kube, lb, OVN, svc } from './inputs.js';
+import { cloud, hm, ingressPlan, input, kube, lb, OVN, svc } from './inputs.js';
 import { snapshotCalls } from './kube-scenario.js';
 
 const NAME = 'kube_service_demo_ingress-nginx_ingress-nginx-controller';
@@ -16,13 +16,13 @@ const pods = [{ name: 'c1', nodeName: 'w1', ready: true }, { name: 'c2', nodeNam
 const member = (address: string, operating_status: string) => ({ id: `m-${address}`, address, protocol_port: 30080, operating_status });
 
 /** The LB OCCM builds for amphora + PROXY: two PROXY pools with HTTP monitors, members ONLINE where the pods run. */
-function amphoraProxyLb(over: { protocol?: string; monitor?: string | null; online?: string[]; status?: [string, string]; fip?: string } = {}): CloudSnapshot {
+function amphoraProxyLb(over: { protocol?: string; monitor?: string | null; online?: string[]; status?: [string, string]; fip?: string; hmStatus?: string } = {}): CloudSnapshot {
   const online = over.online ?? ['10.8.0.21', '10.8.0.22'];
   const pools = ['p80', 'p443'].map((id) => ({ id, name: id, protocol: over.protocol ?? 'PROXY', lb_algorithm: 'ROUND_ROBIN', healthmonitor_id: over.monitor === null ? null : `hm-${id}`, loadbalancers: [{ id: `id-${NAME}` }] }));
   return cloud({
     loadBalancers: [lb(NAME, { provisioning_status: over.status?.[0] ?? 'ACTIVE', operating_status: over.status?.[1] ?? 'DEGRADED', vip_address: '10.8.0.50' })],
     pools,
-    healthMonitors: over.monitor === null ? [] : pools.map((p) => ({ id: `hm-${p.id}`, type: over.monitor ?? 'HTTP', pools: [{ id: p.id }] })),
+    healthMonitors: over.monitor === null ? [] : pools.map((p) => hm(`hm-${p.id}`, over.monitor ?? 'HTTP', [p.id], { provisioning_status: over.hmStatus ?? 'ACTIVE' })),
     floatingIps: [{ id: 'f1', floating_ip_address: over.fip ?? '203.0.113.45', port_id: `port-${NAME}` }],
     members: Object.fromEntries(pools.map((p) => [p.id, nodes.map((n) => member(n.internalIp, online.includes(n.internalIp) ? 'ONLINE' : 'ERROR'))])),
   });
@@ -48,8 +48,23 @@ describe('verification of the edge LB against the plan', () => {
     ['ERROR LB', amphoraProxyLb({ status: ['ERROR', 'OFFLINE'] }), k(), ['verify-lb-status', 'lb-error']],
     ['published address is not the FIP', amphoraProxyLb({ fip: '203.0.113.99' }), k(), ['verify-address']],
     ['plain IP with PROXY protocol', amphoraProxyLb(), k(proxyAnn, [{ ip: '203.0.113.45' }]), ['verify-address']],
+    // Issue 29: a monitor Octavia never made ACTIVE checks nothing, whatever the LB's own status says.
+    ['monitors in ERROR, LB ACTIVE', amphoraProxyLb({ hmStatus: 'ERROR' }), k(), ['verify-monitor-status', 'verify-monitor-status']],
+    ['monitors DELETED', amphoraProxyLb({ hmStatus: 'DELETED' }), k(), ['verify-monitor-status', 'verify-monitor-status']],
+    ['monitors still PENDING_CREATE (re-read until the timeout)', amphoraProxyLb({ hmStatus: 'PENDING_CREATE' }), k(), ['verify-monitor-status', 'verify-monitor-status']],
   ])('%s', (_, c, kk, want) => {
     expect(verifyEdge(x, { ...base, cloud: c, kube: kk }).map((f) => f.check)).toEqual(want);
+  });
+
+  it('OVN monitor in ERROR (provider without a health-check source port): the mismatch names LB, pool and monitor, what it means and the fix', () => {
+    const c = amphoraProxyLb({ protocol: 'TCP', monitor: 'TCP', hmStatus: 'ERROR' });
+    c.loadBalancers[0].provider = 'ovn';
+    c.pools.forEach((p) => (p.lb_algorithm = 'SOURCE_IP_PORT'));
+    const ovnKube = { ...k({} as typeof proxyAnn), cloudConf: { text: '[LoadBalancer]\nlb-provider=ovn\nlb-method=SOURCE_IP_PORT\ncreate-monitor=true\n' }, ingressConfig: {} };
+    const got = verifyEdge(ingressX(ingressPlan(OVN)), { ...input({ lb: OVN }), cloud: c, kube: ovnKube });
+    expect(got.map((f) => `${f.check} ${f.severity}`)).toEqual(['verify-monitor-status error', 'verify-monitor-status error']);
+    expect(got[0].message).toBe(`Health monitor hm-p80 (TCP) of pool p80 of load balancer ${NAME} is ERROR: no health check runs, so with externalTrafficPolicy: Local the load balancer keeps sending requests to nodes without a pod, and those requests fail.`);
+    expect(got[0].fix).toMatch(/^openstack loadbalancer healthmonitor show hm-p80\. The ovn provider needs a health-monitor source port on the member network: ovn-octavia-provider older than 4\.0\.0 uses the OVN metadata port, .*ovn_metadata_enabled = true.*use_ovn_lb_provider: false/);
   });
 
   it('OVN: SOURCE_IP_PORT and TCP monitors expected; ROUND_ROBIN explained by ovn-pool-algorithm', () => {

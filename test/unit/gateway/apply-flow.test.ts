@@ -9,7 +9,7 @@ import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
 import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
-import { cloud as cloudSnap, lb as octaviaLb } from '../doctor/inputs.js';
+import { cloud as cloudSnap, hm, lb as octaviaLb } from '../doctor/inputs.js';
 import { snapshotCalls } from '../doctor/kube-scenario.js';
 
 const EG = 'test/fakes/recorded/envoy-gateway-v1.9';
@@ -129,7 +129,7 @@ function envoyLb(name = LB_NAME, over: { protocol?: string; monitor?: string | n
   return cloudSnap({
     loadBalancers: [octaviaLb(name, { operating_status: 'DEGRADED', vip_address: '10.8.0.50' })],
     pools,
-    healthMonitors: over.monitor === null ? [] : pools.map((p) => ({ id: `hm-${p.id}`, type: over.monitor ?? 'HTTP', pools: [{ id: p.id }] })),
+    healthMonitors: over.monitor === null ? [] : pools.map((p) => hm(`hm-${p.id}`, over.monitor ?? 'HTTP', [p.id])),
     floatingIps: [{ id: 'f1', floating_ip_address: '203.0.113.45', port_id: `port-${name}` }],
     members: Object.fromEntries(pools.map((p) => [p.id, ['10.8.0.21', '10.8.0.22', '10.8.0.23'].map((address) => ({ id: `m-${address}`, address, protocol_port: 30480, operating_status: online.includes(address) ? 'ONLINE' : 'ERROR' }))])),
   });
