@@ -159,12 +159,14 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
     step.succeed();
     let localMembers;
     let membersProblem: string | undefined;
+    let localLb: { provider?: string; vip_address?: string } | undefined;
     try {
       if (!cloud.loadBalancerSnapshot) throw new Error('this cloud adapter cannot read Octavia');
       const name = occmLoadBalancerName(clusterNames(s.namespace, o.cluster).occmCluster, CHECK_NAMESPACE, SERVICES.local);
       const snap = await cloud.loadBalancerSnapshot(name);
       if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${name}`);
       localMembers = Object.values(snap.members ?? {}).flat();
+      localLb = snap.loadBalancers[0];
     } catch (e) {
       membersProblem = (e as Error).message.split('\n')[0];
     }
@@ -174,6 +176,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
       nodeIps: facts.map((f) => f.internalIp).filter((x): x is string => Boolean(x)),
       podNodeIps: chosen.map((n) => byName.get(n)).filter((x): x is string => Boolean(x)),
       localMembers, membersProblem,
+      provider: localLb?.provider ?? lb.provider, localViaFloatingIp: localLb?.vip_address ? addr.local !== localLb.vip_address : undefined,
     });
     const failed = checks.filter((c) => c.result === 'fail');
     const text = [

@@ -1,5 +1,6 @@
 import { inCidr } from '../ingress/real-ip.js';
 import type { Member } from '../openstack/octavia.js';
+import { fipBypassCause } from './fip-bypass.js';
 
 /**
  * check-lb's verdicts from what was observed: every try answered (after a warm-up that only waits
@@ -43,6 +44,10 @@ export interface Observed {
   /** Members of the Local LB's pools (undefined: the cloud could not be asked, with why). */
   localMembers?: Member[];
   membersProblem?: string;
+  /** The Local LB's provider (Octavia's where it was read, else the plan's). */
+  provider?: string;
+  /** False when the Local address probed is the LB's VIP, not a floating IP. */
+  localViaFloatingIp?: boolean;
 }
 
 function answers(name: string, etp: string, r: ServiceRun): LbCheck {
@@ -55,7 +60,10 @@ function answers(name: string, etp: string, r: ServiceRun): LbCheck {
 
 /** The per-check verdicts, in report order. */
 export function evaluate(o: Observed): LbCheck[] {
-  const out = [answers('cluster-answers', 'externalTrafficPolicy: Cluster', o.cluster), answers('local-answers', 'externalTrafficPolicy: Local', o.local)];
+  const local = answers('local-answers', 'externalTrafficPolicy: Local', o.local);
+  const cause = local.result === 'fail' ? fipBypassCause({ provider: o.provider, tries: o.local.tries, members: o.localMembers, podNodeIps: o.podNodeIps, viaFloatingIp: o.localViaFloatingIp }) : undefined;
+  if (cause) local.detail += `. Cause: ${cause}`;
+  const out = [answers('cluster-answers', 'externalTrafficPolicy: Cluster', o.cluster), local];
   if (!o.clientIpKept) {
     out.push({ check: 'local-client-ip', result: 'skipped', detail: 'the plan does not keep client IPs for plain Services (amphora proxies TCP; only PROXY protocol, which vanilla Services do not ask for, carries them)' });
   } else if (!o.localClientIp?.ok) {

@@ -38,6 +38,20 @@ describe('check-lb verdicts', () => {
     expect(evaluate({ ...base, ...over } as Observed).map((c) => c.result)).toEqual(want);
   });
 
+  it.each([
+    ['ovn, monitor took the podless node out, 3 of 50 lost: the floating-IP bypass', { provider: 'ovn', local: run(50, 3) }, true],
+    ['amphora, same pattern: not this cause', { provider: 'amphora', local: run(50, 3) }, false],
+    ['ovn, the podless node still ONLINE (no monitor): not this cause', { provider: 'ovn', local: run(50, 3), localMembers: base.localMembers!.map((m) => ({ ...m, operating_status: 'ONLINE' })) }, false],
+    ['ovn, the pod node not ONLINE: not this cause', { provider: 'ovn', local: run(50, 3), localMembers: base.localMembers!.map((m) => ({ ...m, operating_status: 'OFFLINE' })) }, false],
+    ['ovn, every request failed: something else', { provider: 'ovn', local: run(50, 50) }, false],
+    ['ovn, probed at the VIP itself (no floating IP): not this cause', { provider: 'ovn', local: run(50, 3), localViaFloatingIp: false }, false],
+    ['ovn, members unreadable', { provider: 'ovn', local: run(50, 3), localMembers: undefined }, false],
+    ['ovn, every request answered', { provider: 'ovn' }, false],
+  ])('local-answers names the ovn floating-IP bypass (bug 1997418) only when it is the cause: %s', (_, over, named) => {
+    const v = evaluate({ ...base, ...over } as Observed).find((c) => c.check === 'local-answers')!;
+    expect(/Cause: the health monitor took the nodes without a pod out \(10\.8\.0\.22 ERROR\), yet requests through the floating IP still reach them: the ovn provider applies no health check to the floating-IP VIP \(Launchpad bug 1997418, fixed in ovn-octavia-provider 3\.1\.0 for Zed and 4\.0\.0 onwards\)\. Fix: ask the cloud operator to upgrade ovn-octavia-provider, or use the amphora provider \(use_ovn_lb_provider: false\)$/.test(v.detail)).toBe(named);
+  });
+
   it('no ONLINE member: the detail says why the check cannot pass, with the statuses seen', () => {
     const v = evaluate({ ...base, localMembers: base.localMembers!.map((m) => ({ ...m, operating_status: 'NO_MONITOR' })) } as Observed).find((c) => c.check === 'local-podless-nodes')!;
     expect(v).toEqual({ check: 'local-podless-nodes', result: 'fail', detail: 'no member on a node with an echo pod (10.8.0.21) is ONLINE (member status: NO_MONITOR): the health monitor reaches no node, so the Local LB has no backend' });
@@ -107,6 +121,16 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     const deps = { logger: memoryLogger(), runner: fakeRunner(fake), cloud, sleep: async () => {}, kubectlFor: fakeKubectlFor(() => fake!) };
     return { o, deps, asked };
   }
+
+  it('OVN provider without the floating-IP health check (bug 1997418): the monitor took the podless nodes out, a share of Local requests still fails, and the verdict names the cause and the fixes', async () => {
+    const port = await start((n, req, res) => (n % 3 === 2 ? req.socket.destroy() : agnhost(n, req, res)));
+    const { o, deps } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)]), members(['10.8.0.21']), true);
+    const r = await runCheckLb({ ...o, cluster: 'prod', port, sets: [] }, deps);
+    fake!.assertDone();
+    expect(r.exitCode).toBe(1);
+    expect((r.data.checks as { check: string; result: string }[]).map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers fail', 'local-client-ip pass', 'local-podless-nodes pass']);
+    expect(r.text).toMatch(/FAIL local-answers +externalTrafficPolicy: Local: \d+ of 20 requests to 127\.0\.0\.2 failed .*\. Cause: the health monitor took the nodes without a pod out \(10\.8\.0\.22 ERROR, 10\.8\.0\.23 ERROR\), .*Launchpad bug 1997418.*use_ovn_lb_provider: false/);
+  });
 
   it('OVN: every try answers, Local sees the client address, only pod nodes are ONLINE; the namespace is removed', async () => {
     const port = await start();
