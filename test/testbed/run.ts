@@ -10,8 +10,9 @@
  * running afterwards (a later run reuses what still runs); KAAS_TESTBED_WORKLOAD=1 also starts the workload
  * side (testbed.sh start --workload, read from the environment by testbed.sh) and runs the edge scenarios;
  * without it (and without a pattern) a short workload-side smoke follows the management scenarios (below,
- * KAAS_TESTBED_SMOKE=0 to leave it out). The run fails, never skips, when the testbed
- * cannot be built or started: the reason is printed.
+ * KAAS_TESTBED_SMOKE=0 to leave it out). edge-datapath (real packets through the ovn rows) runs in both only
+ * when testbed.env says DATAPATH=1 (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). The run fails, never skips,
+ * when the testbed cannot be built or started: the reason is printed.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -59,8 +60,12 @@ const runJest = (args: string[], extraEnv: Record<string, string> = {}) => {
   }).status ?? 1;
 };
 const patterns = process.argv.slice(2);
+// edge-datapath (real packets) needs the data path: testbed.env DATAPATH=1 (KAAS_TESTBED_DATAPATH=1). Without
+// it the workload set leaves it out, unless a pattern selects it — then it runs and fails saying why.
+const datapath = parseEnvFile(fs.readFileSync(envFile, 'utf8')).DATAPATH === '1';
+const ignored = workload ? (datapath || patterns.length ? [] : ['/edge-datapath']) : ['/edge-'];
 // Last: jest reads every word after an array option as one more pattern (a file pattern given after it would be ignored).
-let status = runJest([...patterns, ...(workload ? [] : ['--testPathIgnorePatterns', '/edge-'])]);
+let status = runJest([...patterns, ...(ignored.length ? ['--testPathIgnorePatterns', ...ignored] : [])]);
 process.stderr.write(`[testbed] scenarios finished (exit ${status}) after ${secs()}\n`);
 
 // Without KAAS_TESTBED_WORKLOAD=1 (npm test, CI) the workload side still runs once, briefly: it starts on
@@ -79,6 +84,12 @@ if (smoke) {
     const e = runJest(['edge-ingress'], { KAAS_EDGE_ROWS: 'amphora-proxy;ovn' });
     process.stderr.write(`[testbed] workload-side smoke finished (exit ${e}) after ${secs()}\n`);
     if (e !== 0) status = e;
+    // With the data path (testbed.env DATAPATH=1) the smoke also sends packets; without it nothing changes.
+    if (parseEnvFile(fs.readFileSync(envFile, 'utf8')).DATAPATH === '1') {
+      const d = runJest(['edge-datapath']);
+      process.stderr.write(`[testbed] data-path smoke (edge-datapath) finished (exit ${d}) after ${secs()}\n`);
+      if (d !== 0) status = d;
+    }
   }
 } else if (!workload) {
   process.stderr.write('[testbed] the workload-side edge scenarios (test/testbed/edge-*.test.ts) are not run: KAAS_TESTBED_WORKLOAD=1 runs them\n');

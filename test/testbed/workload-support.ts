@@ -130,7 +130,9 @@ export async function applyEdge(tb: Testbed, label: string, sets: Record<string,
   }
   // OCCM (workload.sh's occm loop, as the DaemonSet) restarted with exactly this cloud.conf.
   await until('OCCM running the row\'s cloud.conf', 180_000, () => occmConf(tb) === conf.trim());
-  const apply = kaas(tb, [o.command, tb.cluster, '--verify-timeout', '30', ...(o.extra ?? [])], { sets });
+  // With the data path (DATAPATH=1) members really go ONLINE/OFFLINE: kaas's own default window (180 s) for
+  // the monitors' first rounds; without it nothing ever changes, and 30 s only bounds the wait.
+  const apply = kaas(tb, [o.command, tb.cluster, '--verify-timeout', tb.env.DATAPATH === '1' ? '180' : '30', ...(o.extra ?? [])], { sets });
   note(tb, `${label}: ${o.command} exit ${apply.code} in ${apply.ms} ms\n${apply.stderr.slice(-3000)}`);
   return { dry, create, apply };
 }

@@ -1,0 +1,123 @@
+/**
+ * Issue 29, what kaas must hold once packets flow (testbed.env DATAPATH=1: OVN with ovn-controller, a
+ * kube-proxy per node, the pods' programs — test/testbed/datapath-nodes.sh): for the rows of the
+ * apply-ingress decision table that run on ovn, and a control row without a monitor, requests from a
+ * client namespace that stands for the internet (CLIENT_NETNS, which reaches floating IPs only through
+ * the external network) to the Service's floating IP, with the ingress-nginx controller pinned to one of
+ * ≥ 2 workers:
+ *   - after the monitor's window every request is answered, by that node only, and the backend sees the
+ *     client's own address; Octavia's members are ONLINE exactly for that node; the pod moves, the
+ *     answers and the ONLINE member follow;
+ *   - on ovn-octavia-provider 3.0.0 (Debian's; no health check on the floating-IP VIP, Launchpad bug
+ *     1997418) the members follow the pod but a share of the requests through the floating IP still
+ *     time out — and `kaas check-lb` must say so, naming the cause and the fix;
+ *   - the control row (monitors off, externalTrafficPolicy: Local as the seeds had it): requests that land
+ *     on the pod-less node fail — the failure kaas exists to prevent.
+ * Selected without the data path, it fails (dataPath throws in beforeAll); it never skips.
+ */
+import { jest } from '@jest/globals';
+import { burst, dataPath, fipHealthChecked, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
+import { INGRESS_ROWS } from './ingress-rows.js';
+import { readLb, serviceWithAddress, type Row } from './lb-rows.js';
+import type { LbTree } from './openstack-reader.js';
+import { applyEdge, kaas, note, removeIngress, testbed, wk, type Testbed } from './workload-support.js';
+
+jest.setTimeout(40 * 60_000);
+
+const N = 20;
+const SVC = { ns: 'ingress-nginx', name: 'ingress-nginx-controller' };
+/** Monitors off: OCCM makes no monitor for ovn, and the Service is switched to ETP Local in the test. */
+const CONTROL: Row = { variant: 'ovn without a monitor (control)', sets: { use_ovn_lb_provider: 'true', occm_loadbalancer: '{create-monitor: "false"}' }, provider: 'ovn', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false };
+// The control first: the ovn rows then leave OCCM with monitors on for check-lb at the end.
+const ROWS: Row[] = [CONTROL, ...INGRESS_ROWS.filter((r) => r.provider === 'ovn')];
+
+let tb: Testbed;
+let dp: DataPath;
+
+beforeAll(() => {
+  tb = testbed();
+  dp = dataPath(tb);
+  note(tb, `edge-datapath: client ${dp.clientNetns} ${dp.clientAddress}, ovn-octavia-provider ${dp.providerVersion}`);
+  expect(workers(tb).length).toBeGreaterThanOrEqual(2);
+});
+
+/** How long the row's monitor takes to take a node out or in: (delay + timeout) × max_retries_down per pool, plus the provider agent's status round. */
+const windowMs = (lb: LbTree) => 60_000 + Math.max(0, ...lb.pools.map((p) => (p.monitor ? (p.monitor.delay + p.monitor.timeout) * (p.monitor.max_retries_down ?? 3) * 1000 : 0)));
+/** Every member ONLINE exactly at `ip`, per pool: what Octavia must say. */
+const onlineAt = (lb: LbTree) => lb.pools.map((p) => `${p.name}: ${p.members.filter((m) => m.operating_status === 'ONLINE').map((m) => m.address).sort().join(',')}`);
+const allFrom = (answers: Answer[], node: string) => answers.every((a) => a.ok && a.node === node);
+
+describe.each(ROWS)('data path of row $variant: requests from the internet client to the floating IP', (row) => {
+  let lb: LbTree;
+  let fip: string;
+  const control = row === CONTROL;
+
+  beforeAll(async () => {
+    await removeIngress(tb);
+    const runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress' });
+    expect(runs.dry.code).toBe(0);
+    if (control) wk(tb, ['-n', SVC.ns, 'patch', 'service', SVC.name, '--type', 'merge', '-p', '{"spec":{"externalTrafficPolicy":"Local"}}']);
+    lb = await readLb(tb, SVC.ns, SVC.name, 2);
+    await serviceWithAddress(tb, SVC.ns, SVC.name);
+    fip = lb.fips[0].floating_ip_address;
+  });
+
+  if (control) {
+    test('without a monitor, the requests that land on the pod-less node fail', async () => {
+      expect(lb.pools.map((p) => p.monitor)).toEqual(lb.pools.map(() => undefined));
+      const [w] = workers(tb);
+      await pinController(tb, w.name);
+      // Wait until the pod's node answers at all (the plumber starts its nginx), then count.
+      await settle(120_000, () => burst(dp, fip, 4), (b) => b.some((a) => a.ok));
+      const b = burst(dp, fip, 2 * N);
+      note(tb, `${row.variant}: ${tally(b).join('; ')}`);
+      expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
+      expect(b.filter((a) => !a.ok).length).toBeGreaterThan(0);
+    });
+    return;
+  }
+
+  test('pinned to one worker: after the monitor\'s window Octavia has exactly its member ONLINE, every request is answered by it with the client\'s own address (provider ≥ 3.1.2; on 3.0.0 a share through the floating IP still times out)', async () => {
+    const [w] = workers(tb);
+    await pinController(tb, w.name);
+    const members = await settle(windowMs(lb), async () => onlineAt(await tb.os.tree(lb.lb)), (o) => o.every((l) => l.endsWith(`: ${w.ip}`)));
+    expect(members).toEqual(lb.pools.map((p) => `${p.name}: ${w.ip}`));
+    const who = `node=${w.name} client=${dp.clientAddress} peer=${dp.clientAddress}`;
+    const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => allFrom(x, w.name));
+    note(tb, `${row.variant} on ${w.name}: ${tally(b).join('; ')}`);
+    if (fipHealthChecked(dp.providerVersion)) expect(tally(b)).toEqual([`${N} ${who}`]);
+    else {
+      // Bug 1997418: the monitor took the pod-less node out for the VIP only.
+      expect(b.filter((a) => a.ok).every((a) => a.node === w.name && a.client === dp.clientAddress)).toBe(true);
+      expect(b.filter((a) => !a.ok).map((a) => a.error)).toContain('timeout');
+    }
+  });
+
+  test('the pod moves to another worker: the ONLINE member and the answers follow within the monitor\'s window', async () => {
+    const [, w] = workers(tb);
+    await pinController(tb, w.name);
+    const members = await settle(windowMs(lb), async () => onlineAt(await tb.os.tree(lb.lb)), (o) => o.every((l) => l.endsWith(`: ${w.ip}`)));
+    expect(members).toEqual(lb.pools.map((p) => `${p.name}: ${w.ip}`));
+    const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => allFrom(x, w.name));
+    note(tb, `${row.variant} moved to ${w.name}: ${tally(b).join('; ')}`);
+    if (fipHealthChecked(dp.providerVersion)) expect(tally(b)).toEqual([`${N} node=${w.name} client=${dp.clientAddress} peer=${dp.clientAddress}`]);
+    else expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
+  });
+});
+
+test('kaas check-lb on ovn: passes for real with the fixed provider; on 3.0.0 fails naming the floating-IP cause and the fix', () => {
+  const r = kaas(tb, ['check-lb', tb.cluster, '--tries', String(N), '--address-timeout', '10m', '-o', 'json'], { sets: { use_ovn_lb_provider: 'true' } });
+  note(tb, `check-lb (provider ${dp.providerVersion}) exit ${r.code}\n${r.stdout.slice(0, 3000)}\n${r.stderr.slice(-2000)}`);
+  const report = JSON.parse(r.stdout) as { provider: string; checks: { check: string; result: string; detail: string }[] };
+  expect(report.provider).toBe('ovn');
+  const by = Object.fromEntries(report.checks.map((c) => [c.check, c]));
+  if (fipHealthChecked(dp.providerVersion)) {
+    expect(report.checks.map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers pass', 'local-client-ip pass', 'local-podless-nodes pass']);
+    expect(r.code).toBe(0);
+  } else {
+    expect(r.code).toBe(1);
+    expect(by['local-podless-nodes'].result).toBe('pass');
+    expect(by['local-answers'].result).toBe('fail');
+    expect(by['local-answers'].detail).toMatch(/Launchpad bug 1997418.*upgrade ovn-octavia-provider.*use_ovn_lb_provider: false/);
+  }
+});
