@@ -6,7 +6,7 @@ import { createIngressCloud, type IngressCloud } from '../ingress/cloud.js';
 import { ingressKubeTarget } from '../ingress/kubeconfig.js';
 import { decideIngress } from '../ingress/decide.js';
 import { hasLbAddress, serviceLbStatus } from '../ingress/real-ip.js';
-import { occmLoadBalancerName } from '../openstack/octavia.js';
+import { occmLoadBalancerName, type LoadBalancer, type Member } from '../openstack/octavia.js';
 import { clusterNames } from '../cluster/model.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
@@ -14,7 +14,7 @@ import { providerFacts } from '../plan/providers.js';
 import { stringifyDocuments } from '../render/documents.js';
 import { loadSettings } from '../settings/load.js';
 import { nodesOf } from '../doctor/fetch-cluster.js';
-import { evaluate, type LbCheck, type Probe, type ServiceRun } from './evaluate.js';
+import { evaluate, monitorSettled, type LbCheck, type Probe, type ServiceRun } from './evaluate.js';
 import { checkLbManifests, pickNodes, SERVICES } from './manifests.js';
 import { httpProbe } from './probe.js';
 
@@ -40,6 +40,8 @@ export interface CheckLbOptions extends Pick<ApplyIngressOptions, 'cluster' | 's
   rolloutSec?: number;
   requestMs?: number;
   pollMs?: number;
+  /** How long to wait for the Local LB's monitor to take the pod-less nodes out before its requests (default 180). */
+  settleSec?: number;
 }
 
 export interface CheckLbDeps {
@@ -92,7 +94,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const probe = deps.probe ?? httpProbe;
   const port = o.port ?? 80;
-  const t = { addressSec: o.addressSec ?? 600, rolloutSec: o.rolloutSec ?? 300, pollMs: o.pollMs ?? 5000, warmup: o.warmup ?? 30, tries: o.tries ?? 50, requestMs: o.requestMs ?? 2000 };
+  const t = { addressSec: o.addressSec ?? 600, rolloutSec: o.rolloutSec ?? 300, pollMs: o.pollMs ?? 5000, warmup: o.warmup ?? 30, tries: o.tries ?? 50, requestMs: o.requestMs ?? 2000, settleSec: o.settleSec ?? 180 };
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
   const s = settings.values;
   const cloud = deps.cloud ?? createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, logger });
@@ -151,32 +153,36 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
     await k.apply(stringifyDocuments(checkLbManifests(CHECK_NAMESPACE, chosen, port)), { forceConflicts: true });
     await k.rolloutStatus('deployment/echo', { namespace: CHECK_NAMESPACE }, t.rolloutSec);
     const addr = { cluster: await waitAddress(k, SERVICES.cluster, t, logger, sleep), local: await waitAddress(k, SERVICES.local, t, logger, sleep) };
+    const byName = new Map(facts.map((f) => [f.name, f.internalIp]));
+    const podNodeIps = chosen.map((n) => byName.get(n)).filter((x): x is string => Boolean(x));
+    const localName = occmLoadBalancerName(clusterNames(s.namespace, o.cluster).occmCluster, CHECK_NAMESPACE, SERVICES.local);
+    const readLocal = async (): Promise<{ members?: Member[]; lb?: LoadBalancer; problem?: string }> => {
+      try {
+        if (!cloud.loadBalancerSnapshot) throw new Error('this cloud adapter cannot read Octavia');
+        const snap = await cloud.loadBalancerSnapshot(localName);
+        if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${localName}`);
+        return { members: Object.values(snap.members ?? {}).flat(), lb: snap.loadBalancers[0] };
+      } catch (e) {
+        return { problem: (e as Error).message.split('\n')[0] };
+      }
+    };
     const step = logger.step(`requests from this host: ${t.tries} per Service`);
     const cluster = await exercise(addr.cluster, port, t, probe, sleep);
+    // A new LB's monitor needs its window (OCCM's TCP/HTTP defaults: about 20 s) before it takes the
+    // pod-less nodes out; requests sent before would fail on a healthy cloud too. Wait (bounded) until the
+    // members say so; if they never do, local-podless-nodes reports it.
+    let seen = await readLocal();
+    for (const end = Date.now() + t.settleSec * 1000; seen.members && !monitorSettled(seen.members, podNodeIps) && Date.now() < end; seen = await readLocal()) await sleep(t.pollMs);
     const local = await exercise(addr.local, port, t, probe, sleep);
     const host = addr.local.includes(':') ? `[${addr.local}]` : addr.local;
     const localClientIp = local.tries.length ? await probe(`http://${host}:${port}/clientip`, t.requestMs) : undefined;
     step.succeed();
-    let localMembers;
-    let membersProblem: string | undefined;
-    let localLb: { provider?: string; vip_address?: string } | undefined;
-    try {
-      if (!cloud.loadBalancerSnapshot) throw new Error('this cloud adapter cannot read Octavia');
-      const name = occmLoadBalancerName(clusterNames(s.namespace, o.cluster).occmCluster, CHECK_NAMESPACE, SERVICES.local);
-      const snap = await cloud.loadBalancerSnapshot(name);
-      if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${name}`);
-      localMembers = Object.values(snap.members ?? {}).flat();
-      localLb = snap.loadBalancers[0];
-    } catch (e) {
-      membersProblem = (e as Error).message.split('\n')[0];
-    }
-    const byName = new Map(facts.map((f) => [f.name, f.internalIp]));
+    const after = await readLocal();
     const checks: LbCheck[] = evaluate({
       cluster, local, localClientIp, clientIpKept: providerFacts(lb.provider).keepsClientIp, nodeCidr: s.node_cidr,
       nodeIps: facts.map((f) => f.internalIp).filter((x): x is string => Boolean(x)),
-      podNodeIps: chosen.map((n) => byName.get(n)).filter((x): x is string => Boolean(x)),
-      localMembers, membersProblem,
-      provider: localLb?.provider ?? lb.provider, localViaFloatingIp: localLb?.vip_address ? addr.local !== localLb.vip_address : undefined,
+      podNodeIps, localMembers: after.members, membersProblem: after.problem,
+      provider: after.lb?.provider ?? lb.provider, localViaFloatingIp: after.lb?.vip_address ? addr.local !== after.lb.vip_address : undefined,
     });
     const failed = checks.filter((c) => c.result === 'fail');
     const text = [

@@ -58,6 +58,12 @@ function answers(name: string, etp: string, r: ServiceRun): LbCheck {
     : { check: name, result: 'pass', detail: `${etp}: ${r.tries.length} of ${r.tries.length} requests to ${r.address} answered` };
 }
 
+/** Has the Local LB's monitor spoken: a member ONLINE on a node with a pod, and none ONLINE on a node without? */
+export function monitorSettled(members: Member[], podNodeIps: string[]): boolean {
+  const online = members.filter((m) => m.operating_status === 'ONLINE');
+  return online.length > 0 && online.every((m) => podNodeIps.includes(m.address));
+}
+
 /** The per-check verdicts, in report order. */
 export function evaluate(o: Observed): LbCheck[] {
   const local = answers('local-answers', 'externalTrafficPolicy: Local', o.local);

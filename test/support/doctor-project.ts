@@ -101,6 +101,20 @@ c.commit()`, db, status, poolId, address], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`octavia db update failed: ${r.stderr}`);
 }
 
+/**
+ * Sets a pool's health monitor's provisioning_status straight in the peer's Octavia database: the
+ * peer's ovn provider (3.0.0, Neutron without the OVN metadata port) puts every monitor in ERROR; a
+ * cloud whose provider has a health-check source port reports ACTIVE.
+ */
+export function setMonitorStatus(poolId: string, status: string): void {
+  const db = path.join(peer().dir, 'octavia', 'octavia.db');
+  const r = spawnSync('python3', ['-c', `import sqlite3,sys
+c = sqlite3.connect(sys.argv[1], timeout=60)
+c.execute("UPDATE health_monitor SET provisioning_status=? WHERE pool_id=?", (sys.argv[2], sys.argv[3]))
+c.commit()`, db, status, poolId], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`octavia db update failed: ${r.stderr}`);
+}
+
 /** Creates a load balancer (provider amphora or ovn) on the project's subnet; returns its id. */
 export async function createLb(t: TestProject, name: string, provider: 'amphora' | 'ovn'): Promise<string> {
   const r = await sqliteRetry(() => t.demo.call<{ loadbalancer: { id: string } }>('load-balancer', OCTAVIA, {

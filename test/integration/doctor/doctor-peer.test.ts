@@ -43,7 +43,7 @@ describe('kaas doctor against the OpenStack peer', () => {
     expect(r.report.findings).toEqual([]);
     expect(Object.keys(r.report)).toEqual(['findings', 'checked', 'skipped', 'couldNotRun']);
     expect(r.report.couldNotRun).toEqual([]);
-    expect(r.report.checked).toEqual(['lb-error', 'lb-stuck-pending', 'lb-recreation-loop', 'ovn-pool-monitor-type', 'ovn-pool-algorithm', 'ovn-listener-allowed-cidrs', 'fip-unattached', 'quota-headroom']);
+    expect(r.report.checked).toEqual(['lb-error', 'lb-stuck-pending', 'lb-recreation-loop', 'health-monitor-not-active', 'ovn-pool-monitor-type', 'ovn-pool-algorithm', 'ovn-listener-allowed-cidrs', 'fip-unattached', 'quota-headroom']);
     expect(r.report.skipped).toContainEqual({ check: 'etp-local-no-monitor', reason: '--cloud-only' });
   }, T);
 

@@ -5,7 +5,8 @@ import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome } from '../../support/workload.js';
-import { createLb, OCTAVIA, setLbStatus, setMemberStatus, settled, sqliteRetry, testProject, type TestProject } from '../../support/doctor-project.js';
+import { createLb, OCTAVIA, setLbStatus, setMemberStatus, setMonitorStatus, settled, sqliteRetry, testProject, type TestProject } from '../../support/doctor-project.js';
+import { hm } from '../../unit/doctor/inputs.js';
 import { withPeer } from '../../support/peer.js';
 import { GATEWAY_OWNER, snapshotCalls } from '../../unit/doctor/kube-scenario.js';
 import { crdNames } from '../../../lib/gateway/render.js';
@@ -63,9 +64,10 @@ beforeAll(async () => {
 }, T);
 afterAll(() => setLbStatus({ projectId: t.projectId }, 'DELETED'));
 
-/** Members ONLINE exactly where `online` lists (what the TCP monitor reports for ETP Local). */
-function health(lbName: string, online: string[]): void {
+/** Members ONLINE exactly where `online` lists (what the TCP monitor reports for ETP Local), the monitor `monitor` (ACTIVE: a provider with a health-check source port). */
+function health(lbName: string, online: string[], monitor = 'ACTIVE'): void {
   for (const a of NODES) setMemberStatus(pools[lbName], a, online.includes(a) ? 'ONLINE' : 'ERROR');
+  setMonitorStatus(pools[lbName], monitor);
 }
 
 /** The workload cluster as kubectl shows it: OCCM on OVN, Envoy Gateway's envoy Service publishing the VIP of `lbName`. */
@@ -122,6 +124,23 @@ describe('kaas apply-gateway verifies the envoy LB in the real Octavia (peer)', 
     fake!.assertDone();
     expect(r.data.applied).toMatchObject({ loadBalancer: STAGING_LB });
     expect(logger.lines.join('\n')).toContain(`load balancer ${STAGING_LB}: ACTIVE, TCP pools, health monitors, members where the pods run`);
+  }, T);
+
+  it('the monitor as the real Octavia returns it has every field of the unit tests\' fixture (test/unit/doctor/inputs.ts hm), its provisioning_status among them', async () => {
+    const res = await withPeer(() => t.demo.call<{ healthmonitors: { pools?: { id: string }[] }[] }>('load-balancer', OCTAVIA, { method: 'GET', path: '/v2/lbaas/healthmonitors' }));
+    const real = res.data.healthmonitors.find((m) => m.pools?.some((p) => p.id === pools[STAGING_LB]))!;
+    expect(Object.keys(real).sort()).toEqual(expect.arrayContaining(Object.keys(hm('x', 'TCP', ['p'])).sort()));
+    expect(real).toMatchObject({ type: 'TCP', pools: [{ id: pools[STAGING_LB] }], provisioning_status: expect.stringMatching(/^(ACTIVE|ERROR|PENDING_\w+)$/), operating_status: expect.any(String) });
+  }, T);
+
+  // Issue 29: the peer's ovn provider leaves the monitor in ERROR beside an ACTIVE LB, and the verification passed.
+  it('exits 1 naming the monitor when Octavia has it in ERROR, though members and LB look right', async () => {
+    health(STAGING_LB, NODES.slice(1), 'ERROR');
+    const { promise } = run(STAGING_LB);
+    const err = (await withPeer(() => promise.catch((e: unknown) => e))) as { exitCode: number; problems: string[] };
+    fake!.assertDone();
+    expect(err.exitCode).toBe(1);
+    expect(err.problems).toEqual([expect.stringMatching(new RegExp(`^\\[verify-monitor-status\\] Health monitor \\S+ \\(TCP\\) of pool \\S+ of load balancer ${STAGING_LB} is ERROR: no health check runs.*\\(fix: openstack loadbalancer healthmonitor show \\S+\\. The ovn provider needs a health-monitor source port`))]);
   }, T);
 
   it('exits 1 when Octavia has a member ONLINE on a node without an envoy pod', async () => {

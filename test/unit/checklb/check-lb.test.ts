@@ -111,13 +111,13 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     members: { pool: ['10.8.0.21', '10.8.0.22', '10.8.0.23'].map((address) => ({ id: address, address, protocol_port: 31000, operating_status: online.includes(address) ? 'ONLINE' : 'ERROR' })) },
   });
 
-  function setup(scenario: (kc: string) => FakeCall[], snapshot: CloudSnapshot, ovn: boolean) {
+  function setup(scenario: (kc: string) => FakeCall[], snapshot: CloudSnapshot | (() => CloudSnapshot), ovn: boolean) {
     const { home, kubeconfig: kc } = workloadHome();
     fake = fakeTools(scenario(kc));
     const asked: string[] = [];
-    const cloud = { credentials: () => ({}), loadBalancerVip: async () => undefined, loadBalancerSnapshot: async (name: string) => (asked.push(name), snapshot),
+    const cloud = { credentials: () => ({}), loadBalancerVip: async () => undefined, loadBalancerSnapshot: async (name: string) => (asked.push(name), typeof snapshot === 'function' ? snapshot() : snapshot),
       capabilities: async () => ({ cloud: 't', detectedAt: '', octavia: { present: true, maxVersion: '2.26', providers: ovn ? ['amphora', 'ovn'] : ['amphora'], wallabyOrLater: true, allowedCidrs: true }, neutron: { present: true }, nova: { present: false } }) } as IngressCloud;
-    const o: CheckLbOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, sets: ['use_ovn_lb_provider=auto'], tries: 20, pollMs: 1 };
+    const o: CheckLbOptions = { cluster: 'demo', settingsDir: 'settings', env: 'example', environ: {}, cwd: process.cwd(), home, kubeconfig: kc, sets: ['use_ovn_lb_provider=auto'], tries: 20, pollMs: 1, settleSec: 0 };
     const deps = { logger: memoryLogger(), runner: fakeRunner(fake), cloud, sleep: async () => {}, kubectlFor: fakeKubectlFor(() => fake!) };
     return { o, deps, asked };
   }
@@ -130,6 +130,21 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     expect(r.exitCode).toBe(1);
     expect((r.data.checks as { check: string; result: string }[]).map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers fail', 'local-client-ip pass', 'local-podless-nodes pass']);
     expect(r.text).toMatch(/FAIL local-answers +externalTrafficPolicy: Local: \d+ of 20 requests to 127\.0\.0\.2 failed .*\. Cause: the health monitor took the nodes without a pod out \(10\.8\.0\.22 ERROR, 10\.8\.0\.23 ERROR\), .*Launchpad bug 1997418.*use_ovn_lb_provider: false/);
+  });
+
+  it('waits (bounded) for the Local LB\'s monitor to take the pod-less nodes out before sending its requests: early requests would fail on a healthy cloud', async () => {
+    let reads = 0;
+    let settled = false;
+    const port = await start((n, req, res) => (settled ? agnhost(n, req, res) : req.socket.destroy()));
+    const snapshot = () => {
+      settled = ++reads >= 3;
+      return members(settled ? ['10.8.0.21'] : ['10.8.0.21', '10.8.0.22', '10.8.0.23']);
+    };
+    const { o, deps, asked } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)]), snapshot, true);
+    const r = await runCheckLb({ ...o, cluster: 'prod', port, sets: [], settleSec: 60 }, deps);
+    fake!.assertDone();
+    expect(asked).toHaveLength(4);
+    expect((r.data.checks as { check: string; result: string }[]).map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers pass', 'local-client-ip pass', 'local-podless-nodes pass']);
   });
 
   it('OVN: every try answers, Local sees the client address, only pod nodes are ONLINE; the namespace is removed', async () => {
@@ -158,7 +173,8 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     const { o, deps, asked } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)]), members(['10.8.0.21']), false);
     const r = await runCheckLb({ ...o, port, sets: ['use_ovn_lb_provider=false', 'namespace=staging'] }, deps);
     fake!.assertDone();
-    expect(asked).toEqual(['kube_service_staging-demo_kaas-check-lb_echo-local']);
+    // Read before the Local requests (the monitor's verdict) and after them (the report).
+    expect(asked).toEqual(['kube_service_staging-demo_kaas-check-lb_echo-local', 'kube_service_staging-demo_kaas-check-lb_echo-local']);
     expect((r.data.checks as { check: string; result: string }[]).find((c) => c.check === 'local-podless-nodes')!.result).toBe('pass');
   });
 
