@@ -1,6 +1,7 @@
 import { CAPI_CLUSTER, listAllNamespaces } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { decided, refused, type Decision, type Refusal } from '../plan/decision.js';
+import { kubeApiOnLiveCluster, type LiveApiLb } from '../plan/kubeapi-live.js';
 import type { KubeObject } from '../render/documents.js';
 import { changedFields, classifyVersion, show, type FieldChange } from './changes.js';
 import type { ConvergePlan, ObjectDiff } from './reconcile.js';
@@ -201,6 +202,11 @@ export interface TopologyInput {
   wanted: TopologyWanted;
   /** KubeadmControlPlane status.version, for the upgrade wait (undefined before the first machine). */
   controlPlaneVersion?: string;
+  /**
+   * The live kube-API load balancer of the topology's OpenStackCluster (its spec provider, its id and
+   * the provider Octavia reports): allowedCIDRs are only enforced where that provider has VIP ACLs.
+   */
+  apiLb?: LiveApiLb;
 }
 
 const stripServer = (o: Item): Item => {
@@ -273,6 +279,16 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
       const liveCidrs = (lb?.allowedCIDRs as string[] | undefined) ?? [];
       const wantCidrs = (dig(wanted.openStackCluster, ['apiServerLoadBalancer', 'allowedCIDRs']) as string[] | undefined) ?? [];
       const enabled = lb !== undefined && lb.enabled !== false;
+      if (enabled && wantCidrs.length) {
+        // The check of the kaas-rendered path (plan/kubeapi-live.ts): CAPO skips allowedCIDRs without an
+        // error where the live LB's provider has no VIP ACLs (ovn), and the kube-API would stay open.
+        const api = kubeApiOnLiveCluster(name, i.apiLb ?? { specProvider: typeof lb.provider === 'string' ? lb.provider : undefined }, wantCidrs);
+        if (!api.ok) {
+          refusals.push(...api.refusals);
+          continue;
+        }
+        reasons.push(...api.reasons, ...api.warnings.map((w) => `warning: ${w}`));
+      }
       if (enabled && JSON.stringify([...liveCidrs].sort()) !== JSON.stringify([...wantCidrs].sort())) {
         fields = [{ path: 'spec.template.spec.apiServerLoadBalancer.allowedCIDRs', live: liveCidrs.length ? liveCidrs : undefined, wanted: wantCidrs.length ? wantCidrs : undefined }];
       } else if (!enabled && wantCidrs.length) {
