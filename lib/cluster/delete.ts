@@ -17,7 +17,8 @@ import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';
 import type { Logger } from '../log.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
 import { waitFor } from './wait.js';
-import { classCleanup, isTopologyCluster, readTopology, type LiveTopology } from './topology.js';
+import { isTopologyCluster, readTopology, type LiveTopology } from './topology.js';
+import { removeClassAndLeftovers } from './delete-class.js';
 
 /**
  * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first, waiting until OCCM and
@@ -150,21 +151,9 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       });
     }
   }
-  // Objects kaas applied that are not owned by the Cluster (templates it no longer references, the credentials).
-  if (topology) {
-    const c = classCleanup(topology, cluster);
-    if (c.keep) deps.logger.info(c.keep);
-    for (const r of c.delete) {
-      actions.push(`${r.replace('.v1beta2.cluster.x-k8s.io', '')} in ${topology.classNamespace} (${r.startsWith('clusterclass') ? 'the cluster\'s own ClusterClass' : 'a template of it, or a generation kaas replaced'})`);
-      if (!o.dryRun) await mgmt.delete([r], { namespace: topology.classNamespace });
-    }
-  }
-  const leftovers = mgmtDown ? undefined : await mgmt.getJson<{ items?: Item[] }>('openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
-  for (const i of leftovers?.items ?? []) {
-    const kind = (i as unknown as { kind: string }).kind;
-    actions.push(`${kind} ${ns}/${i.metadata.name}`);
-    if (!o.dryRun) await mgmt.delete([`${kind.toLowerCase()}/${i.metadata.name}`], { namespace: ns });
-  }
+  // Objects kaas applied that are not owned by the Cluster (its own class and templates, templates it
+  // no longer references, the credentials), but none a surviving ClusterClass refers to (delete-class.ts).
+  if (!mgmtDown) await removeClassAndLeftovers(mgmt, { cluster, namespace: ns, topology, clusterGone: !live, dryRun: o.dryRun }, actions, deps.logger);
 
   const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm);
   actions.push(...cleanup.map((c) => c.what));

@@ -110,10 +110,25 @@ export async function readTopology(k: Kubectl, namespace: string, name: string):
   if (!cluster) throw new Error(`Cluster ${namespace}/${name} vanished while it was read`);
   const className = str(cluster, ['spec', 'topology', 'classRef', 'name']) ?? '';
   const classNamespace = str(cluster, ['spec', 'topology', 'classRef', 'namespace']) || namespace;
+  const use = await readClassUse(k, classNamespace, className, { namespace, name });
+  const templates = classTemplates(use.clusterClass, topologyPools(cluster));
+  for (const t of templates) t.live = await k.getJson<Item>(TOPOLOGY_RESOURCES[t.kind], t.name, { namespace: classNamespace });
+  const mds = await k.getJson<{ items?: Item[] }>(TOPOLOGY_RESOURCES.MachineDeployment, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${name}` });
+  const machineDeployments = (mds?.items ?? [])
+    .map((m) => ({ topologyName: m.metadata.labels?.['topology.cluster.x-k8s.io/deployment-name'] ?? '', name: m.metadata.name }))
+    .filter((m) => m.topologyName);
+  return { namespace, cluster, classNamespace, className, templates, machineDeployments, ...use };
+}
+
+/** What is known of a class apart from one cluster: the class, the clusters using it besides `self`, and its namespace's template generations. */
+export type ClassUse = Pick<LiveTopology, 'clusterClass' | 'otherUsers' | 'existingTemplates' | 'previousGeneration'>;
+
+/** Reads a ClusterClass, the Clusters other than `self` made from it, and the OpenStack*Templates of its namespace. */
+export async function readClassUse(k: Kubectl, classNamespace: string, className: string, self: { namespace: string; name: string }): Promise<ClassUse> {
   const clusterClass = className ? await k.getJson<Item>(TOPOLOGY_RESOURCES.ClusterClass, className, { namespace: classNamespace }) : undefined;
   const all = await listAllNamespaces<Item>(k, CAPI_CLUSTER);
   const otherUsers = all
-    .filter((c) => !(c.metadata.name === name && c.metadata.namespace === namespace))
+    .filter((c) => !(c.metadata.name === self.name && c.metadata.namespace === self.namespace))
     .filter((c) => {
       const ref = dig(c, ['spec', 'topology', 'classRef']) as { name?: string; namespace?: string } | undefined;
       const legacy = dig(c, ['spec', 'topology', 'class']); // a v1beta1 view, should the list come back in it
@@ -121,8 +136,6 @@ export async function readTopology(k: Kubectl, namespace: string, name: string):
     })
     .map((c) => `${c.metadata.namespace}/${c.metadata.name}`)
     .sort();
-  const templates = classTemplates(clusterClass, topologyPools(cluster));
-  for (const t of templates) t.live = await k.getJson<Item>(TOPOLOGY_RESOURCES[t.kind], t.name, { namespace: classNamespace });
   const existing: string[] = [];
   const previousGeneration: Record<string, string> = {};
   for (const kind of ['OpenStackClusterTemplate', 'OpenStackMachineTemplate'] as const) {
@@ -133,11 +146,7 @@ export async function readTopology(k: Kubectl, namespace: string, name: string):
       if (prev) previousGeneration[`${kind.toLowerCase()}/${i.metadata.name}`] = prev;
     }
   }
-  const mds = await k.getJson<{ items?: Item[] }>(TOPOLOGY_RESOURCES.MachineDeployment, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${name}` });
-  const machineDeployments = (mds?.items ?? [])
-    .map((m) => ({ topologyName: m.metadata.labels?.['topology.cluster.x-k8s.io/deployment-name'] ?? '', name: m.metadata.name }))
-    .filter((m) => m.topologyName);
-  return { namespace, cluster, clusterClass, classNamespace, className, otherUsers, templates, existingTemplates: existing, previousGeneration, machineDeployments };
+  return { clusterClass, otherUsers, existingTemplates: existing, previousGeneration };
 }
 
 /** What the settings want of a topology cluster, taken from kaas's own render (one mapping of settings to fields). */
@@ -401,15 +410,7 @@ export function classCleanup(live: LiveTopology, cluster: string): { delete: str
   const managed = live.clusterClass.metadata.labels?.['app.kubernetes.io/managed-by'] === 'kaas';
   if (live.otherUsers.length) return { delete: [], keep: `ClusterClass ${live.className} stays: ${live.otherUsers.join(', ')} use it too` };
   if (live.className !== cluster && !managed) return { delete: [], keep: `ClusterClass ${live.className} stays: it is not this cluster's own class (named after the cluster, as the SCS template makes it); delete it yourself when no cluster needs it` };
-  const refs = [
-    ['openstackclustertemplate', str(live.clusterClass, ['spec', 'infrastructure', 'templateRef', 'name'])],
-    ['kubeadmcontrolplanetemplate', str(live.clusterClass, ['spec', 'controlPlane', 'templateRef', 'name'])],
-    ['openstackmachinetemplate', str(live.clusterClass, ['spec', 'controlPlane', 'machineInfrastructure', 'templateRef', 'name'])],
-    ...(((dig(live.clusterClass, ['spec', 'workers', 'machineDeployments']) as Obj[] | undefined) ?? []).flatMap((m) => [
-      ['kubeadmconfigtemplate', str(m, ['bootstrap', 'templateRef', 'name'])],
-      ['openstackmachinetemplate', str(m, ['infrastructure', 'templateRef', 'name'])],
-    ])),
-  ].filter((r): r is [string, string] => !!r[1]).map(([k, n]) => `${k}/${n}`);
+  const refs = classRefs(live.clusterClass);
   // The generations kaas replaced (their chain back to the one the SCS scripts made) go too.
   const all = new Set(refs);
   for (const r of refs) {
@@ -418,4 +419,17 @@ export function classCleanup(live: LiveTopology, cluster: string): { delete: str
     }
   }
   return { delete: [`clusterclass.v1beta2.cluster.x-k8s.io/${live.className}`, ...all] };
+}
+
+/** Every template a ClusterClass refers to, as `kind/name` (lower-case kind; in the class's namespace). */
+export function classRefs(cc: unknown): string[] {
+  return [
+    ['openstackclustertemplate', str(cc, ['spec', 'infrastructure', 'templateRef', 'name'])],
+    ['kubeadmcontrolplanetemplate', str(cc, ['spec', 'controlPlane', 'templateRef', 'name'])],
+    ['openstackmachinetemplate', str(cc, ['spec', 'controlPlane', 'machineInfrastructure', 'templateRef', 'name'])],
+    ...(((dig(cc, ['spec', 'workers', 'machineDeployments']) as Obj[] | undefined) ?? []).flatMap((m) => [
+      ['kubeadmconfigtemplate', str(m, ['bootstrap', 'templateRef', 'name'])],
+      ['openstackmachinetemplate', str(m, ['infrastructure', 'templateRef', 'name'])],
+    ])),
+  ].filter((r): r is [string, string] => !!r[1]).map(([k, n]) => `${k}/${n}`);
 }

@@ -48,6 +48,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const selector = 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas';
     const leftovers = (file: string, ns = 'default') => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', ns, '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
     const pvs = (file: string) => c.kc(c.w('get', 'persistentvolumes', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` });
+    const classes = (file: string, ns: string) => c.kc(c.m('get', 'clusterclasses.v1beta2.cluster.x-k8s.io', '--namespace', ns, '-o', 'json'), { stdoutFile: `${R}/${file}` });
     recordApplied(sb.home, 'demo', 'ingress-nginx', INGRESS_RECORD);
     const fake = fakeTools([
       // A cluster kaas created before it had namespaces: found in default.
@@ -70,6 +71,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       c.kc(c.m('get', 'machines.v1beta2.cluster.x-k8s.io', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.getCluster(),
       leftovers('get-leftovers.json'),
+      // A template among them: kept if a ClusterClass refers to it (none does here).
+      classes('empty-list.json', 'default'),
       c.kc(c.m('delete', 'openstackmachinetemplate/demo-md-0-1234abcd', '--namespace', 'default', '--ignore-not-found')),
       c.kc(c.m('delete', 'secret/demo-cloud-config', '--namespace', 'default', '--ignore-not-found')),
     ]);
@@ -106,7 +109,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       fake.cleanup();
     }
 
-    const again = fakeTools([c.clusterList([]), c.getCluster(undefined, 'demo'), leftovers('empty-list.json', 'demo')]);
+    // The Cluster is gone: its own ClusterClass (named after it) is looked for; there is none.
+    const again = fakeTools([c.clusterList([]), c.getCluster(undefined, 'demo'), classes('empty-list.json', 'demo'), leftovers('empty-list.json', 'demo')]);
     try {
       const before = cloud.log.length;
       const r = await deleteCluster(runOptions(sb), fakeDeps(again, cloud));
