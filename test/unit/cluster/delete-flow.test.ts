@@ -55,7 +55,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
       c.getKubeconfig(),
-      c.kc(c.w('delete', 'service', 'ingress-nginx-controller', '--namespace', 'ingress-nginx', '--ignore-not-found')),
+      // Not waiting for OCCM's finalizer (review n3): kaas follows the load balancer in Octavia.
+      c.kc(c.w('delete', 'service', 'ingress-nginx-controller', '--namespace', 'ingress-nginx', '--ignore-not-found', '--wait=false')),
       c.kc(c.w('delete', '-f', '-', '--ignore-not-found', '--wait=false'), {}, { stdin: INGRESS_RECORD }),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-services-app.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
