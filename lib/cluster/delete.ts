@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CAPI_CLUSTER, labelledNames, listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
-import { cleanupCloud, planCloudCleanup, sweepOrphanOvnVipPorts, sweepServiceLoadBalancers } from './delete-cloud.js';
+import { cleanupCloud, orphanSweepNetwork, planCloudCleanup, sweepOrphanOvnVipPorts, sweepServiceLoadBalancers } from './delete-cloud.js';
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
 import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
@@ -16,9 +16,10 @@ import { readApplied, removeIngress } from '../ingress/applied.js';
 import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';
 import type { Logger } from '../log.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
-import { waitFor } from './wait.js';
+import { retryingProbe, waitFor } from './wait.js';
 import { isTopologyCluster, readTopology, type LiveTopology } from './topology.js';
 import { removeClassAndLeftovers } from './delete-class.js';
+import { clusterApiMissing } from './preflight.js';
 
 /**
  * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first, waiting until OCCM and
@@ -96,11 +97,12 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     live = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
   } catch (e) {
     if (!(e instanceof ExecError)) throw e;
-    if (!o.dryRun) throw withMgmtHint(e, mgmtTarget);
-    mgmtDown = lastLine(e);
-    deps.logger.warn(`the management cluster cannot be reached (${mgmtDown}): the Cluster and the objects kaas applied there are not listed; `
+    const oldApi = await clusterApiMissing(mgmt);
+    if (!o.dryRun) throw oldApi ?? withMgmtHint(e, mgmtTarget);
+    mgmtDown = oldApi ? oldApi.message : `the management cluster cannot be reached (${lastLine(e)})`;
+    deps.logger.warn(`${mgmtDown}: the Cluster and the objects kaas applied there are not listed; `
       + `what follows is what kaas finds in the cloud and on this machine (namespace ${ns} assumed)`);
-    deps.logger.info(`hint: ${mgmtHintText(mgmtTarget)}`);
+    deps.logger.info(`hint: ${oldApi ? oldApi.problems.join('; ') : mgmtHintText(mgmtTarget)}`);
   }
   const occm = occmClusterName(ns, cluster);
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
@@ -139,16 +141,17 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       // The cluster's network, for the sweep of the ovn provider's orphaned VIP ports: read once, before
       // CAPO starts deleting (the OpenStackCluster keeps it in its status until the network is gone).
       const infra = live.spec?.infrastructureRef?.name;
-      const network = infra ? (await mgmt.getJson<{ status?: { network?: { id?: string } } }>('openstackclusters.infrastructure.cluster.x-k8s.io', infra, { namespace: ns }).catch(() => undefined))?.status?.network?.id : undefined;
+      const network = infra ? orphanSweepNetwork(await mgmt.getJson<Parameters<typeof orphanSweepNetwork>[0]>('openstackclusters.infrastructure.cluster.x-k8s.io', infra, { namespace: ns }).catch(() => undefined)) : undefined;
       if (steps.deleteCluster) await mgmt.delete([`${CAPI_CLUSTER}/${cluster}`], { namespace: ns, wait: false });
-      await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster} -n ${ns}; openstack loadbalancer list --name kube_service_${occm}_…`, async () => {
+      // A kubectl error in one poll (an API server restart) does not end the wait: the next poll asks again.
+      await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster} -n ${ns}; openstack loadbalancer list --name kube_service_${occm}_…`, retryingProbe((e) => e instanceof ExecError, async () => {
         const c = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
         if (!c) return { done: true, progress: 'gone' };
         const phase = `phase ${c.status?.phase ?? 'unknown'}`;
         const machines = await labelledNames(mgmt, CAPI_MACHINE, cluster, ns);
         if (machines.length) return { done: false, progress: `${phase}, ${machines.length} machine${machines.length === 1 ? '' : 's'} left` };
         return { done: false, progress: `${phase}, no machine left, ${await sweep(cloud!, occm, deps.logger, actions, network)}` };
-      });
+      }));
     }
   }
   // Objects kaas applied that are not owned by the Cluster (its own class and templates, templates it
