@@ -87,6 +87,15 @@ describe('referencedTemplates and ownClassOfGoneCluster (pure)', () => {
   });
 });
 
+/** delete-cluster's step on `m` for cluster scs1: what it did, and what it said. */
+async function cleanup(m: ReturnType<typeof mgmt>, o: { clusterGone?: boolean; dryRun?: boolean } = {}) {
+  const topology = o.clusterGone ? undefined : await readTopology(m.k, NS, 'scs1');
+  const actions: string[] = [];
+  const logger = memoryLogger(false);
+  await removeClassAndLeftovers(m.k, { cluster: 'scs1', namespace: NS, topology, clusterGone: o.clusterGone ?? false, dryRun: o.dryRun ?? false }, actions, logger);
+  return { actions, said: logger.lines.join('\n') };
+}
+
 describe('removeClassAndLeftovers (delete-cluster, after the Cluster)', () => {
   // kaas made capi-scs1-md-0-genw02 for scs1 (labelled with its name); the class points at it.
   const base = () => [
@@ -96,20 +105,15 @@ describe('removeClassAndLeftovers (delete-cluster, after the Cluster)', () => {
 
   it('N1: a class another cluster uses stays, and so does the generation it refers to (before: deleted by the labelled-leftovers sweep)', async () => {
     const m = mgmt([...base(), cluster('b')]);
-    const topology = await readTopology(m.k, NS, 'scs1');
-    const actions: string[] = [];
-    const logger = memoryLogger(false);
-    await removeClassAndLeftovers(m.k, { cluster: 'scs1', namespace: NS, topology, clusterGone: false, dryRun: false }, actions, logger);
+    const { actions, said } = await cleanup(m);
     expect(m.deleted).toEqual(['Secret/scs1-cloud-config']);
     expect(actions).toEqual(['Secret scs1/scs1-cloud-config']);
-    expect(logger.lines.join('\n')).toMatch(/OpenStackMachineTemplate scs1\/capi-scs1-md-0-genw02 stays: ClusterClass scs1 refers to it/);
+    expect(said).toMatch(/OpenStackMachineTemplate scs1\/capi-scs1-md-0-genw02 stays: ClusterClass scs1 refers to it/);
   });
 
   it('N1: the cluster\'s own class goes with its templates, but a template a copied class refers to stays', async () => {
     const m = mgmt([...base(), cc('copy', 'capi-scs1-md-0-genw02'), cluster('b', 'copy')]);
-    const topology = await readTopology(m.k, NS, 'scs1');
-    const actions: string[] = [];
-    await removeClassAndLeftovers(m.k, { cluster: 'scs1', namespace: NS, topology, clusterGone: false, dryRun: false }, actions, memoryLogger(false));
+    const { actions } = await cleanup(m);
     expect(m.deleted).toEqual([
       'ClusterClass/scs1', 'OpenStackClusterTemplate/scs1-geno01', 'KubeadmControlPlaneTemplate/scs1-control-plane-genc01', 'OpenStackMachineTemplate/capi-scs1-control-plane-genc01',
       'KubeadmConfigTemplate/capi-scs1-md-0-genw01', 'OpenStackMachineTemplate/capi-scs1-md-0-genw01', 'Secret/scs1-cloud-config',
@@ -120,19 +124,15 @@ describe('removeClassAndLeftovers (delete-cluster, after the Cluster)', () => {
 
   it('n8: a refused class deletion keeps the class and its templates, warns, and the rest goes on (before: the ExecError ended delete-cluster)', async () => {
     const m = mgmt(base(), true);
-    const topology = await readTopology(m.k, NS, 'scs1');
-    const actions: string[] = [];
-    const logger = memoryLogger(false);
-    await removeClassAndLeftovers(m.k, { cluster: 'scs1', namespace: NS, topology, clusterGone: false, dryRun: false }, actions, logger);
+    const { actions, said } = await cleanup(m);
     expect(m.deleted).toEqual(['Secret/scs1-cloud-config']);
     expect(actions).toEqual(['Secret scs1/scs1-cloud-config']);
-    expect(logger.lines.join('\n')).toMatch(/ClusterClass scs1\/scs1 was not deleted \(.*used by 1 Cluster\(s\)\): it stays with its templates; delete it yourself once no cluster uses it: kubectl delete clusterclass scs1 -n scs1/);
+    expect(said).toMatch(/ClusterClass scs1\/scs1 was not deleted \(.*used by 1 Cluster\(s\)\): it stays with its templates; delete it yourself once no cluster uses it: kubectl delete clusterclass scs1 -n scs1/);
   });
 
   it('n7: the Cluster is gone (CAPI finished a delete that timed out): its own class and templates are found by its name and deleted', async () => {
     const m = mgmt(base().filter((o) => o.kind !== 'Cluster'));
-    const actions: string[] = [];
-    await removeClassAndLeftovers(m.k, { cluster: 'scs1', namespace: NS, clusterGone: true, dryRun: false }, actions, memoryLogger(false));
+    await cleanup(m, { clusterGone: true });
     expect(m.deleted).toEqual([
       'ClusterClass/scs1', 'OpenStackClusterTemplate/scs1-geno01', 'KubeadmControlPlaneTemplate/scs1-control-plane-genc01', 'OpenStackMachineTemplate/capi-scs1-control-plane-genc01',
       'KubeadmConfigTemplate/capi-scs1-md-0-genw01', 'OpenStackMachineTemplate/capi-scs1-md-0-genw02', 'OpenStackMachineTemplate/capi-scs1-md-0-genw01', 'Secret/scs1-cloud-config',
@@ -142,12 +142,10 @@ describe('removeClassAndLeftovers (delete-cluster, after the Cluster)', () => {
 
   it('n7: a gone cluster\'s class that another cluster uses stays; a dry run deletes nothing', async () => {
     const m = mgmt([...base().filter((o) => o.metadata.name !== 'scs1' || o.kind !== 'Cluster'), cluster('b')]);
-    const actions: string[] = [];
-    await removeClassAndLeftovers(m.k, { cluster: 'scs1', namespace: NS, clusterGone: true, dryRun: false }, actions, memoryLogger(false));
+    await cleanup(m, { clusterGone: true });
     expect(m.deleted).toEqual(['Secret/scs1-cloud-config']);
     const dry = mgmt(base().filter((o) => o.kind !== 'Cluster'));
-    const listed: string[] = [];
-    await removeClassAndLeftovers(dry.k, { cluster: 'scs1', namespace: NS, clusterGone: true, dryRun: true }, listed, memoryLogger(false));
+    const { actions: listed } = await cleanup(dry, { clusterGone: true, dryRun: true });
     expect(dry.deleted).toEqual([]);
     expect(listed[0]).toBe('clusterclass/scs1 in scs1 (the cluster\'s own ClusterClass)');
     expect(listed).toHaveLength(8);

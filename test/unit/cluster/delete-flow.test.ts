@@ -36,6 +36,22 @@ function leftoverCloud(): FakeCloudState {
   };
 }
 
+/**
+ * A sandbox with the workload kubeconfig on disk, the calls that find Cluster demo (created before kaas
+ * had namespaces: in default), delete it, and find no leftovers.
+ */
+function provisioned() {
+  const sb = sandbox();
+  writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+  const c = calls(sb.mgmt, sb.workload);
+  return {
+    sb, c,
+    found: [c.clusterList(['default']), c.getCluster('get-cluster-provisioned.json')],
+    deleteIt: c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+    noLeftovers: c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+  };
+}
+
 async function withContext(sb: ReturnType<typeof sandbox>) {
   await mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
 }
@@ -153,17 +169,13 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
   }, T);
 
   it('an unreachable workload cluster does not block the delete: the Cluster goes, its LBs are cleaned up in the cloud', async () => {
-    const sb = sandbox();
-    writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
-    const c = calls(sb.mgmt, sb.workload);
+    const { sb, c, found, deleteIt, noLeftovers } = provisioned();
     const fake = fakeTools([
-      // A cluster kaas created before it had namespaces: found in default.
-      c.clusterList(['default']),
-      c.getCluster('get-cluster-provisioned.json'),
+      ...found,
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
-      c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      deleteIt,
       c.getCluster(),
-      c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      noLeftovers,
     ]);
     const cloud = fakeCloud(leftoverCloud());
     try {
@@ -179,19 +191,16 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
   }, T);
 
   it('a kubectl error while waiting for the Cluster is retried (review 2026-11-27 n2; before, it ended delete-cluster before the cloud cleanup)', async () => {
-    const sb = sandbox();
-    writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
-    const c = calls(sb.mgmt, sb.workload);
+    const { sb, c, found, deleteIt, noLeftovers } = provisioned();
     const fake = fakeTools([
-      c.clusterList(['default']),
-      c.getCluster('get-cluster-provisioned.json'),
+      ...found,
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
-      c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      deleteIt,
       // The management API server restarts during the wait: one poll fails, the next one answers.
       c.kc(c.m('get', 'clusters.v1beta2.cluster.x-k8s.io', 'demo', '--namespace', 'default', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
       c.getCluster(),
-      c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      noLeftovers,
     ]);
     const cloud = fakeCloud(leftoverCloud());
     try {
