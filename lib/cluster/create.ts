@@ -170,7 +170,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     lb = { ...lb, reasons: [...lb.reasons, ...pin.reasons] };
     edge = {
       sets: v.useOvn !== s.use_ovn_lb_provider ? [`use_ovn_lb_provider=${v.useOvn}`] : [],
-      recreate: v.recreate.length ? (workload) => recreateEdgeServices(workload, v.recreate, deps.logger) : undefined,
+      recreate: v.recreate.length ? (workload) => recreateEdgeServices(workload, v.recreate, deps.logger, deps.clock) : undefined,
     };
   }
   const plan = await planCluster({

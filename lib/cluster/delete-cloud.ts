@@ -172,24 +172,64 @@ export async function sweepServiceLoadBalancers(cloud: ClusterCloud, occmName: s
 /** The ovn provider's name for a load balancer's VIP port (ovn-octavia-provider ovn_const.LB_VIP_PORT_PREFIX). */
 export const OVN_VIP_PORT_PREFIX = 'ovn-lb-vip-';
 
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /**
- * The ovn provider's VIP ports on the cluster's network whose load balancer does not exist: each
+ * `ovn-lb-vip-<LB id>` exactly: the additional VIPs of a live load balancer are
+ * `ovn-lb-vip-additional-<n>-<LB id>` (ovn-octavia-provider common/constants.py, helper.py), which a
+ * prefix match took for an orphan of LB "additional-…".
+ */
+const OVN_VIP_PORT = new RegExp(`^${OVN_VIP_PORT_PREFIX}(${UUID})$`);
+/** The provider's health-monitor port of a subnet, `ovn-lb-hm-<subnet id>` (ovn-octavia-provider helper.py). */
+const OVN_HM_PORT = new RegExp(`^ovn-lb-hm-${UUID}$`);
+
+/** The ovn provider's ports of a network the sweep deletes, from the ports and the listed load balancers. Pure. */
+export function orphanOvnPorts(ports: { id: string; name: string }[], lbs: { id: string; vipPortId?: string }[]): { id: string; name: string; why: string }[] {
+  const ids = new Set(lbs.map((l) => l.id));
+  const vipPorts = new Set(lbs.map((l) => l.vipPortId).filter(Boolean));
+  const out = ports.flatMap((p) => {
+    const lb = OVN_VIP_PORT.exec(p.name)?.[1];
+    return lb && !ids.has(lb) ? [{ ...p, why: 'the ovn provider\'s VIP port of a load balancer that does not exist' }] : [];
+  });
+  // The provider drops a subnet's health-monitor port only with the last monitor using it
+  // (helper.py); once no load balancer has its VIP in this network, nothing uses it.
+  if (!ports.some((p) => vipPorts.has(p.id))) {
+    out.push(...ports.filter((p) => OVN_HM_PORT.test(p.name)).map((p) => ({ ...p, why: 'the ovn provider\'s health-monitor port, no load balancer left in the network' })));
+  }
+  return out;
+}
+
+/**
+ * The network whose orphaned ovn ports the sweep may delete: the OpenStackCluster's, and only where CAPO
+ * made it (`spec.managedSubnets`, CAPO v0.14 openstackcluster_controller.go reconcileDelete deletes the
+ * network on the same condition). On a network the cluster was given, another cluster's OCCM may be
+ * creating an ovn load balancer: Octavia makes its VIP port inside a transaction a list does not show
+ * yet (octavia api/v2/controllers/load_balancer.py), and the sweep would delete a live LB's port. Pure.
+ */
+export function orphanSweepNetwork(osc: { spec?: { managedSubnets?: unknown[] }; status?: { network?: { id?: string } } } | undefined): string | undefined {
+  if (!osc?.spec?.managedSubnets?.length) return undefined;
+  return osc.status?.network?.id || undefined;
+}
+
+/**
+ * The ovn provider's ports on the cluster's network that nothing uses: VIP ports whose load balancer
+ * does not exist, and the health-monitor ports once no load balancer is left in the network. Each
  * create Octavia refused after the provider made the port (OCCM told lb-provider=ovn without
  * lb-method=SOURCE_IP_PORT asks for ROUND_ROBIN, refused with 501, and retries with backoff) leaves
  * one `ovn-lb-vip-<LB id>` port behind (seen on the testbed with octavia 2024.1's ovn provider). CAPO
  * deletes only ports named after the cluster, so they keep the network in use and its delete loops on
  * 409 NetworkInUse. Called in the Cluster wait once no Machine is left (OCCM is gone: no create is in
- * flight), only for the cluster's own network and the token's project. Pure over `cloud`.
+ * flight), only for a network CAPO made (orphanSweepNetwork) and the token's project.
  */
 export async function sweepOrphanOvnVipPorts(cloud: ClusterCloud, networkId: string, logger: Logger): Promise<string[]> {
   if (!cloud.portsOfNetwork || !cloud.deletePort) return [];
-  const ports = (await cloud.portsOfNetwork(networkId)).filter((p) => p.name.startsWith(OVN_VIP_PORT_PREFIX) && inTokenProject(p.projectId, cloud.projectId));
-  if (!ports.length) return [];
-  const lbs = new Set((await cloud.loadBalancers()).map((l) => l.id));
+  const ports = (await cloud.portsOfNetwork(networkId)).filter((p) => inTokenProject(p.projectId, cloud.projectId));
+  if (!ports.some((p) => OVN_VIP_PORT.test(p.name) || OVN_HM_PORT.test(p.name))) return [];
+  // Every load balancer counts (the list must follow Octavia's pages: an LB past the first would read as missing).
+  const orphans = orphanOvnPorts(ports, await cloud.loadBalancers());
   const deleted: string[] = [];
-  for (const p of ports.filter((x) => !lbs.has(x.name.slice(OVN_VIP_PORT_PREFIX.length)))) {
+  for (const p of orphans) {
     await cloud.deletePort(p.id);
-    const what = `port ${p.name} (${p.id}): the ovn provider's VIP port of a load balancer that does not exist`;
+    const what = `port ${p.name} (${p.id}): ${p.why}`;
     deleted.push(what);
     logger.info(`deleted ${what}`);
   }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CAPI_CLUSTER, labelledNames, listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
-import { cleanupCloud, planCloudCleanup, sweepOrphanOvnVipPorts, sweepServiceLoadBalancers } from './delete-cloud.js';
+import { cleanupCloud, orphanSweepNetwork, planCloudCleanup, sweepOrphanOvnVipPorts, sweepServiceLoadBalancers } from './delete-cloud.js';
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
 import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
 import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
@@ -16,8 +16,10 @@ import { readApplied, removeIngress } from '../ingress/applied.js';
 import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';
 import type { Logger } from '../log.js';
 import { checkClusterName, cloudConnection, cloudCredentials, clusterSettings, managementTarget, type ClusterDeps, type ClusterRunOptions } from './setup.js';
-import { waitFor } from './wait.js';
-import { classCleanup, isTopologyCluster, readTopology, type LiveTopology } from './topology.js';
+import { retryingProbe, waitFor } from './wait.js';
+import { isTopologyCluster, readTopology, type LiveTopology } from './topology.js';
+import { removeClassAndLeftovers } from './delete-class.js';
+import { clusterApiMissing } from './preflight.js';
 
 /**
  * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first, waiting until OCCM and
@@ -95,11 +97,12 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     live = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
   } catch (e) {
     if (!(e instanceof ExecError)) throw e;
-    if (!o.dryRun) throw withMgmtHint(e, mgmtTarget);
-    mgmtDown = lastLine(e);
-    deps.logger.warn(`the management cluster cannot be reached (${mgmtDown}): the Cluster and the objects kaas applied there are not listed; `
+    const oldApi = await clusterApiMissing(mgmt);
+    if (!o.dryRun) throw oldApi ?? withMgmtHint(e, mgmtTarget);
+    mgmtDown = oldApi ? oldApi.message : `the management cluster cannot be reached (${lastLine(e)})`;
+    deps.logger.warn(`${mgmtDown}: the Cluster and the objects kaas applied there are not listed; `
       + `what follows is what kaas finds in the cloud and on this machine (namespace ${ns} assumed)`);
-    deps.logger.info(`hint: ${mgmtHintText(mgmtTarget)}`);
+    deps.logger.info(`hint: ${oldApi ? oldApi.problems.join('; ') : mgmtHintText(mgmtTarget)}`);
   }
   const occm = occmClusterName(ns, cluster);
   const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
@@ -138,33 +141,22 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
       // The cluster's network, for the sweep of the ovn provider's orphaned VIP ports: read once, before
       // CAPO starts deleting (the OpenStackCluster keeps it in its status until the network is gone).
       const infra = live.spec?.infrastructureRef?.name;
-      const network = infra ? (await mgmt.getJson<{ status?: { network?: { id?: string } } }>('openstackclusters.infrastructure.cluster.x-k8s.io', infra, { namespace: ns }).catch(() => undefined))?.status?.network?.id : undefined;
+      const network = infra ? orphanSweepNetwork(await mgmt.getJson<Parameters<typeof orphanSweepNetwork>[0]>('openstackclusters.infrastructure.cluster.x-k8s.io', infra, { namespace: ns }).catch(() => undefined)) : undefined;
       if (steps.deleteCluster) await mgmt.delete([`${CAPI_CLUSTER}/${cluster}`], { namespace: ns, wait: false });
-      await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster} -n ${ns}; openstack loadbalancer list --name kube_service_${occm}_…`, async () => {
+      // A kubectl error in one poll (an API server restart) does not end the wait: the next poll asks again.
+      await wait(`Cluster ${cluster} deleted`, t.clusterSec, `clusterctl describe cluster ${cluster} -n ${ns}; openstack loadbalancer list --name kube_service_${occm}_…`, retryingProbe((e) => e instanceof ExecError, async () => {
         const c = await mgmt.getJson<LiveCluster>(CAPI_CLUSTER, cluster, { namespace: ns });
         if (!c) return { done: true, progress: 'gone' };
         const phase = `phase ${c.status?.phase ?? 'unknown'}`;
         const machines = await labelledNames(mgmt, CAPI_MACHINE, cluster, ns);
         if (machines.length) return { done: false, progress: `${phase}, ${machines.length} machine${machines.length === 1 ? '' : 's'} left` };
         return { done: false, progress: `${phase}, no machine left, ${await sweep(cloud!, occm, deps.logger, actions, network)}` };
-      });
+      }));
     }
   }
-  // Objects kaas applied that are not owned by the Cluster (templates it no longer references, the credentials).
-  if (topology) {
-    const c = classCleanup(topology, cluster);
-    if (c.keep) deps.logger.info(c.keep);
-    for (const r of c.delete) {
-      actions.push(`${r.replace('.v1beta2.cluster.x-k8s.io', '')} in ${topology.classNamespace} (${r.startsWith('clusterclass') ? 'the cluster\'s own ClusterClass' : 'a template of it, or a generation kaas replaced'})`);
-      if (!o.dryRun) await mgmt.delete([r], { namespace: topology.classNamespace });
-    }
-  }
-  const leftovers = mgmtDown ? undefined : await mgmt.getJson<{ items?: Item[] }>('openstackmachinetemplates,kubeadmconfigtemplates,secrets', undefined, { namespace: ns, selector: `cluster.x-k8s.io/cluster-name=${cluster},app.kubernetes.io/managed-by=kaas` });
-  for (const i of leftovers?.items ?? []) {
-    const kind = (i as unknown as { kind: string }).kind;
-    actions.push(`${kind} ${ns}/${i.metadata.name}`);
-    if (!o.dryRun) await mgmt.delete([`${kind.toLowerCase()}/${i.metadata.name}`], { namespace: ns });
-  }
+  // Objects kaas applied that are not owned by the Cluster (its own class and templates, templates it
+  // no longer references, the credentials), but none a surviving ClusterClass refers to (delete-class.ts).
+  if (!mgmtDown) await removeClassAndLeftovers(mgmt, { cluster, namespace: ns, topology, clusterGone: !live, dryRun: o.dryRun }, actions, deps.logger);
 
   const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm);
   actions.push(...cleanup.map((c) => c.what));

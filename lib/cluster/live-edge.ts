@@ -8,6 +8,7 @@ import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../ingress/render.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, OWNING_GATEWAY_NAME_LABEL, OWNING_GATEWAY_NAMESPACE_LABEL } from '../plan/gateway.js';
 import type { LiveEdge } from '../plan/provider-pin.js';
+import { realClock, waitFor, type Clock } from './wait.js';
 
 /**
  * What a running workload cluster says about its Service load balancers, for the provider pin
@@ -16,7 +17,7 @@ import type { LiveEdge } from '../plan/provider-pin.js';
  * cannot be reached (with a warning: the setting then decides alone).
  */
 
-type Svc = { metadata: { name: string; namespace: string; labels?: Record<string, string> }; spec?: { type?: string }; status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } } };
+type Svc = { metadata: { name: string; namespace: string; uid?: string; deletionTimestamp?: string; labels?: Record<string, string> }; spec?: { type?: string }; status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } } };
 
 /** Reads the live edge through the workload kubeconfig `file` (undefined when there is nothing to read). */
 export async function readLiveEdge(file: string, kubectl: Kubectl, logger: Logger): Promise<LiveEdge | undefined> {
@@ -42,14 +43,36 @@ export async function readLiveEdge(file: string, kubectl: Kubectl, logger: Logge
 /**
  * Deletes the edge Services (`namespace/name`) so that the edge step makes them again, on the new
  * provider: OCCM deletes their old load balancers and creates new ones, with new addresses.
+ *
+ * Each is waited for until it is gone (or replaced: Envoy Gateway makes its own again, under a new
+ * uid). OCCM's finalizer holds a deleted Service while it deletes the load balancer; an apply in that
+ * time patches the terminating object, which then disappears for good and leaves ingress-nginx without
+ * a Service (review 2026-11-27 N4). kubectl's own --wait is not used: it is killed after 300 s, where
+ * an amphora may take longer; this wait names the Service and what to look at.
  */
-export async function recreateEdgeServices(kubectl: Kubectl, services: string[], logger: Logger): Promise<string> {
+export async function recreateEdgeServices(kubectl: Kubectl, services: string[], logger: Logger, clock: Clock = realClock, timeoutSec = 900): Promise<string> {
   for (const s of services) {
     const [namespace, name] = s.split('/');
     const live = await kubectl.getJson<Svc>('service', name, { namespace });
     const old = (live?.status?.loadBalancer?.ingress ?? []).map((i) => i.ip ?? i.hostname).filter(Boolean).join(', ') || 'none';
     await kubectl.delete([`service/${name}`], { namespace, wait: false });
     logger.warn(`Service ${s} deleted to be re-created on the new load-balancer provider: its address ${old} goes away and a new one is announced by the edge step below; update DNS records that point at it`);
+    if (!live) continue;
+    await waitFor({
+      title: `Service ${s} gone (OCCM deletes its load balancer)`, timeoutSec, intervalMs: 5000, logger, clock,
+      hint: `kubectl get service ${name} -n ${namespace} -o yaml (finalizers), the OCCM logs in kube-system, openstack loadbalancer list`,
+      probe: async () => {
+        const now = await kubectl.getJson<Svc>('service', name, { namespace });
+        return serviceGone(live, now);
+      },
+    });
   }
   return `re-created on the new provider: ${services.join(', ')}`;
+}
+
+/** Whether the deleted Service `before` is gone: absent, or a new object under a new uid. Pure. */
+export function serviceGone(before: Svc, now: Svc | undefined): { done: boolean; progress: string } {
+  if (!now) return { done: true, progress: 'gone' };
+  if (before.metadata.uid && now.metadata.uid && now.metadata.uid !== before.metadata.uid) return { done: true, progress: 'made again (new uid)' };
+  return { done: false, progress: now.metadata.deletionTimestamp ? 'terminating (finalizer held)' : 'still there' };
 }

@@ -131,7 +131,12 @@ async function topologyConvergence(mgmt: Kubectl, plan: ClusterPlan, namespace: 
   const kcpName = dig(t.cluster, ['spec', 'controlPlaneRef', 'name']);
   const kcp = typeof kcpName === 'string' ? await mgmt.getJson(KCP_V1BETA2, kcpName, { namespace }) : undefined;
   const cpVersion = dig(kcp, ['status', 'version']);
-  const decision = planTopology({ live: t, wanted: wantedFromRender(objects), controlPlaneVersion: typeof cpVersion === 'string' ? cpVersion : undefined });
+  // The topology's OpenStackCluster: which provider its kube-API load balancer really has (restrict_kubeapi).
+  const oscName = dig(t.cluster, ['spec', 'infrastructureRef', 'name']);
+  const osc = typeof oscName === 'string' ? await mgmt.getJson<Obj>(OSC_RESOURCE, oscName, { namespace }) : undefined;
+  const specProvider = dig(osc, ['spec', 'apiServerLoadBalancer', 'provider']);
+  const apiLb = { ...await liveApiLb(osc, objects.find((x) => x.kind === 'OpenStackCluster'), o), specProvider: typeof specProvider === 'string' ? specProvider : undefined };
+  const decision = planTopology({ live: t, wanted: wantedFromRender(objects), controlPlaneVersion: typeof cpVersion === 'string' ? cpVersion : undefined, apiLb });
   for (const r of decision.reasons) logger.info(`  ${r}`);
   const converge = orThrow(decision);
   const lines = diffLines(converge.diffs);
@@ -141,6 +146,7 @@ async function topologyConvergence(mgmt: Kubectl, plan: ClusterPlan, namespace: 
 }
 
 const KCP_V1BETA2 = 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io';
+const OSC_RESOURCE = 'openstackclusters.infrastructure.cluster.x-k8s.io';
 
 function andReport<T>(d: Decision<T>, logger: Logger): Decision<T> {
   for (const r of d.reasons) logger.info(`  ${r}`);

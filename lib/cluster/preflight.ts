@@ -118,18 +118,46 @@ export function assessProviderVersions(f: ManagementFacts, target: { kubeconfig?
   return { orcNeeded, ok: { name: 'provider versions', detail: `Cluster API ${capi}, CAPO ${capo}${needs}${orcNeeded ? '' : `; ORC not needed (CAPO < v${ORC_SINCE_CAPO.join('.')} resolves images itself)`}` } };
 }
 
+/** The Cluster API groups not served in the version kaas renders and reads (v1beta2), each with its fix (pure). */
+export function clusterApiProblems(served: string[], target: { kubeconfig?: string; context?: string } = {}): string[] {
+  const fix = fixCommands(target);
+  return API_GROUPS.filter((a) => !served.includes(a.gv)).map((a) => {
+    const group = a.gv.split('/')[0];
+    const older = served.filter((gv) => gv.startsWith(`${group}/`));
+    // Installed, but older than v1.11: the providers must be upgraded, not installed again.
+    return older.length
+      ? `${a.what} serves ${older.join(', ')} but not ${a.gv}, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${fix.upgradeCapi}`
+      : `${a.what}: ${a.gv} is not served — ${fix.init}`;
+  });
+}
+
+/**
+ * Why a read of the management cluster failed when it is reachable but serves no v1beta2 Cluster API
+ * (Cluster API below v1.11, which older kaas supported): an OperationError naming the clusterctl fix.
+ * Undefined when the API is served or the cluster cannot be asked (kubectl's own error then stands).
+ */
+export async function clusterApiMissing(k: Kubectl): Promise<OperationError | undefined> {
+  let served: string[];
+  try {
+    served = await servedApiVersions(k);
+  } catch (e) {
+    if (e instanceof ExecError) return undefined;
+    throw e;
+  }
+  const problems = clusterApiProblems(served, k.target);
+  if (!problems.length) return undefined;
+  return new OperationError('the management cluster does not serve the Cluster API version kaas reads (v1beta2, Cluster API ≥ v1.11)', {
+    problems,
+    hint: 'upgrade Cluster API on the management cluster with the clusterctl command above, then run kaas again',
+  });
+}
+
 /** Judges the facts (pure): what is there, what is missing and how to fix each piece. */
 export function assessManagementCluster(f: ManagementFacts, target: { kubeconfig?: string; context?: string } = {}): ManagementVerdict {
   const fix = fixCommands(target);
   const v: ManagementVerdict = { ok: [], problems: [], skipped: [], capoVersions: f.capoCrd ?? [] };
-  const missingApis = API_GROUPS.filter((a) => !f.served.includes(a.gv));
-  for (const a of missingApis) {
-    const group = a.gv.split('/')[0];
-    const older = f.served.filter((gv) => gv.startsWith(`${group}/`));
-    // Installed, but older than v1.11: the providers must be upgraded, not installed again.
-    if (older.length) v.problems.push(`${a.what} serves ${older.join(', ')} but not ${a.gv}, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${fix.upgradeCapi}`);
-    else v.problems.push(`${a.what}: ${a.gv} is not served — ${fix.init}`);
-  }
+  const missingApis = clusterApiProblems(f.served, target);
+  v.problems.push(...missingApis);
   if (!missingApis.length) v.ok.push({ name: 'Cluster API', detail: `serves ${API_GROUPS.map((a) => a.gv).join(', ')}` });
 
   if (!f.capoCrd) v.problems.push(`CAPO (cluster-api-provider-openstack) is not installed (no OpenStackCluster CRD) — ${fix.init}`);

@@ -1,6 +1,7 @@
 import { CAPI_CLUSTER, listAllNamespaces } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { decided, refused, type Decision, type Refusal } from '../plan/decision.js';
+import { kubeApiOnLiveCluster, type LiveApiLb } from '../plan/kubeapi-live.js';
 import type { KubeObject } from '../render/documents.js';
 import { changedFields, classifyVersion, show, type FieldChange } from './changes.js';
 import type { ConvergePlan, ObjectDiff } from './reconcile.js';
@@ -109,10 +110,25 @@ export async function readTopology(k: Kubectl, namespace: string, name: string):
   if (!cluster) throw new Error(`Cluster ${namespace}/${name} vanished while it was read`);
   const className = str(cluster, ['spec', 'topology', 'classRef', 'name']) ?? '';
   const classNamespace = str(cluster, ['spec', 'topology', 'classRef', 'namespace']) || namespace;
+  const use = await readClassUse(k, classNamespace, className, { namespace, name });
+  const templates = classTemplates(use.clusterClass, topologyPools(cluster));
+  for (const t of templates) t.live = await k.getJson<Item>(TOPOLOGY_RESOURCES[t.kind], t.name, { namespace: classNamespace });
+  const mds = await k.getJson<{ items?: Item[] }>(TOPOLOGY_RESOURCES.MachineDeployment, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${name}` });
+  const machineDeployments = (mds?.items ?? [])
+    .map((m) => ({ topologyName: m.metadata.labels?.['topology.cluster.x-k8s.io/deployment-name'] ?? '', name: m.metadata.name }))
+    .filter((m) => m.topologyName);
+  return { namespace, cluster, classNamespace, className, templates, machineDeployments, ...use };
+}
+
+/** What is known of a class apart from one cluster: the class, the clusters using it besides `self`, and its namespace's template generations. */
+export type ClassUse = Pick<LiveTopology, 'clusterClass' | 'otherUsers' | 'existingTemplates' | 'previousGeneration'>;
+
+/** Reads a ClusterClass, the Clusters other than `self` made from it, and the OpenStack*Templates of its namespace. */
+export async function readClassUse(k: Kubectl, classNamespace: string, className: string, self: { namespace: string; name: string }): Promise<ClassUse> {
   const clusterClass = className ? await k.getJson<Item>(TOPOLOGY_RESOURCES.ClusterClass, className, { namespace: classNamespace }) : undefined;
   const all = await listAllNamespaces<Item>(k, CAPI_CLUSTER);
   const otherUsers = all
-    .filter((c) => !(c.metadata.name === name && c.metadata.namespace === namespace))
+    .filter((c) => !(c.metadata.name === self.name && c.metadata.namespace === self.namespace))
     .filter((c) => {
       const ref = dig(c, ['spec', 'topology', 'classRef']) as { name?: string; namespace?: string } | undefined;
       const legacy = dig(c, ['spec', 'topology', 'class']); // a v1beta1 view, should the list come back in it
@@ -120,8 +136,6 @@ export async function readTopology(k: Kubectl, namespace: string, name: string):
     })
     .map((c) => `${c.metadata.namespace}/${c.metadata.name}`)
     .sort();
-  const templates = classTemplates(clusterClass, topologyPools(cluster));
-  for (const t of templates) t.live = await k.getJson<Item>(TOPOLOGY_RESOURCES[t.kind], t.name, { namespace: classNamespace });
   const existing: string[] = [];
   const previousGeneration: Record<string, string> = {};
   for (const kind of ['OpenStackClusterTemplate', 'OpenStackMachineTemplate'] as const) {
@@ -132,11 +146,7 @@ export async function readTopology(k: Kubectl, namespace: string, name: string):
       if (prev) previousGeneration[`${kind.toLowerCase()}/${i.metadata.name}`] = prev;
     }
   }
-  const mds = await k.getJson<{ items?: Item[] }>(TOPOLOGY_RESOURCES.MachineDeployment, undefined, { namespace, selector: `cluster.x-k8s.io/cluster-name=${name}` });
-  const machineDeployments = (mds?.items ?? [])
-    .map((m) => ({ topologyName: m.metadata.labels?.['topology.cluster.x-k8s.io/deployment-name'] ?? '', name: m.metadata.name }))
-    .filter((m) => m.topologyName);
-  return { namespace, cluster, clusterClass, classNamespace, className, otherUsers, templates, existingTemplates: existing, previousGeneration, machineDeployments };
+  return { clusterClass, otherUsers, existingTemplates: existing, previousGeneration };
 }
 
 /** What the settings want of a topology cluster, taken from kaas's own render (one mapping of settings to fields). */
@@ -201,6 +211,11 @@ export interface TopologyInput {
   wanted: TopologyWanted;
   /** KubeadmControlPlane status.version, for the upgrade wait (undefined before the first machine). */
   controlPlaneVersion?: string;
+  /**
+   * The live kube-API load balancer of the topology's OpenStackCluster (its spec provider, its id and
+   * the provider Octavia reports): allowedCIDRs are only enforced where that provider has VIP ACLs.
+   */
+  apiLb?: LiveApiLb;
 }
 
 const stripServer = (o: Item): Item => {
@@ -273,6 +288,16 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
       const liveCidrs = (lb?.allowedCIDRs as string[] | undefined) ?? [];
       const wantCidrs = (dig(wanted.openStackCluster, ['apiServerLoadBalancer', 'allowedCIDRs']) as string[] | undefined) ?? [];
       const enabled = lb !== undefined && lb.enabled !== false;
+      if (enabled && wantCidrs.length) {
+        // The check of the kaas-rendered path (plan/kubeapi-live.ts): CAPO skips allowedCIDRs without an
+        // error where the live LB's provider has no VIP ACLs (ovn), and the kube-API would stay open.
+        const api = kubeApiOnLiveCluster(name, i.apiLb ?? { specProvider: typeof lb.provider === 'string' ? lb.provider : undefined }, wantCidrs);
+        if (!api.ok) {
+          refusals.push(...api.refusals);
+          continue;
+        }
+        reasons.push(...api.reasons, ...api.warnings.map((w) => `warning: ${w}`));
+      }
       if (enabled && JSON.stringify([...liveCidrs].sort()) !== JSON.stringify([...wantCidrs].sort())) {
         fields = [{ path: 'spec.template.spec.apiServerLoadBalancer.allowedCIDRs', live: liveCidrs.length ? liveCidrs : undefined, wanted: wantCidrs.length ? wantCidrs : undefined }];
       } else if (!enabled && wantCidrs.length) {
@@ -385,15 +410,7 @@ export function classCleanup(live: LiveTopology, cluster: string): { delete: str
   const managed = live.clusterClass.metadata.labels?.['app.kubernetes.io/managed-by'] === 'kaas';
   if (live.otherUsers.length) return { delete: [], keep: `ClusterClass ${live.className} stays: ${live.otherUsers.join(', ')} use it too` };
   if (live.className !== cluster && !managed) return { delete: [], keep: `ClusterClass ${live.className} stays: it is not this cluster's own class (named after the cluster, as the SCS template makes it); delete it yourself when no cluster needs it` };
-  const refs = [
-    ['openstackclustertemplate', str(live.clusterClass, ['spec', 'infrastructure', 'templateRef', 'name'])],
-    ['kubeadmcontrolplanetemplate', str(live.clusterClass, ['spec', 'controlPlane', 'templateRef', 'name'])],
-    ['openstackmachinetemplate', str(live.clusterClass, ['spec', 'controlPlane', 'machineInfrastructure', 'templateRef', 'name'])],
-    ...(((dig(live.clusterClass, ['spec', 'workers', 'machineDeployments']) as Obj[] | undefined) ?? []).flatMap((m) => [
-      ['kubeadmconfigtemplate', str(m, ['bootstrap', 'templateRef', 'name'])],
-      ['openstackmachinetemplate', str(m, ['infrastructure', 'templateRef', 'name'])],
-    ])),
-  ].filter((r): r is [string, string] => !!r[1]).map(([k, n]) => `${k}/${n}`);
+  const refs = classRefs(live.clusterClass);
   // The generations kaas replaced (their chain back to the one the SCS scripts made) go too.
   const all = new Set(refs);
   for (const r of refs) {
@@ -402,4 +419,17 @@ export function classCleanup(live: LiveTopology, cluster: string): { delete: str
     }
   }
   return { delete: [`clusterclass.v1beta2.cluster.x-k8s.io/${live.className}`, ...all] };
+}
+
+/** Every template a ClusterClass refers to, as `kind/name` (lower-case kind; in the class's namespace). */
+export function classRefs(cc: unknown): string[] {
+  return [
+    ['openstackclustertemplate', str(cc, ['spec', 'infrastructure', 'templateRef', 'name'])],
+    ['kubeadmcontrolplanetemplate', str(cc, ['spec', 'controlPlane', 'templateRef', 'name'])],
+    ['openstackmachinetemplate', str(cc, ['spec', 'controlPlane', 'machineInfrastructure', 'templateRef', 'name'])],
+    ...(((dig(cc, ['spec', 'workers', 'machineDeployments']) as Obj[] | undefined) ?? []).flatMap((m) => [
+      ['kubeadmconfigtemplate', str(m, ['bootstrap', 'templateRef', 'name'])],
+      ['openstackmachinetemplate', str(m, ['infrastructure', 'templateRef', 'name'])],
+    ])),
+  ].filter((r): r is [string, string] => !!r[1]).map(([k, n]) => `${k}/${n}`);
 }

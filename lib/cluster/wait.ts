@@ -83,3 +83,19 @@ export async function waitFor(o: WaitOptions): Promise<number> {
     await o.clock.sleep(o.intervalMs ?? 10_000);
   }
 }
+
+/**
+ * A probe whose errors that `transient` accepts mean "not known yet": the poll reports the error's
+ * last line and the next one asks again; the wait's timeout still ends it, with that line as its state.
+ */
+export function retryingProbe(transient: (e: unknown) => boolean, probe: () => Promise<Probe>): () => Promise<Probe> {
+  return async () => {
+    try {
+      return await probe();
+    } catch (e) {
+      if (!transient(e)) throw e;
+      const last = (e as Error).message.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? '';
+      return { done: false, progress: `${last}; retrying` };
+    }
+  };
+}

@@ -34,14 +34,17 @@ export function readApplied(home: string, cluster: string, name: string): string
 }
 
 /**
- * Removes the ingress from a workload cluster: deletes the controller Service and waits (OCCM's
- * finalizer holds it until the Octavia LB and its floating IP are gone), then everything else
- * recorded, then the record. Idempotent: missing objects and a missing record are fine.
+ * Removes the ingress from a workload cluster: deletes the controller Service without waiting, then
+ * everything else recorded, then the record. OCCM's finalizer holds the Service until the Octavia LB
+ * and its floating IP are gone; a broken OCCM never lets go, and kubectl's wait would be killed after
+ * minutes and read as "workload unreachable", skipping the PVCs (their Cinder volumes leaked).
+ * delete-cluster waits for the load balancer in Octavia instead. Idempotent: missing objects and a
+ * missing record are fine.
  */
 export async function removeIngress(kubectl: Kubectl, home: string, cluster: string, logger: Logger): Promise<void> {
   const step = logger.step(`deleting the ingress Service ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE} (OCCM removes its load balancer)`);
   try {
-    await kubectl.delete(['service', CONTROLLER_SERVICE], { namespace: INGRESS_NAMESPACE });
+    await kubectl.delete(['service', CONTROLLER_SERVICE], { namespace: INGRESS_NAMESPACE, wait: false });
     step.succeed();
   } catch (e) {
     step.fail();

@@ -84,7 +84,7 @@ async function occmRunsSecret(kubectl: Kubectl, logger: Logger, secret: Record<s
   return [`OCCM runs an older cloud.conf than the Secret holds (pod template ${drift.running!.slice(0, 19)}…, Secret ${drift.wanted.slice(0, 19)}…): kaas create-cluster rolls it, or ${restart}`];
 }
 
-/** Polls a LoadBalancer Service until it shows an address (IP or hostname); OperationError with a hint on timeout. */
+/** Polls a LoadBalancer Service until it shows an address (IP or hostname; never a terminating one's); OperationError with a hint on timeout. */
 export async function waitForAddress(
   kubectl: Kubectl, logger: Logger, t: ApplyTimeouts, sleep: (ms: number) => Promise<void>,
   ref: { namespace: string; name: string } = { namespace: INGRESS_NAMESPACE, name: CONTROLLER_SERVICE },
@@ -93,19 +93,21 @@ export async function waitForAddress(
   const step = logger.step(`waiting for the load balancer of ${ns}/${name}`);
   const deadline = Date.now() + t.addressSec * 1000;
   for (;;) {
-    const svc = await kubectl.getJson('service', name, { namespace: ns });
+    const svc = await kubectl.getJson<{ metadata?: { deletionTimestamp?: string } }>('service', name, { namespace: ns });
     const st = serviceLbStatus(svc);
-    if (hasLbAddress(st)) {
+    // A terminating Service's address is the old load balancer's, going away (review 2026-11-27 N4).
+    const terminating = svc?.metadata?.deletionTimestamp !== undefined;
+    if (hasLbAddress(st) && !terminating) {
       step.succeed(`load balancer address ${st.hostname ?? st.ip}`);
       return { svc, st };
     }
     if (Date.now() >= deadline) {
       step.fail();
-      throw new OperationError(`the Service ${ns}/${name} got no load-balancer address within ${t.addressSec}s`, {
+      throw new OperationError(`the Service ${ns}/${name} ${terminating ? 'is being deleted and was not made again' : 'got no load-balancer address'} within ${t.addressSec}s`, {
         hint: `kubectl describe service -n ${ns} ${name} (events), and the OCCM logs in kube-system`,
       });
     }
-    step.update(`no address yet (${Math.ceil((deadline - Date.now()) / 1000)}s left)`);
+    step.update(`${terminating ? 'the Service is being deleted' : 'no address yet'} (${Math.ceil((deadline - Date.now()) / 1000)}s left)`);
     await sleep(t.pollMs);
   }
 }

@@ -5,7 +5,8 @@
  * behaviour and fails until lib/ is fixed; the failure message says what happened instead.
  *
  * Order matters (one cluster): PROXY mismatch and the unrolled cloud.conf change on an amphora ingress,
- * then the second external network (M4), then the provider switch on the live cluster (M2) last.
+ * then the second external network (M4), then the provider switch on the live cluster (M2: refused), then
+ * the same switch with --recreate-edge-services (review 2026-11-27 N4) last.
  */
 import { spawnSync } from 'node:child_process';
 import { jest } from '@jest/globals';
@@ -185,6 +186,31 @@ test('M2: switching use_ovn_lb_provider on a live cluster with an amphora ingres
   const refused = r.code !== 0 && state.cloudConfProvider === 'amphora' && /provider/i.test(r.stderr);
   const recreated = state.cloudConfProvider === 'ovn' && after?.provider === 'ovn';
   expect({ refused, recreated, ...state }).toEqual(expect.objectContaining(refused ? { refused: true } : { recreated: true }));
+});
+
+test('N4: --recreate-edge-services moves the ingress to ovn: the old Service is gone before the edge step, a new one (new uid) gets the ovn LB\'s address, and kaas never reports the old address', async () => {
+  const name = lbName(tb, SVC.ns, SVC.name);
+  const old = wkJson(tb, ['-n', SVC.ns, 'get', 'service', SVC.name]);
+  const oldAddress: string | undefined = old?.status?.loadBalancer?.ingress?.[0]?.ip;
+  expect(oldAddress).toBeTruthy();
+  const r = kaas(tb, ['create-cluster', tb.cluster, '--recreate-edge-services'], { sets: { use_ovn_lb_provider: 'true', deploy_nginx_ingress: 'true', nginx_use_proxy: 'false' }, timeoutMs: 1_800_000 });
+  note(tb, `N4: create-cluster --recreate-edge-services exit ${r.code} in ${r.ms} ms\n${r.stdout.slice(0, 4000)}\n${r.stderr.slice(-4000)}`);
+  expect(r.code).toBe(0);
+  // Before the fix the apply patched the terminating Service, which OCCM's finalizer then let go: no Service.
+  const now = wkJson(tb, ['-n', SVC.ns, 'get', 'service', SVC.name]);
+  expect(now?.metadata?.uid).toBeTruthy();
+  expect(now.metadata.uid).not.toBe(old.metadata.uid);
+  expect(now.metadata.deletionTimestamp).toBeUndefined();
+  const [lb] = await until('the ovn ingress LB ACTIVE', 600_000, async () => (await tb.os.loadBalancers(name)).filter((l) => l.provisioning_status === 'ACTIVE' && l.provider === 'ovn'));
+  const tree = await tb.os.tree(lb);
+  const address: string | undefined = now.status?.loadBalancer?.ingress?.[0]?.ip;
+  expect(address).toBeTruthy();
+  expect(address).not.toBe(oldAddress);
+  expect([lb.vip_address, ...tree.fips.map((f) => f.floating_ip_address)]).toContain(address);
+  // kaas's own report names the new address, never the old one as the ingress's (the old one only in the warning that it goes away).
+  const said = `${r.stdout}\n${r.stderr}`;
+  expect(said).toContain(`load balancer address ${address}`);
+  expect(said).not.toContain(`load balancer address ${oldAddress}`);
 });
 
 afterAll(async () => {

@@ -36,6 +36,22 @@ function leftoverCloud(): FakeCloudState {
   };
 }
 
+/**
+ * A sandbox with the workload kubeconfig on disk, the calls that find Cluster demo (created before kaas
+ * had namespaces: in default), delete it, and find no leftovers.
+ */
+function provisioned() {
+  const sb = sandbox();
+  writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+  const c = calls(sb.mgmt, sb.workload);
+  return {
+    sb, c,
+    found: [c.clusterList(['default']), c.getCluster('get-cluster-provisioned.json')],
+    deleteIt: c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+    noLeftovers: c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+  };
+}
+
 async function withContext(sb: ReturnType<typeof sandbox>) {
   await mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
 }
@@ -48,13 +64,15 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const selector = 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas';
     const leftovers = (file: string, ns = 'default') => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', ns, '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
     const pvs = (file: string) => c.kc(c.w('get', 'persistentvolumes', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` });
+    const classes = (file: string, ns: string) => c.kc(c.m('get', 'clusterclasses.v1beta2.cluster.x-k8s.io', '--namespace', ns, '-o', 'json'), { stdoutFile: `${R}/${file}` });
     recordApplied(sb.home, 'demo', 'ingress-nginx', INGRESS_RECORD);
     const fake = fakeTools([
       // A cluster kaas created before it had namespaces: found in default.
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
       c.getKubeconfig(),
-      c.kc(c.w('delete', 'service', 'ingress-nginx-controller', '--namespace', 'ingress-nginx', '--ignore-not-found')),
+      // Not waiting for OCCM's finalizer (review n3): kaas follows the load balancer in Octavia.
+      c.kc(c.w('delete', 'service', 'ingress-nginx-controller', '--namespace', 'ingress-nginx', '--ignore-not-found', '--wait=false')),
       c.kc(c.w('delete', '-f', '-', '--ignore-not-found', '--wait=false'), {}, { stdin: INGRESS_RECORD }),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-services-app.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
@@ -70,6 +88,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       c.kc(c.m('get', 'machines.v1beta2.cluster.x-k8s.io', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.getCluster(),
       leftovers('get-leftovers.json'),
+      // A template among them: kept if a ClusterClass refers to it (none does here).
+      classes('empty-list.json', 'default'),
       c.kc(c.m('delete', 'openstackmachinetemplate/demo-md-0-1234abcd', '--namespace', 'default', '--ignore-not-found')),
       c.kc(c.m('delete', 'secret/demo-cloud-config', '--namespace', 'default', '--ignore-not-found')),
     ]);
@@ -106,7 +126,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       fake.cleanup();
     }
 
-    const again = fakeTools([c.clusterList([]), c.getCluster(undefined, 'demo'), leftovers('empty-list.json', 'demo')]);
+    // The Cluster is gone: its own ClusterClass (named after it) is looked for; there is none.
+    const again = fakeTools([c.clusterList([]), c.getCluster(undefined, 'demo'), classes('empty-list.json', 'demo'), leftovers('empty-list.json', 'demo')]);
     try {
       const before = cloud.log.length;
       const r = await deleteCluster(runOptions(sb), fakeDeps(again, cloud));
@@ -148,17 +169,13 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
   }, T);
 
   it('an unreachable workload cluster does not block the delete: the Cluster goes, its LBs are cleaned up in the cloud', async () => {
-    const sb = sandbox();
-    writeSecretFile(sb.workload, readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
-    const c = calls(sb.mgmt, sb.workload);
+    const { sb, c, found, deleteIt, noLeftovers } = provisioned();
     const fake = fakeTools([
-      // A cluster kaas created before it had namespaces: found in default.
-      c.clusterList(['default']),
-      c.getCluster('get-cluster-provisioned.json'),
+      ...found,
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
-      c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
+      deleteIt,
       c.getCluster(),
-      c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      noLeftovers,
     ]);
     const cloud = fakeCloud(leftoverCloud());
     try {
@@ -168,6 +185,29 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       expect(deps.logger.lines.join('\n')).toMatch(/the workload cluster cannot be reached \(The connection to the server 127\.0\.0\.1:1 was refused.*the Cinder volumes of its PVCs are not/);
       expect(r.actions).toContain('Octavia load balancer kube_service_demo_app_web (lb-web)');
       expect(cloud.log).toContain('delete load balancer lb-web');
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
+  it('a kubectl error while waiting for the Cluster is retried (review 2026-11-27 n2; before, it ended delete-cluster before the cloud cleanup)', async () => {
+    const { sb, c, found, deleteIt, noLeftovers } = provisioned();
+    const fake = fakeTools([
+      ...found,
+      c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
+      deleteIt,
+      // The management API server restarts during the wait: one poll fails, the next one answers.
+      c.kc(c.m('get', 'clusters.v1beta2.cluster.x-k8s.io', 'demo', '--namespace', 'default', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
+      c.getCluster(),
+      noLeftovers,
+    ]);
+    const cloud = fakeCloud(leftoverCloud());
+    try {
+      const deps = fakeDeps(fake, cloud);
+      const r = await deleteCluster(runOptions(sb), deps);
+      fake.assertDone();
+      expect(r.actions).toContain('server group capi-demo-controller (g1)');
     } finally {
       fake.cleanup();
     }
@@ -208,6 +248,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const c = calls(sb.mgmt, sb.workload);
     const fake = fakeTools([
       c.kc(c.m('get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
+      // Is it an old Cluster API (review n9)? It cannot be asked: kubectl's error stands.
+      c.connectionRefused(),
     ]);
     const cloud = fakeCloud(leftoverCloud());
     try {
@@ -226,11 +268,35 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     }
   }, T);
 
+  it('a management cluster with Cluster API below v1.11 (no v1beta2) names the clusterctl upgrade, not the kubeconfig (review 2026-11-27 n9), nothing deleted', async () => {
+    const sb = sandbox();
+    const c = calls(sb.mgmt, sb.workload);
+    const served = readFileSync(`${R}/api-versions.txt`, 'utf8').split('\n').filter((l) => !/^((bootstrap|controlplane)\.)?cluster\.x-k8s\.io\/v1beta2$/.test(l)).join('\n');
+    const fake = fakeTools([
+      c.kc(c.m('get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stderr: 'error: the server doesn\'t have a resource type "clusters"\n', exitCode: 1 }),
+      c.kc(c.m('api-versions'), { stdout: served }),
+    ]);
+    const cloud = fakeCloud(leftoverCloud());
+    try {
+      const e = await deleteCluster(runOptions(sb), fakeDeps(fake, cloud)).catch((x: unknown) => x) as { message: string; problems: string[]; hint: string; exitCode: number };
+      fake.assertDone();
+      expect(e.message).toBe('the management cluster does not serve the Cluster API version kaas reads (v1beta2, Cluster API ≥ v1.11)');
+      expect(e.problems).toContain(`Cluster API core serves cluster.x-k8s.io/v1beta1 but not cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — clusterctl upgrade apply --core cluster-api:v1.12.11 --bootstrap kubeadm:v1.12.11 --control-plane kubeadm:v1.12.11 --kubeconfig ${sb.mgmt}`);
+      expect(e.hint).not.toMatch(/cluster-info/);
+      expect(e.exitCode).toBe(1);
+      expect(cloud.log).toEqual([]);
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
   it('without --dry-run an unreachable management cluster is an error with kubectl\'s words and a hint (exit 1), nothing deleted', async () => {
     const sb = sandbox();
     const c = calls(sb.mgmt, sb.workload);
     const fake = fakeTools([
       c.kc(c.m('get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
+      // Is it an old Cluster API (review n9)? It cannot be asked: kubectl's error stands.
+      c.connectionRefused(),
     ]);
     const cloud = fakeCloud(leftoverCloud());
     try {

@@ -105,6 +105,31 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     expect(lines(planTopology({ live: live({ cidrs: ['b/32', 'a/8'] }), wanted: wanted({ cidrs: ['a/8', 'b/32'] }) }))).toContain('unchanged OpenStackClusterTemplate/scs1-geno01');
   });
 
+  // Review 2026-11-27 N3: the M1 check on the topology path. CAPO v0.14 skips allowedCIDRs without an
+  // error where the live API LB's provider has no VIP ACLs (loadbalancer.go IsOctaviaFeatureSupported).
+  it.each([
+    ['Octavia reports ovn for the live API LB (the class sets no provider: the cloud default)', { id: 'lb-api', octaviaProvider: 'ovn' }, ['10.0.0.0/8'], undefined, /restrict_kubeapi cannot be enforced on cluster scs1: its kube-API load balancer lb-api uses the Octavia provider ovn/],
+    ['the live OpenStackCluster asks for ovn, Octavia not asked', { specProvider: 'ovn', unknown: 'the cloud is not asked' }, ['10.0.0.0/8'], undefined, /uses the Octavia provider ovn/],
+    ['the CIDRs are already in the template (kaas reported them enforced on every run)', { id: 'lb-api', octaviaProvider: 'ovn' }, ['10.0.0.0/8'], ['10.0.0.0/8'], /restrict_kubeapi cannot be enforced/],
+    ['amphora: a new generation with the CIDRs', { id: 'lb-api', octaviaProvider: 'amphora' }, ['10.0.0.0/8'], undefined, undefined],
+    ['opening again on ovn is fine (nothing to enforce)', { id: 'lb-api', octaviaProvider: 'ovn' }, [], ['10.0.0.0/8'], undefined],
+  ] as const)('restrict_kubeapi on the live API LB: %s', (_what, apiLb, want, liveCidrs, refusal) => {
+    const d = planTopology({ live: live({ cidrs: liveCidrs ? [...liveCidrs] : undefined }), wanted: wanted({ cidrs: want.length ? [...want] : undefined }), apiLb });
+    if (refusal) {
+      expect(d.ok).toBe(false);
+      expect(lines(d).join('\n')).toMatch(refusal);
+      expect(!d.ok && d.refusals[0].hint).toMatch(/keep restrict_kubeapi: \[\]/);
+    } else {
+      expect(lines(d)).toContain('create OpenStackClusterTemplate/scs1-geno02');
+    }
+  });
+
+  it('restrict_kubeapi with the API LB not created yet: planned, with a warning that its provider is not known', () => {
+    const d = planTopology({ live: live(), wanted: wanted({ cidrs: ['10.0.0.0/8'] }), apiLb: { unknown: 'CAPO has not created it yet (no status.apiServerLoadBalancer.id)' } });
+    expect(lines(d)).toContain('create OpenStackClusterTemplate/scs1-geno02');
+    expect(d.reasons.join('\n')).toMatch(/warning: kube-API load balancer of scs1: its Octavia provider is not known \(CAPO has not created it yet/);
+  });
+
   it('a Kubernetes patch upgrade: topology.version and both machine templates (the image follows the version); the upgrade wait starts from the control plane\'s version', () => {
     const d = planTopology({ live: live(), wanted: wanted({ version: 'v1.34.11', image: 'ubuntu-capi-image-v1.34.11' }), controlPlaneVersion: 'v1.34.10' });
     expect(lines(d)).toEqual([

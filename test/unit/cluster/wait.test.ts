@@ -2,7 +2,8 @@ import type { ControlPlaneStatus, ReplicaStatus } from '../../../lib/kube/cluste
 import { memoryLogger } from '../../../lib/log.js';
 import { controlPlaneAt, machinesProgress } from '../../../lib/cluster/progress.js';
 import { machineWaits } from '../../../lib/cluster/timeouts.js';
-import { waitFor } from '../../../lib/cluster/wait.js';
+import { retryingProbe, waitFor } from '../../../lib/cluster/wait.js';
+import { ExecError } from '../../../lib/exec/runner.js';
 import { fakeClock } from './scenario.js';
 
 const rs = (replicas: number, ready: number, updated: number, current = replicas): ReplicaStatus => ({ exists: true, replicas, readyReplicas: ready, upToDateReplicas: updated, currentReplicas: current, observed: true, notes: [] });
@@ -44,5 +45,29 @@ describe('controlPlaneAt: the control plane runs the new version on every machin
     ['no version yet', cp(undefined, rs(1, 0, 0)), false],
   ])('%s → done %s', (_n, status, done) => {
     expect(controlPlaneAt(status, 'v1.34.1').done).toBe(done);
+  });
+});
+
+describe('retryingProbe (the Cluster wait of delete-cluster: review 2026-11-27 n2)', () => {
+  it.each([
+    ['a transient error is "not done yet", with its last line as progress', new ExecError('kubectl', ['get'], 1, 'The connection to the server 127.0.0.1:1 was refused'), { done: false, progress: 'The connection to the server 127.0.0.1:1 was refused; retrying' }],
+  ])('%s', async (_what, error, want) => {
+    expect(await retryingProbe((e) => e instanceof ExecError, async () => { throw error; })()).toEqual(want);
+  });
+
+  it('any other error still ends the wait, and a probe that answers is passed through', async () => {
+    await expect(retryingProbe((e) => e instanceof ExecError, async () => { throw new TypeError('bug'); })()).rejects.toThrow('bug');
+    expect(await retryingProbe(() => true, async () => ({ done: true, progress: 'gone' }))()).toEqual({ done: true, progress: 'gone' });
+  });
+
+  it('a wait over it survives a failing poll and finishes', async () => {
+    let n = 0;
+    const probe = retryingProbe((e) => e instanceof ExecError, async () => {
+      n++;
+      if (n === 1) throw new ExecError('kubectl', ['get'], 1, 'Unable to connect to the server: EOF');
+      return { done: n >= 3, progress: `poll ${n}` };
+    });
+    await waitFor({ title: 'Cluster demo deleted', timeoutSec: 600, intervalMs: 1000, logger: memoryLogger(false), clock: fakeClock(), hint: 'h', probe });
+    expect(n).toBe(3);
   });
 });
