@@ -19,6 +19,8 @@
 #                     Go >= 1.26.6)                               -> envoy-gateway (the controller that turns
 #                                                                    kaas's Gateway + EnvoyProxy into the envoy
 #                                                                    Deployment and LoadBalancer Service)
+#   go/k8s (again, only with KAAS_TESTBED_DATAPATH=1)             -> kube-proxy, agnhost (the workload nodes'
+#                                                                    real data path: datapath-nodes.sh)
 # and the upstream YAML (CRDs, webhook configurations) is copied from the module cache into
 # BIN_DIR/manifests/<module>/ for testbed.sh start to patch.
 #
@@ -74,6 +76,15 @@ TARGETS=(
 EG_TARGET="envoy-gateway                      envoy-gateway github.com/envoyproxy/gateway/cmd/envoy-gateway          -s -w $stamp_eg"
 WITH_EG=${KAAS_TESTBED_WORKLOAD:-0}
 [ "${KAAS_TESTBED_ENVOY_GATEWAY:-1}" = 0 ] && WITH_EG=0   # npm test's workload smoke: no gateway rows
+# Built only for the data path (KAAS_TESTBED_DATAPATH=1, testbed.sh start --workload --datapath): a real
+# kube-proxy per workload node and agnhost for the e2e-test-images pods (test/testbed/datapath-nodes.sh).
+# Both come from k8s.io/kubernetes v1.34.10 (go/k8s); agnhost is k8s.io/kubernetes/test/images/agnhost in
+# that module. Stamped on their own (BIN/.stamp-datapath): the default build neither builds nor relinks them.
+DP_TARGETS=(
+  "kube-proxy                         k8s  k8s.io/kubernetes/cmd/kube-proxy                                      K8S $stamp_k8s"
+  "agnhost                            k8s  k8s.io/kubernetes/test/images/agnhost                                 -s -w"
+)
+WITH_DP=${KAAS_TESTBED_DATAPATH:-0}
 # module@version  (directory under manifests/)  — YAML read from the module cache
 MANIFEST_MODULES="sigs.k8s.io/cluster-api sigs.k8s.io/cluster-api-provider-openstack github.com/k-orc/openstack-resource-controller/v2"
 
@@ -104,9 +115,22 @@ envoy_gateway() {
   build_one "$EG_TARGET"
   echo "$st" > "$BIN/.stamp-envoy-gateway"
 }
+datapath() {
+  [ "$WITH_DP" = 1 ] || return 0
+  local st t out ok=1
+  st=$(cat "$HERE/go/k8s/go.mod" "$HERE/go/k8s/go.sum" "$0" <(go version) <(printf '%s\n' "${DP_TARGETS[@]}" "$K8S_LDFLAGS" "$GOFLAGS") | sha256sum | cut -c1-16)
+  for t in "${DP_TARGETS[@]}"; do read -r out _ <<<"$t"; [ -x "$BIN/$out" ] || ok=""; done
+  if [ -n "$ok" ] && [ "$(cat "$BIN/.stamp-datapath" 2>/dev/null)" = "$st" ]; then
+    echo "[testbed build] kube-proxy, agnhost up to date (stamp $st)"; return 0
+  fi
+  rm -f "$BIN/.stamp-datapath"
+  for t in "${DP_TARGETS[@]}"; do build_one "$t"; done
+  echo "$st" > "$BIN/.stamp-datapath"
+}
 if [ -n "$complete" ] && [ "$(cat "$BIN/.stamp" 2>/dev/null)" = "$stamp" ]; then
   echo "[testbed build] up to date ($BIN, stamp $stamp): nothing built"
   envoy_gateway
+  datapath
   exit 0
 fi
 
@@ -135,3 +159,4 @@ echo "[testbed build] copied upstream CRD and webhook YAML in $(($(date +%s) - t
 echo "$stamp" > "$BIN/.stamp"
 echo "[testbed build] done in $(($(date +%s) - T_ALL)) s: ${#TARGETS[@]} binaries in $BIN"
 envoy_gateway
+datapath

@@ -6,6 +6,8 @@
 #   testbed.sh build         build (or find up to date) the binaries: test/testbed/build.sh
 #   testbed.sh start DIR     start everything, leave DIR/testbed.env and DIR/settings/testbed.yaml
 #   testbed.sh start --workload DIR   also the workload side (or KAAS_TESTBED_WORKLOAD=1): test/testbed/workload.sh
+#   testbed.sh start --workload --datapath DIR   also the nodes' real data path (or KAAS_TESTBED_DATAPATH=1; implies
+#                            --workload): kube-proxy per node, pods that answer (test/testbed/datapath-nodes.sh)
 #   testbed.sh stop DIR      stop exactly what start DIR started, delete the namespace
 #
 # Isolation: everything runs in the named network namespace TESTBED_NETNS (ip netns), whose only link is
@@ -31,7 +33,8 @@
 # DIR/testbed.env (shell assignments): TESTBED_NETNS, TESTBED_DIR, MGMT_KUBECONFIG, OS_CLIENT_CONFIG_FILE,
 # TESTBED_CLOUD (application credential of the peer's non-admin project "demo"), TESTBED_IMAGE,
 # TESTBED_FLAVOR, TESTBED_EXTERNAL_NETWORK, PATH (the built clusterctl first) and
-# CLUSTERCTL_DISABLE_VERSIONCHECK=true (clusterctl never looks online); DIR/settings/testbed.yaml: a kaas environment for it, so that
+# CLUSTERCTL_DISABLE_VERSIONCHECK=true (clusterctl never looks online) (with the data path also DATAPATH=1 and
+# CLIENT_NETNS, a namespace of its own for the tests' clients); DIR/settings/testbed.yaml: a kaas environment for it, so that
 #   ip netns exec "$TESTBED_NETNS" kaas create-cluster NAME --settings-dir DIR/settings --env testbed
 # is all a person types. Logs: DIR/log/. Needs root (namespaces, the peer).
 set -euo pipefail
@@ -47,12 +50,30 @@ die() { echo "testbed.sh: $*" >&2; exit 1; }
 T0=$(date +%s%N)
 say() { local ms=$((($(date +%s%N) - T0) / 1000000)); printf '[testbed %3d.%01ds] %s\n' $((ms / 1000)) $((ms % 1000 / 100)) "$*"; }
 
-usage() { sed -n '7,9p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '7,11p' "$0" | sed 's/^# *//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 CMD=$1; shift
 
+# The data path's Debian packages (kube-proxy's iptables (nft backend), nginx for the ingress controller pods).
+DATAPATH_PACKAGES="iptables nginx-light"
+datapath_packages() {
+  local p missing="" guard=""
+  for p in $DATAPATH_PACKAGES; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"; done
+  [ -n "$missing" ] || return 0
+  echo "[testbed] installing:$missing"
+  # Maintainer scripts must not start nginx (policy-rc.d guard, as test/peer/start.sh).
+  [ -e /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; guard=1; }
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null \
+    || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null; } \
+    || { [ -n "$guard" ] && rm -f /usr/sbin/policy-rc.d; die "apt-get install$missing failed"; }
+  [ -n "$guard" ] && rm -f /usr/sbin/policy-rc.d
+  return 0
+}
+
 if [ "$CMD" = build ]; then
   bash "$HERE/build.sh" "$BIN"
+  [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && datapath_packages
   # The peer's Debian packages, while the registries are reachable (the namespace has no network).
   grep -q PEER_INSTALL_ONLY "$PEER_SCRIPTS/start.sh" || die "$PEER_SCRIPTS/start.sh cannot install its packages alone (PEER_INSTALL_ONLY)"
   PEER_INSTALL_ONLY=1 NOVA=1 OCTAVIA_WORKER=1 NEUTRON=1 bash "$PEER_SCRIPTS/start.sh" "$ROOT/.kaas-test/testbed-packages"
@@ -60,11 +81,17 @@ if [ "$CMD" = build ]; then
 fi
 
 WORKLOAD=${KAAS_TESTBED_WORKLOAD:-0}
-if [ "${1:-}" = --workload ]; then WORKLOAD=1; shift; fi
+DATAPATH=${KAAS_TESTBED_DATAPATH:-0}
+while [ "${1:-}" = --workload ] || [ "${1:-}" = --datapath ]; do
+  if [ "$1" = --workload ]; then WORKLOAD=1; else DATAPATH=1; fi
+  shift
+done
+[ "$DATAPATH" = 1 ] && WORKLOAD=1   # the data path is the workload nodes'
 [ $# -ge 1 ] || usage
 mkdir -p "$1"
 DIR=$(cd "$1" && pwd)
 NS=kaas-tb-$(printf '%s' "$DIR" | sha1sum | cut -c1-8)
+CLIENT_NS=kaas-cl-${NS#kaas-tb-}   # DATAPATH=1: the namespace tests send requests from (the peer attaches it)
 PIDS="$DIR/pids"
 LOG="$DIR/log"
 [ "$(id -u)" = 0 ] || die "run as root (network namespaces, the OpenStack peer)"
@@ -93,6 +120,8 @@ wait_for() { # name timeout_s command...
 }
 
 stop_all() {
+  # The data path first: its loop, kube-proxies, pod programs, pod namespaces and management NICs.
+  [ -d "$DIR/datapath" ] && bash "$HERE/datapath-nodes.sh" stop "$DIR"
   if [ -f "$PIDS" ]; then
     tac "$PIDS" | while read -r name pgid; do
       [ -n "${pgid:-}" ] || continue
@@ -110,6 +139,10 @@ stop_all() {
     for p in $(ip netns pids "$NS" 2>/dev/null); do kill -KILL "$p" 2>/dev/null || true; done
     ip netns del "$NS" && echo "[testbed] deleted network namespace $NS"
   fi
+  if ip netns list 2>/dev/null | grep -qw "^$CLIENT_NS"; then
+    for p in $(ip netns pids "$CLIENT_NS" 2>/dev/null); do kill -KILL "$p" 2>/dev/null || true; done
+    ip netns del "$CLIENT_NS" && echo "[testbed] deleted network namespace $CLIENT_NS"
+  fi
 }
 
 if [ "$CMD" = stop ]; then
@@ -119,16 +152,22 @@ fi
 [ "$CMD" = start ] || usage
 
 # ---------------------------------------------------------------- build, namespace
-KAAS_TESTBED_WORKLOAD=$WORKLOAD bash "$HERE/build.sh" "$BIN"
+KAAS_TESTBED_WORKLOAD=$WORKLOAD KAAS_TESTBED_DATAPATH=$DATAPATH bash "$HERE/build.sh" "$BIN"
+[ "$DATAPATH" = 1 ] && datapath_packages
 STARTED=""
 mkdir -p "$LOG" "$DIR/pki" "$DIR/settings"
 if ! ip netns list | grep -qw "^$NS"; then ip netns add "$NS"; fi
 in_ns ip link set lo up
 gw=$(python3 -c "import ipaddress,sys; n=ipaddress.ip_network(sys.argv[1]); print(f'{next(n.hosts())}/{n.prefixlen}')" "$EXTERNAL_CIDR")
 in_ns ip addr replace "$gw" dev lo
-# Nothing but lo: the namespace cannot send to any address outside itself.
-[ "$(in_ns ip -o link show | grep -vc ': lo:')" = 0 ] || die "namespace $NS has links other than lo"
+# Nothing but lo: the namespace cannot send to any address outside itself (the data path's management NICs
+# mg-*, left from an earlier start of this DIR, lead only to the VM namespaces of this run).
+[ "$(in_ns ip -o link show | grep -v ': mg-' | grep -vc ': lo:')" = 0 ] || die "namespace $NS has links other than lo"
 say "network namespace $NS (lo: 127.0.0.1/8, $gw)"
+if [ "$DATAPATH" = 1 ] && ! ip netns list | grep -qw "^$CLIENT_NS"; then
+  ip netns add "$CLIENT_NS"; ip -n "$CLIENT_NS" link set lo up
+  say "client namespace $CLIENT_NS (only lo: the peer attaches it to the external network)"
+fi
 
 # ---------------------------------------------------------------- the OpenStack peer, inside
 # The ovn provider's agent sockets live under DIR/peer/run (test/peer/start.sh repoints octavia-lib's
@@ -313,7 +352,8 @@ TESTBED_K8S_VERSION=$K8S_VERSION
 PATH=$BIN:$PATH
 CLUSTERCTL_DISABLE_VERSIONCHECK=true
 EOF
+[ "$DATAPATH" = 1 ] && printf 'DATAPATH=1\nCLIENT_NETNS=%s\n' "$CLIENT_NS" >> "$DIR/testbed.env"
 say "ready: $DIR/testbed.env, $DIR/settings/testbed.yaml (started:${STARTED:- nothing, all running})"
 if [ "$WORKLOAD" = 1 ]; then
-  bash "$HERE/workload.sh" start "$DIR" || die "the workload side did not start (test/testbed/workload.sh; logs: $LOG)"
+  KAAS_TESTBED_DATAPATH=$DATAPATH bash "$HERE/workload.sh" start "$DIR" || die "the workload side did not start (test/testbed/workload.sh; logs: $LOG)"
 fi

@@ -41,6 +41,10 @@
 #   6. envoy-gateway (test/testbed/envoy-gateway.sh): Envoy Gateway's controller as a process once kaas's
 #      envoy-gateway Deployment exists (certgen against the API, kaas's ConfigMap + testbed overrides): turns
 #      the GatewayClass/EnvoyProxy/Gateway into the envoy Deployment and LoadBalancer Service for OCCM.
+#   7. (KAAS_TESTBED_DATAPATH=1) the nodes' real data path (test/testbed/datapath-nodes.sh): for each Node whose
+#      Nova server has a VM namespace (kaas-vm-<uuid8>, made by the peer's Nova driver), kube-proxy in it, reaching
+#      this apiserver through a management NIC into this namespace; each Ready pod there gets a namespace with
+#      its pod IP and its program (agnhost, or nginx for the ingress-nginx controller).
 #
 # DIR/testbed.env gains WORKLOAD_KUBECONFIG (= DIR/workload.kubeconfig, the file
 # settings/testbed.yaml names as workload_kubeconfig), WORKLOAD_CLUSTER and WORKLOAD_API. Logs in DIR/log/.
@@ -61,6 +65,7 @@ LOG="$DIR/log"
 W=$DIR/workload
 mkdir -p "$W/home" "$LOG"
 KAAS=(node "$ROOT/dist/bundle/kaas.js")
+POD_CIDR=10.244.0.0/16   # KWOK's pod addresses (its --cidr); the data path's kube-proxy clusterCIDR
 
 die() { echo "workload.sh: $*" >&2; exit 1; }
 T0=$(date +%s%N)
@@ -224,7 +229,7 @@ spec:
   - {ports: [6443], target: {address: "$FIP", port: 6443}}
 EOF
 launch kwok "$BIN/kwok" --kubeconfig "$WK" --config "$W/kwok.yaml" --manage-all-nodes=false \
-  --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --cidr 10.244.0.0/16 \
+  --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --cidr "$POD_CIDR" \
   --node-port 10250 --server-address 0.0.0.0:10250 --tls-cert-file "$PKI/kubelet.crt" --tls-private-key-file "$PKI/kubelet.key" -v INFO
 wait_for workload-controller-manager 120 in_ns curl -sfk https://127.0.0.1:10267/healthz
 wait_for workload-scheduler 120 in_ns curl -sfk https://127.0.0.1:10269/healthz
@@ -346,6 +351,12 @@ if [ "${KAAS_TESTBED_ENVOY_GATEWAY:-1}" != 0 ]; then
   say "envoy-gateway (Envoy Gateway v1.9.0's controller, for kaas apply-gateway) waiting for its Deployment"
 else
   say "envoy-gateway not started (KAAS_TESTBED_ENVOY_GATEWAY=0): apply-gateway would stop at 'not Programmed'"
+fi
+
+if [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ]; then
+  DP_MGMT_KUBECONFIG=$MGMT_KUBECONFIG DP_CAPI_NAMESPACE=$CNS DP_CLUSTER=$CLUSTER DP_CLUSTER_CIDR=$POD_CIDR \
+    bash "$HERE/datapath-nodes.sh" start "$DIR" "$NS" "$WK" "$PKI" "$BIN" || die "the data path did not start (log: $LOG/datapath-nodes.log)"
+  say "data path: kube-proxy in each node's VM namespace (kaas-vm-<server uuid8>) once it exists, pods plumbed (log: $LOG/datapath-nodes.log)"
 fi
 
 # ---------------------------------------------------------------- env
