@@ -43,8 +43,22 @@ dp_provider_install() { # the fixed provider, from PyPI, unless already there
 }
 
 dp_check_namespace() { # bridges, addresses and VM namespaces: never on the host's own network
-  [ "$(readlink /proc/self/ns/net)" != "$(readlink /proc/1/ns/net)" ] \
-    || die "PEER_DATAPATH=1 puts bridges, the external gateway address and one network namespace per server on the network it runs in: start the peer inside a network namespace (ip netns add NS; ip netns exec NS $0 $DIR)"
+  [ -n "$(ip netns identify $$ 2>/dev/null)" ] \
+    || die "PEER_DATAPATH=1 puts bridges, the external gateway address and one network namespace per server on the network it runs in: start the peer inside a named network namespace (ip netns add NS; ip netns exec NS $0 $DIR)"
+}
+
+dp_outer_mount_ns() { # the mount namespace the caller of "ip netns exec" lives in (empty if ours)
+  # "ip netns exec" runs start.sh in a private mount namespace, a slave of the caller's: a netns that
+  # nova-compute named there (a bind mount under /run/netns) would never show outside. So
+  # nova-compute runs in the caller's mount namespace (still in the peer's network namespace), where
+  # its "ip netns add" is seen by everyone; found as the nearest ancestor in another mount namespace.
+  local me p=$$ ns
+  me=$(readlink /proc/self/ns/mnt)
+  while p=$(ps -o ppid= -p "$p" | tr -d ' ') && [ -n "$p" ] && [ "$p" -gt 1 ]; do
+    ns=$(readlink "/proc/$p/ns/mnt" 2>/dev/null) || return 0
+    [ "$ns" != "$me" ] && { echo "/proc/$p/ns/mnt"; return 0; }
+  done
+  return 0
 }
 
 dp_config() { # extra config files, read after the services' own ones (theirs stay as without the switch)
@@ -135,7 +149,7 @@ dp_start() { # ovsdb-server, ovs-vswitchd, bridges, ovn-northd, ovn-controller; 
   # it is taken off lo; addresses that must stay local (the testbed's kube-API floating IP) go on lo as
   # /32s, which win over br-ex's /24.
   gw=$("$PY" -c "import ipaddress,sys; n=ipaddress.ip_network(sys.argv[1]); print(f'{next(n.hosts())}/{n.prefixlen}')" "$PEER_EXTERNAL_CIDR")
-  if ip -o addr show dev lo | grep -q " $gw "; then ip addr del "$gw" dev lo; say "took $gw off lo (the external network is br-ex now)"; fi
+  if [[ "$(ip -o addr show dev lo)" == *" $gw "* ]]; then ip addr del "$gw" dev lo; say "took $gw off lo (the external network is br-ex now)"; fi
   ip addr replace "$gw" dev br-ex
   ip link set br-ex up
   say "open vswitch (netdev datapath), ovn-northd and ovn-controller up (chassis $COMPUTE_HOST, br-ex $gw)"

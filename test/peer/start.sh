@@ -773,6 +773,8 @@ if [ "$PEER_DATAPATH" = 1 ]; then
   OCTAVIA_DP_ARGS=(--config-file "$DIR/octavia/octavia-datapath.conf")
   NOVA_DP_ARGS=(--config-file "$DIR/nova/nova-datapath.conf")
   NOVA_COMPUTE_ENV=(env PYTHONPATH="$DIR/nova/plugin" OVS_RUNDIR="$DIR/ovs" OS_PEER_VM_NETNS_DIR="$DIR/vm-netns")
+  outer=$(dp_outer_mount_ns)
+  if [ -n "$outer" ]; then NOVA_COMPUTE_ENV=(nsenter --mount="$outer" "${NOVA_COMPUTE_ENV[@]}"); fi
 fi
 
 # ---------------------------------------------------------------- databases (first run only)
