@@ -45,6 +45,18 @@
 #   OVN_PROVIDER=0    only the amphora provider on :9876 too (a cloud without OVN load balancers).
 #   NEUTRON=0         no neutron (nor the OVN southbound DB; needs NOVA=0): load balancer creation
 #                     then fails with "publicURL endpoint for network service not found".
+#   PEER_DATAPATH=1   (default 0) a real OVN data path (test/peer/datapath.sh): Open vSwitch with the
+#                     userspace datapath, ovn-northd, and ovn-controller as the chassis of the compute
+#                     host instead of the fake chassis below; br-ex (the external network "public")
+#                     carries the gateway address of PEER_EXTERNAL_CIDR, which leaves lo; servers are
+#                     network namespaces kaas-vm-<uuid8> plugged into br-int by nova-compute
+#                     (os_peer_nova.py); neutron makes OVN metadata ports; octavia-driver-agent runs
+#                     the ovn provider agent (member status from OVN's health checks). Needs NOVA=1
+#                     and a named network namespace (ip netns). Proof: prove-datapath.sh.
+#   PEER_OVN_PROVIDER=fixed|debian  with PEER_DATAPATH=1: ovn-octavia-provider 3.1.2 from PyPI
+#                     (default; a health check on the floating-IP VIP too, Launchpad bug 1997418) or
+#                     Debian's 3.0.0. Without the data path the peer runs Debian's, as before.
+#                     Both are recorded in DIR/switches only when PEER_DATAPATH=1.
 # Other settings (also recorded in DIR/switches):
 #   PEER_EXTERNAL_CIDR     subnet of the external network "public" (default 172.24.4.0/24; the
 #                          gateway is its first host). Fixed when DIR's cloud is first made.
@@ -69,8 +81,11 @@
 #   lib/         usercustomize.py, put on the services' PYTHONPATH: sqlite locking fixes for
 #                concurrent use (see "sqlite under concurrent writers" below), agent socket paths
 #   run/         the octavia driver agent's sockets;  cache/  stevedore's entry-point cache
+#   vm-netns/    (PEER_DATAPATH=1) one file per server uuid holding its network namespace's name;
+#                ovs/ the Open vSwitch database and sockets (OVS_RUNDIR for ovs-vsctl/ovs-appctl)
 #
-# Nothing is written outside DIR (besides the packages apt-get installs): the processes get
+# Nothing is written outside DIR (besides the packages apt-get installs; with PEER_DATAPATH=1 also
+# the fixed ovn provider in /usr/local/lib/kaas-peer and the servers' /run/netns entries): the processes get
 # XDG_CACHE_HOME=DIR/cache, RabbitMQ its HOME (cookie), mnesia, config, logs and pid file in DIR,
 # every service its lock_path in DIR. Loopback ports are fixed (5000, 9876, 9877, 9696, 6641,
 # 6642, 5672, 25672, 4369, 9292, 8778, 8774), so one peer per network namespace. A second peer in
