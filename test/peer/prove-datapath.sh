@@ -5,6 +5,7 @@
 #   1. boots two servers on demo's "private" network (behind router1 to "public"); each is a network
 #      namespace kaas-vm-<uuid8> whose eth0 has the port's address (os_peer_nova.py), and runs a tiny
 #      HTTP responder answering "vm=<name> client=<address it sees>";
+#      a port attached to one of them shows as eth1 there, and goes when detached;
 #   2. an ovn load balancer (TCP listener :80, SOURCE_IP_PORT pool, both servers as members, TCP
 #      health monitor) with a floating IP on its VIP;
 #   3. from a client namespace hanging on br-ex only (172.24.4.250 on the external network), requests
@@ -106,6 +107,19 @@ sleep 1
 # East-west through OVN: dp-vm-a -> dp-vm-b on the tenant network.
 for _ in $(seq 1 40); do ip netns exec "${NSN[a]}" curl -s --max-time 1 "http://${IP[b]}:8080/" >/dev/null && break; sleep 0.5; done
 say "dp-vm-a -> dp-vm-b over the tenant network: $(ip netns exec "${NSN[a]}" curl -s --max-time 2 "http://${IP[b]}:8080/" || echo TIMEOUT)"
+
+# Interface hot-plug (os_peer_nova.py attach/detach_interface, synchronous like libvirt's): a second
+# port on dp-vm-a becomes eth1 with its address, and goes away when detached.
+U port delete dp-port-x >/dev/null 2>&1 || true
+PORT_X=$(U port create --network private dp-port-x -f value -c id)
+U server add port dp-vm-a "$PORT_X"
+IP_X=$(U port show "$PORT_X" -f value -c fixed_ips | grep -o "[0-9]\+\.[0-9]\+\.[0-9]\+\.[0-9]\+" | head -1)
+ip -n "${NSN[a]}" -o addr show dev eth1 | grep -q " $IP_X/" || fail "attached port $IP_X is not eth1 in ${NSN[a]}"
+U server remove port dp-vm-a "$PORT_X"
+for _ in $(seq 1 60); do ip -n "${NSN[a]}" link show eth1 >/dev/null 2>&1 || break; sleep 0.5; done
+ip -n "${NSN[a]}" link show eth1 >/dev/null 2>&1 && fail "detached port still eth1 in ${NSN[a]}"
+U port delete "$PORT_X"
+say "attach_interface: port $IP_X became eth1 in ${NSN[a]}; detach_interface removed it"
 
 # ---------------------------------------------------------------- the ovn load balancer and its floating IP
 wait_lb() { local st; for _ in $(seq 1 300); do st=$(U loadbalancer show lb-dp -f value -c provisioning_status)
