@@ -106,7 +106,9 @@ done
 sleep 1
 # East-west through OVN: dp-vm-a -> dp-vm-b on the tenant network.
 for _ in $(seq 1 40); do ip netns exec "${NSN[a]}" curl -s --max-time 1 "http://${IP[b]}:8080/" >/dev/null && break; sleep 0.5; done
-say "dp-vm-a -> dp-vm-b over the tenant network: $(ip netns exec "${NSN[a]}" curl -s --max-time 2 "http://${IP[b]}:8080/" || echo TIMEOUT)"
+EW=$(ip netns exec "${NSN[a]}" curl -s --max-time 2 "http://${IP[b]}:8080/" || echo TIMEOUT)
+say "dp-vm-a -> dp-vm-b over the tenant network: $EW"
+[ "$EW" = "vm=dp-vm-b client=${IP[a]}" ] || fail "east-west request from dp-vm-a to dp-vm-b: $EW"
 
 # Interface hot-plug (os_peer_nova.py attach/detach_interface, synchronous like libvirt's): a second
 # port on dp-vm-a becomes eth1 with its address, and goes away when detached.
