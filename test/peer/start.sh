@@ -45,6 +45,18 @@
 #   OVN_PROVIDER=0    only the amphora provider on :9876 too (a cloud without OVN load balancers).
 #   NEUTRON=0         no neutron (nor the OVN southbound DB; needs NOVA=0): load balancer creation
 #                     then fails with "publicURL endpoint for network service not found".
+#   PEER_DATAPATH=1   (default 0) a real OVN data path (test/peer/datapath.sh): Open vSwitch with the
+#                     userspace datapath, ovn-northd, and ovn-controller as the chassis of the compute
+#                     host instead of the fake chassis below; br-ex (the external network "public")
+#                     carries the gateway address of PEER_EXTERNAL_CIDR, which leaves lo; servers are
+#                     network namespaces kaas-vm-<uuid8> plugged into br-int by nova-compute
+#                     (os_peer_nova.py); neutron makes OVN metadata ports; octavia-driver-agent runs
+#                     the ovn provider agent (member status from OVN's health checks). Needs NOVA=1
+#                     and a named network namespace (ip netns). Proof: prove-datapath.sh.
+#   PEER_OVN_PROVIDER=fixed|debian  with PEER_DATAPATH=1: ovn-octavia-provider 3.1.2 from PyPI
+#                     (default; a health check on the floating-IP VIP too, Launchpad bug 1997418) or
+#                     Debian's 3.0.0. Without the data path the peer runs Debian's, as before.
+#                     Both are recorded in DIR/switches only when PEER_DATAPATH=1.
 # Other settings (also recorded in DIR/switches):
 #   PEER_EXTERNAL_CIDR     subnet of the external network "public" (default 172.24.4.0/24; the
 #                          gateway is its first host). Fixed when DIR's cloud is first made.
@@ -69,8 +81,11 @@
 #   lib/         usercustomize.py, put on the services' PYTHONPATH: sqlite locking fixes for
 #                concurrent use (see "sqlite under concurrent writers" below), agent socket paths
 #   run/         the octavia driver agent's sockets;  cache/  stevedore's entry-point cache
+#   vm-netns/    (PEER_DATAPATH=1) one file per server uuid holding its network namespace's name;
+#                ovs/ the Open vSwitch database and sockets (OVS_RUNDIR for ovs-vsctl/ovs-appctl)
 #
-# Nothing is written outside DIR (besides the packages apt-get installs): the processes get
+# Nothing is written outside DIR (besides the packages apt-get installs; with PEER_DATAPATH=1 also
+# the fixed ovn provider in /usr/local/lib/kaas-peer and the servers' /run/netns entries): the processes get
 # XDG_CACHE_HOME=DIR/cache, RabbitMQ its HOME (cookie), mnesia, config, logs and pid file in DIR,
 # every service its lock_path in DIR. Loopback ports are fixed (5000, 9876, 9877, 9696, 6641,
 # 6642, 5672, 25672, 4369, 9292, 8778, 8774), so one peer per network namespace. A second peer in
@@ -104,6 +119,8 @@ OVN_PROVIDER=${OVN_PROVIDER:-$(recorded OVN_PROVIDER)}; OVN_PROVIDER=${OVN_PROVI
 OCTAVIA_WORKER=${OCTAVIA_WORKER:-$(recorded OCTAVIA_WORKER)}; OCTAVIA_WORKER=${OCTAVIA_WORKER:-1}
 NOVA=${NOVA:-$(recorded NOVA)}; NOVA=${NOVA:-$NEUTRON}
 PEER_EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-$(recorded PEER_EXTERNAL_CIDR)}; PEER_EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-172.24.4.0/24}
+PEER_DATAPATH=${PEER_DATAPATH:-$(recorded PEER_DATAPATH)}; PEER_DATAPATH=${PEER_DATAPATH:-0}
+PEER_OVN_PROVIDER=${PEER_OVN_PROVIDER:-$(recorded PEER_OVN_PROVIDER)}; PEER_OVN_PROVIDER=${PEER_OVN_PROVIDER:-fixed}
 # The ovn provider's agent sockets. octavia-lib's DriverLibrary defaults them to /run/octavia (the
 # ovn provider passes no paths), so DIR/lib/usercustomize.py repoints those defaults at this
 # directory in the octavia processes: by default DIR/run, private to this peer.
@@ -142,9 +159,11 @@ die() { echo "start.sh: $*" >&2; exit 1; }
 RABBIT=0
 if [ "$OCTAVIA_WORKER" = 1 ] || [ "$NOVA" = 1 ]; then RABBIT=1; fi
 RABBIT_URL="rabbit://guest:guest@$HOST:$RABBIT_PORT/"
-for sw in NEUTRON OVN_PROVIDER OCTAVIA_WORKER NOVA; do
+for sw in NEUTRON OVN_PROVIDER OCTAVIA_WORKER NOVA PEER_DATAPATH; do
   case ${!sw} in 0|1) ;; *) die "$sw=${!sw}: use 0 or 1";; esac
 done
+case $PEER_OVN_PROVIDER in debian|fixed) ;; *) die "PEER_OVN_PROVIDER=$PEER_OVN_PROVIDER: use debian (Debian's 3.0.0) or fixed (3.1.2)";; esac
+[ "$PEER_DATAPATH" = 1 ] && [ "$NOVA" != 1 ] && die "PEER_DATAPATH=1 needs NOVA=1 (servers are what it plugs); set NOVA=1 or PEER_DATAPATH=0"
 [[ "$PEER_EXTERNAL_CIDR" =~ ^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+/[0-9]+$ ]] \
   || die "PEER_EXTERNAL_CIDR=$PEER_EXTERNAL_CIDR is not an IPv4 CIDR such as 172.24.4.0/24"
 # A unix socket path has at most 107 bytes; the longest of the three is .../status.sock.
@@ -156,6 +175,11 @@ OCTAVIA_WORKER=$OCTAVIA_WORKER
 NOVA=$NOVA
 PEER_EXTERNAL_CIDR=$PEER_EXTERNAL_CIDR
 PEER_AGENT_SOCKET_DIR=$PEER_AGENT_SOCKET_DIR"
+# The data path's switches are recorded only when it is on: without it the peer is as before.
+[ "$PEER_DATAPATH" = 1 ] && SWITCHES="$SWITCHES
+PEER_DATAPATH=1
+PEER_OVN_PROVIDER=$PEER_OVN_PROVIDER"
+[ "$PEER_DATAPATH" = 1 ] && . "$HERE/datapath.sh"
 # Services read their switches when they start: a peer running with other ones is restarted
 # (databases stay, so this takes a restart's time).
 if [ -s "$PIDS" ] && [ "$(cat "$DIR/switches" 2>/dev/null)" != "$SWITCHES" ]; then
@@ -170,6 +194,7 @@ PACKAGES="python3-keystone python3-octavia python3-ovn-octavia-provider python3-
 [ "$NEUTRON" = 1 ] && PACKAGES="$PACKAGES python3-neutron"
 [ "$RABBIT" = 1 ] && PACKAGES="$PACKAGES rabbitmq-server"
 [ "$NOVA" = 1 ] && PACKAGES="$PACKAGES python3-nova python3-glance python3-placement"
+[ "$PEER_DATAPATH" = 1 ] && PACKAGES="$PACKAGES $DP_PACKAGES"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
@@ -189,9 +214,11 @@ if [ -n "$missing" ]; then
   [ -n "$guard" ] && rm -f /usr/sbin/policy-rc.d
   say "packages installed (apt-get update + install; log: $DIR/apt.log)"
 fi
+[ "$PEER_DATAPATH" = 1 ] && [ "$PEER_OVN_PROVIDER" = fixed ] && dp_provider_install
 # PEER_INSTALL_ONLY=1: only make sure the packages are there (the testbed's build step, run where the
 # Debian registry is reachable, before the peer starts inside a namespace without network).
 if [ -n "${PEER_INSTALL_ONLY:-}" ]; then say "packages present:$(printf ' %s' $PACKAGES | wc -w) (PEER_INSTALL_ONLY: nothing started)"; exit 0; fi
+[ "$PEER_DATAPATH" = 1 ] && dp_check_namespace
 T0=$(date +%s%N)
 
 # ---------------------------------------------------------------- process bookkeeping
@@ -753,6 +780,18 @@ ovn_metadata_enabled = false
 EOF
 fi
 
+# With the data path: a config file more for neutron, octavia-driver-agent and nova-compute each.
+NEUTRON_DP_ARGS=(); OCTAVIA_DP_ARGS=(); NOVA_DP_ARGS=(); NOVA_COMPUTE_ENV=()
+if [ "$PEER_DATAPATH" = 1 ]; then
+  dp_config
+  NEUTRON_DP_ARGS=(--config-file "$DIR/neutron/neutron-datapath.conf")
+  OCTAVIA_DP_ARGS=(--config-file "$DIR/octavia/octavia-datapath.conf")
+  NOVA_DP_ARGS=(--config-file "$DIR/nova/nova-datapath.conf")
+  NOVA_COMPUTE_ENV=(env PYTHONPATH="$DIR/nova/plugin" OVS_RUNDIR="$DIR/ovs" OS_PEER_VM_NETNS_DIR="$DIR/vm-netns")
+  outer=$(dp_outer_mount_ns)
+  if [ -n "$outer" ]; then NOVA_COMPUTE_ENV=(nsenter --mount="$outer" "${NOVA_COMPUTE_ENV[@]}"); fi
+fi
+
 # ---------------------------------------------------------------- databases (first run only)
 # The steps are independent, so they run side by side (each is mostly Python start-up time).
 quiet() { "$@" >>"$LOG/setup.log" 2>&1 || { tail -30 "$LOG/setup.log" >&2; echo "failed: $*" >&2; exit 1; }; }
@@ -926,7 +965,8 @@ for d in $OVN_DBS; do  # OVN needs its NB_Global/SB_Global rows, normally made b
   for _ in $(seq 1 40); do ovn-${d}ctl --db="tcp:$HOST:$port" --timeout=5 init 2>/dev/null && break; sleep 0.25; done
 done
 
-if [ "$NOVA" = 1 ]; then
+[ "$PEER_DATAPATH" = 1 ] && { dp_env; dp_start; }
+if [ "$NOVA" = 1 ] && [ "$PEER_DATAPATH" != 1 ]; then
   # No ovn-controller runs, so ML2/OVN would refuse to bind nova's ports ("no OVN chassis for
   # host"). A fake chassis for the compute host, made as neutron's functional tests do
   # (add_fake_chassis: Chassis + Chassis_Private rows in the southbound DB), lets binding succeed.
@@ -967,8 +1007,10 @@ fi
 
 if ! running octavia-driver-agent; then rm -f "$AGENT_SOCKET_DIR"/{status,stats,get}.sock; fi
 OCTAVIA_ENV=(PYTHONPATH="$DIR/lib" OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR")
+# The fixed ovn provider (datapath.sh) comes first on the octavia processes' PYTHONPATH.
+[ "$PEER_DATAPATH" = 1 ] && [ "$PEER_OVN_PROVIDER" = fixed ] && OCTAVIA_ENV[0]="PYTHONPATH=$DP_PROVIDER_DIR:$DIR/lib"
 launch octavia-driver-agent "$LOG/octavia-driver-agent.out" env "${OCTAVIA_ENV[@]}" \
-  octavia-driver-agent --config-file "$DIR/octavia/octavia.conf" --log-file "$LOG/octavia-driver-agent.log"
+  octavia-driver-agent --config-file "$DIR/octavia/octavia.conf" "${OCTAVIA_DP_ARGS[@]}" --log-file "$LOG/octavia-driver-agent.log"
 for _ in $(seq 1 80); do [ -S "$AGENT_SOCKET_DIR/get.sock" ] && break; sleep 0.25; done
 
 # Neither octavia nor neutron needs keystone until the first request, so all start at once.
@@ -1002,7 +1044,7 @@ fi
 if [ "$NEUTRON" = 1 ]; then
   launch neutron-server "$LOG/neutron-server.out" env PYTHONPATH="$DIR/lib" OS_PEER_SQLITE=retry "$PY" -c \
     "import sys; sys.argv[0] = 'neutron-server'; from neutron.cmd.eventlet.server import main; main()" \
-    --config-file "$DIR/neutron/neutron.conf"
+    --config-file "$DIR/neutron/neutron.conf" "${NEUTRON_DP_ARGS[@]}"
 fi
 
 wait_http keystone "http://$HOST:$KEYSTONE_PORT/v3" 60 "$LOG/keystone-uwsgi.log"
@@ -1171,9 +1213,9 @@ if [ "$NOVA" = 1 ]; then
   # conductor would be lost (and retried only after 10 s) before the conductor's queue exists.
   wait_http placement-api "http://$HOST:$PLACEMENT_PORT/" 120 "$LOG/placement-uwsgi.log"
   running nova-compute || wait_queue nova-conductor conductor 120 "$LOG/nova-conductor.log"
-  launch nova-compute "$LOG/nova-compute.out" "$PY" -c \
+  launch nova-compute "$LOG/nova-compute.out" "${NOVA_COMPUTE_ENV[@]}" "$PY" -c \
     "import sys; sys.argv[0] = 'nova-compute'; from nova.cmd.compute import main; main()" \
-    --config-file "$DIR/nova/nova-compute.conf" --log-file "$LOG/nova-compute.log"
+    --config-file "$DIR/nova/nova-compute.conf" "${NOVA_DP_ARGS[@]}" --log-file "$LOG/nova-compute.log"
 fi
 
 if [ -n "$IDENTITY_JOB" ]; then
@@ -1364,6 +1406,13 @@ OS_PEER_PLACEMENT_URL=$([ "$NOVA" = 1 ] && echo "http://$HOST:$PLACEMENT_PORT")
 OS_PEER_FLAVOR=$([ "$NOVA" = 1 ] && echo peer.tiny)
 OS_PEER_IMAGE_ID=$([ "$NOVA" = 1 ] && j image_id)
 OS_PEER_COMPUTE_HOST=$([ "$NOVA" = 1 ] && echo "$COMPUTE_HOST")
+EOF
+# With the data path (lines only then): servers' network namespaces are listed in OS_PEER_VM_NETNS_DIR
+# (one file per server uuid holding kaas-vm-<uuid8>); the external network is br-ex.
+[ "$PEER_DATAPATH" = 1 ] && cat >> "$DIR/peer.env" <<EOF
+OS_PEER_DATAPATH=1
+OS_PEER_OVN_PROVIDER_VERSION=$([ "$PEER_OVN_PROVIDER" = fixed ] && echo "$DP_PROVIDER_VERSION" || dpkg-query -W -f='${Version}' python3-ovn-octavia-provider)
+OS_PEER_VM_NETNS_DIR=$DIR/vm-netns
 EOF
 
 # A last check that both kinds of credentials work against keystone.

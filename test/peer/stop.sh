@@ -53,5 +53,21 @@ tac "$PIDS" | while read -r name pgid; do
   fi
 done
 rm -f "$PIDS"
+# PEER_DATAPATH=1: each server's network namespace, recorded by DIR/nova/plugin/os_peer_nova.py as
+# DIR/vm-netns/<server uuid> holding its name (kaas-vm-<uuid8>). Deleted on a full stop (the data
+# survives in nova's database; nova-compute plugs a server again when it starts), with whatever
+# runs inside (started there by the tests, for the servers they booted).
+if [ "$ONLY" = "  " ] && [ -d "$DIR/vm-netns" ]; then
+  for f in "$DIR"/vm-netns/*; do
+    [ -f "$f" ] || continue
+    ns=$(cat "$f")
+    case $ns in kaas-vm-*) ;; *) continue;; esac
+    if [ -e "/run/netns/$ns" ]; then
+      for p in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+      ip netns del "$ns" && echo "  network namespace $ns: deleted"
+    fi
+    rm -f "$f"
+  done
+fi
 # Services not named on the command line stay recorded (start.sh keeps their order).
 if [ -f "$PIDS.keep" ]; then tac "$PIDS.keep" > "$PIDS"; rm -f "$PIDS.keep"; fi
