@@ -53,6 +53,10 @@
 #                     (os_peer_nova.py); neutron makes OVN metadata ports; octavia-driver-agent runs
 #                     the ovn provider agent (member status from OVN's health checks). Needs NOVA=1
 #                     and a named network namespace (ip netns). Proof: prove-datapath.sh.
+#   OVN_METADATA=1    (default: as PEER_DATAPATH) neutron makes each network's OVN metadata port
+#                     (ovn_metadata_enabled), the health-check source port of ovn-octavia-provider
+#                     3.0.0: without it health monitors on ovn pools end in provisioning_status ERROR.
+#                     The testbed's peer runs with it; the main suite's does not need it.
 #   PEER_OVN_PROVIDER=fixed|debian  with PEER_DATAPATH=1: ovn-octavia-provider 3.1.2 from PyPI
 #                     (default; a health check on the floating-IP VIP too, Launchpad bug 1997418) or
 #                     Debian's 3.0.0. Without the data path the peer runs Debian's, as before.
@@ -120,6 +124,7 @@ OCTAVIA_WORKER=${OCTAVIA_WORKER:-$(recorded OCTAVIA_WORKER)}; OCTAVIA_WORKER=${O
 NOVA=${NOVA:-$(recorded NOVA)}; NOVA=${NOVA:-$NEUTRON}
 PEER_EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-$(recorded PEER_EXTERNAL_CIDR)}; PEER_EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-172.24.4.0/24}
 PEER_DATAPATH=${PEER_DATAPATH:-$(recorded PEER_DATAPATH)}; PEER_DATAPATH=${PEER_DATAPATH:-0}
+OVN_METADATA=${OVN_METADATA:-$(recorded OVN_METADATA)}; OVN_METADATA=${OVN_METADATA:-$PEER_DATAPATH}
 PEER_OVN_PROVIDER=${PEER_OVN_PROVIDER:-$(recorded PEER_OVN_PROVIDER)}; PEER_OVN_PROVIDER=${PEER_OVN_PROVIDER:-fixed}
 # The ovn provider's agent sockets. octavia-lib's DriverLibrary defaults them to /run/octavia (the
 # ovn provider passes no paths), so DIR/lib/usercustomize.py repoints those defaults at this
@@ -159,7 +164,7 @@ die() { echo "start.sh: $*" >&2; exit 1; }
 RABBIT=0
 if [ "$OCTAVIA_WORKER" = 1 ] || [ "$NOVA" = 1 ]; then RABBIT=1; fi
 RABBIT_URL="rabbit://guest:guest@$HOST:$RABBIT_PORT/"
-for sw in NEUTRON OVN_PROVIDER OCTAVIA_WORKER NOVA PEER_DATAPATH; do
+for sw in NEUTRON OVN_PROVIDER OCTAVIA_WORKER NOVA PEER_DATAPATH OVN_METADATA; do
   case ${!sw} in 0|1) ;; *) die "$sw=${!sw}: use 0 or 1";; esac
 done
 case $PEER_OVN_PROVIDER in debian|fixed) ;; *) die "PEER_OVN_PROVIDER=$PEER_OVN_PROVIDER: use debian (Debian's 3.0.0) or fixed (3.1.2)";; esac
@@ -180,6 +185,9 @@ PEER_AGENT_SOCKET_DIR=$PEER_AGENT_SOCKET_DIR"
 PEER_DATAPATH=1
 PEER_OVN_PROVIDER=$PEER_OVN_PROVIDER"
 [ "$PEER_DATAPATH" = 1 ] && . "$HERE/datapath.sh"
+# OVN metadata ports alone (implied by the data path): recorded only when on, as above.
+[ "$OVN_METADATA" = 1 ] && [ "$PEER_DATAPATH" != 1 ] && SWITCHES="$SWITCHES
+OVN_METADATA=1"
 # Services read their switches when they start: a peer running with other ones is restarted
 # (databases stay, so this takes a restart's time).
 if [ -s "$PIDS" ] && [ "$(cat "$DIR/switches" 2>/dev/null)" != "$SWITCHES" ]; then
@@ -782,6 +790,14 @@ fi
 
 # With the data path: a config file more for neutron, octavia-driver-agent and nova-compute each.
 NEUTRON_DP_ARGS=(); OCTAVIA_DP_ARGS=(); NOVA_DP_ARGS=(); NOVA_COMPUTE_ENV=()
+if [ "$OVN_METADATA" = 1 ] && [ "$PEER_DATAPATH" != 1 ]; then
+  # OVN_METADATA=1 without the data path: only neutron's OVN metadata port per network (device_owner
+  # network:distributed, made by neutron itself, no metadata agent). ovn-octavia-provider 3.0.0 takes
+  # it as its health checks' source port (helper.py _ensure_hm_ovn_port); without it every health
+  # monitor on an ovn pool goes to provisioning_status ERROR while the load balancer stays ACTIVE.
+  printf '[ovn]\novn_metadata_enabled = true\n' > "$DIR/neutron/neutron-metadata.conf"
+  NEUTRON_DP_ARGS=(--config-file "$DIR/neutron/neutron-metadata.conf")
+fi
 if [ "$PEER_DATAPATH" = 1 ]; then
   dp_config
   NEUTRON_DP_ARGS=(--config-file "$DIR/neutron/neutron-datapath.conf")

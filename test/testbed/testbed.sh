@@ -172,7 +172,7 @@ fi
 # ---------------------------------------------------------------- the OpenStack peer, inside
 # The ovn provider's agent sockets live under DIR/peer/run (test/peer/start.sh repoints octavia-lib's
 # /run/octavia default), so this peer and one outside the namespace do not meet.
-in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
+in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" OVN_METADATA=1 bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
   || { tail -30 "$LOG/peer-start.log" >&2; die "the OpenStack peer did not start in $NS (log: $LOG/peer-start.log)"; }
 say "OpenStack peer up ($(tail -1 "$LOG/peer-start.log" | sed 's/^\[[^]]*\] //'))"
 # shellcheck disable=SC1091
