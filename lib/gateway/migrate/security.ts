@@ -31,8 +31,6 @@ export interface RequiredSecret {
 
 /** What the protection annotations of one Ingress become. */
 export interface Protection {
-  /** Whether the Ingress restricts access at all (any protection annotation ingress-nginx acts on). */
-  protectedIngress: boolean;
   /** SecurityPolicy spec fields (basicAuth, extAuth, authorization); empty when nothing converts. */
   spec: Obj;
   /** A Service the extAuth backendRef names in another namespace (needs a ReferenceGrant there). */
@@ -93,7 +91,7 @@ export function authService(url: string): { namespace: string; name: string; por
  */
 export function protectionFor(annotations: Record<string, string>, namespace: string, ingress: string, clientIps: ClientIps): Protection {
   const get = (k: string) => annotations[NGINX + k]?.trim();
-  const p: Protection = { protectedIngress: false, spec: {}, secrets: [], unprotected: new Map(), caveats: new Map(), handled: new Set() };
+  const p: Protection = { spec: {}, secrets: [], unprotected: new Map(), caveats: new Map(), handled: new Set() };
   for (const k of PROTECTION_KEYS) if (get(k) !== undefined) p.handled.add(NGINX + k);
   const lost = (k: string, why: string) => p.unprotected.set(NGINX + k, why);
   const caveat = (k: string, why: string) => { if (get(k) !== undefined) p.caveats.set(NGINX + k, why); };
@@ -102,7 +100,6 @@ export function protectionFor(annotations: Record<string, string>, namespace: st
   const type = get('auth-type');
   let mechanisms = 0;
   if (type !== undefined) {
-    p.protectedIngress = true;
     mechanisms++;
     const secret = get('auth-secret');
     const format = get('auth-secret-type') ?? 'auth-file';
@@ -121,7 +118,6 @@ export function protectionFor(annotations: Record<string, string>, namespace: st
   // External auth: auth-url as extAuth.http to the Service it names.
   const url = get('auth-url');
   if (url !== undefined) {
-    p.protectedIngress = true;
     mechanisms++;
     const svc = authService(url);
     if ('problem' in svc) lost('auth-url', `"${url}" cannot be an extAuth backend: ${svc.problem}`);
@@ -153,7 +149,6 @@ export function protectionFor(annotations: Record<string, string>, namespace: st
   const allow = [get('whitelist-source-range'), get('allowlist-source-range')].filter((x): x is string => x !== undefined);
   const deny = get('denylist-source-range');
   if (allow.length || deny !== undefined) {
-    p.protectedIngress = true;
     mechanisms++;
     const allowCidrs = allow.length ? cidrsOf(allow.join(',')) : [];
     const denyCidrs = deny !== undefined ? cidrsOf(deny) : [];
@@ -175,11 +170,10 @@ export function protectionFor(annotations: Record<string, string>, namespace: st
   // Client certificates: per listener in Envoy Gateway, not per route.
   const tls = get('auth-tls-secret');
   if (tls !== undefined && (get('auth-tls-verify-client') ?? 'on') !== 'off') {
-    p.protectedIngress = true;
     mechanisms++;
-    lost('auth-tls-secret', 'client-certificate verification is per listener in Envoy Gateway (ClientTrafficPolicy tls.clientValidation on the host\'s https listener), not per route; kaas does not generate it: a listener\'s own ClientTrafficPolicy replaces the Gateway-wide one (kaas\'s PROXY protocol) for that listener');    for (const k of ['auth-tls-verify-client', 'auth-tls-verify-depth', 'auth-tls-error-page', 'auth-tls-pass-certificate-to-upstream', 'auth-tls-match-cn']) if (get(k) !== undefined) lost(k, 'client certificates: see auth-tls-secret');
+    lost('auth-tls-secret', 'client-certificate verification is per listener in Envoy Gateway (ClientTrafficPolicy tls.clientValidation on the host\'s https listener), not per route; kaas does not generate it: a listener\'s own ClientTrafficPolicy replaces the Gateway-wide one for that listener (kaas\'s PROXY protocol, where the plan uses it)');
+    for (const k of ['auth-tls-verify-client', 'auth-tls-verify-depth', 'auth-tls-error-page', 'auth-tls-pass-certificate-to-upstream', 'auth-tls-match-cn']) if (get(k) !== undefined) lost(k, 'client certificates: see auth-tls-secret');
   } else if (tls !== undefined) caveat('auth-tls-secret', 'auth-tls-verify-client is off: ingress-nginx verified no client certificate, nothing to carry over');
-
 
   const satisfy = get('satisfy');
   if (satisfy !== undefined && satisfy !== 'all') {
