@@ -76,9 +76,9 @@ test('migrate-ingress output for every fixture is accepted by the real apiserver
   const fixtures = path.join(ROOT, 'test', 'fixtures', 'migrate');
   const out = path.join(tb.dir, 'workload', 'migrate');
   fs.rmSync(out, { recursive: true, force: true });
-  // The plan of beforeAll's Gateway (amphora + PROXY: client IPs kept, so IP lists convert); the fixtures whose
+  // The cluster's plan as beforeAll's Gateway has it (amphora + PROXY: client IPs kept, so IP lists convert); the fixtures whose
   // protection cannot be converted (auth-tls, an external auth-url) are written detached, as the flag says.
-  const m = kaas(tb, ['migrate-ingress', '--file', fixtures, '--output-dir', out, '--detach-unprotected'], { sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' } });
+  const m = kaas(tb, ['migrate-ingress', tb.cluster, '--file', fixtures, '--output-dir', out, '--detach-unprotected'], { sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' } });
   note(tb, `migrate-ingress exit ${m.code}\n${m.stderr.slice(-2000)}`);
   expect(m.code).toBe(0);
   const namespaces = fs.readdirSync(out).filter((d) => fs.statSync(path.join(out, d)).isDirectory());

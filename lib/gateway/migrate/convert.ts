@@ -449,7 +449,8 @@ export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, opts: 
     const built = convertOne(ctx, i);
     applyFeatures(ctx, i, built, prot);
     primaries.set(ns, [...(primaries.get(ns) ?? []), ...built]);
-    out.secrets.push(...prot.secrets);
+    // One Secret serves every Ingress of the namespace that names the same auth Secret.
+    out.secrets.push(...prot.secrets.filter((x) => !out.secrets.some((y) => y.namespace === x.namespace && y.name === x.name)));
     if (prot.crossNamespaceService && built.length) {
       const { namespace: to, name } = prot.crossNamespaceService;
       if (!ctx.serviceGrants.has(to)) ctx.serviceGrants.set(to, new Map());

@@ -111,7 +111,10 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
   const gw = { name: DEFAULT_GATEWAY, namespace: GATEWAY_NAMESPACE, httpListener: 'http', className: s.gateway_class };
   const fromFiles = serviceIndex(services);
   const mode = o.unprotected ?? 'refuse';
-  const clientIps = clientIpsFor(s, o.capabilitiesFile ? loadCapabilitiesFile(path.resolve(o.cwd, o.capabilitiesFile)) : undefined);
+  // The gateway plan is per cluster (a cluster section may switch PROXY or OVN): without one, IP lists stay unconverted.
+  const clientIps = o.cluster
+    ? clientIpsFor(s, o.capabilitiesFile ? loadCapabilitiesFile(path.resolve(o.cwd, o.capabilitiesFile)) : undefined)
+    : { kept: undefined, why: 'no cluster is named, and the gateway plan that decides it is per cluster (name it: kaas migrate-ingress <cluster> --file …)' };
   const convert = (index: typeof fromFiles) => convertIngresses(ingresses, gw, { services: index, clientIps, attachUnprotected: mode === 'attach' });
   let c = convert(fromFiles);
   if (c.unresolvedPorts.length && kubectl) {

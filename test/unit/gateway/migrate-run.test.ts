@@ -27,7 +27,8 @@ describe('kaas migrate-ingress', () => {
 
   it('-o json: objects and notConverted [{ingress, annotation, reason}] side by side, nothing on stderr but the summary', async () => {
     const logger = memoryLogger();
-    const r = await runMigrateIngress(base({ file: CORPUS, namespace: 'ops', json: true }), { logger, runner: fakeRunner(fakeTools([])) });
+    // Named cluster: its gateway plan (amphora + PROXY) keeps client IPs, so the allow-list converts.
+    const r = await runMigrateIngress(base({ cluster: 'demo', file: CORPUS, namespace: 'ops', json: true }), { logger, runner: fakeRunner(fakeTools([])) });
     expect(r.raw).toBeUndefined();
     expect(r.data.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['HTTPRoute/admin', 'SecurityPolicy/admin-auth']);
     expect(r.data.notConverted.map((n) => n.annotation)).toEqual([

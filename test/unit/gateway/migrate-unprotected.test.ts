@@ -64,6 +64,13 @@ describe('migrate-ingress and protection it cannot convert', () => {
     expect(applied()).toEqual([]);
   });
 
+  it('--file without a cluster: an allow-list stays unconverted (the plan that keeps client IPs is per cluster)', async () => {
+    const err = await runMigrateIngress(base({ file: path.join(CORPUS, '31-allowlist-source-range') }), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) }).catch((e: unknown) => e);
+    expect((err as UsageError).problems).toEqual([expect.stringMatching(/whitelist-source-range: a client-IP list needs the client's address at Envoy, and no cluster is named/)]);
+    const named = await runMigrateIngress(base({ cluster: 'demo', file: path.join(CORPUS, '31-allowlist-source-range'), json: true }), { logger: memoryLogger(), runner: fakeRunner(fakeTools([])) });
+    expect(named.data.objects.map((o) => o.kind)).toEqual(['HTTPRoute', 'SecurityPolicy']);
+  });
+
   it('--allow-unprotected --apply attaches the route anyway, and says so', async () => {
     const r = await applyTo([ingress('grafana', { [`${N}auth-url`]: 'https://sso.example.com/check' })], (kc) => [
       { tool: 'kubectl', argv: APPLY(kc), stdinContains: ['kind: HTTPRoute', 'sectionName: http'], response: { stdout: 'httproute.gateway.networking.k8s.io/grafana serverside-applied\n' } },
