@@ -92,6 +92,11 @@ describe('migrate-ingress access protection, per annotation', () => {
 });
 
 describe('the .htpasswd Secret basic auth needs', () => {
+  it('is asked for once per namespace and name, however many Ingresses share it', () => {
+    const two = [ingress({ 'auth-type': 'basic', 'auth-secret': 'htp' }), { ...ingress({ 'auth-type': 'basic', 'auth-secret': 'htp' }), metadata: { name: 'app2', namespace: 'team', annotations: { [`${N}auth-type`]: 'basic', [`${N}auth-secret`]: 'htp' } } } as KubeObject];
+    expect(convertIngresses(two, GW, { clientIps: KEPT }).secrets.map((x) => `${x.namespace}/${x.name}`)).toEqual(['team/htp-htpasswd']);
+  });
+
   it('is named with a command that never puts the value in a file or argv', () => {
     const p = protectionFor({ [`${N}auth-type`]: 'basic', [`${N}auth-secret`]: 'sec/users', [`${N}auth-secret-type`]: 'auth-map' }, 'team', 'team/app', KEPT);
     expect(p.secrets).toEqual([{ ingress: 'team/app', namespace: 'team', name: 'users-htpasswd', from: { namespace: 'sec', name: 'users' }, format: 'auth-map' }]);
