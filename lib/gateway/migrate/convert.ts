@@ -3,7 +3,9 @@ import type { KubeObject } from '../../render/documents.js';
 import { NGINX, notConvertedReason } from './annotations.js';
 import { corsPolicy, durationOf, quantityOf, rewriteFor, type RouteRule } from './features.js';
 import { resolveNamedPort, type ServiceIndex } from './ports.js';
-import { HTTP_LISTENER } from '../../plan/gateway.js';
+import { sharedObjects, slug } from './shared-objects.js';
+
+export { slug };
 import { protectionFor, type ClientIps, type Protection, type RequiredSecret } from './security.js';
 
 /**
@@ -77,10 +79,6 @@ type Obj = Record<string, unknown>;
 const ROUTE_API = 'gateway.networking.k8s.io/v1';
 const EG_API = 'gateway.envoyproxy.io/v1alpha1';
 
-/** `host` → a DNS-label-safe slug for object and listener names. */
-export function slug(host: string): string {
-  return host.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9]+/gi, '-').toLowerCase().replace(/^-|-$/g, '').slice(0, 60) || 'any';
-}
 
 /** The ingress class an Ingress asks for (spec, else the deprecated annotation). */
 export function ingressClass(i: Ingress): string | undefined {
@@ -474,40 +472,7 @@ export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, opts: 
     });
   }
   const routes = [...primaries.values()].flat().map((b) => b.route as KubeObject);
-  const extra: KubeObject[] = [];
-  if (ctx.listeners.size) {
-    // The whole listener list, apply-gateway's http listener first: a client-side `kubectl apply -f` or a
-    // GitOps sync replaces the list, and without it every route on `http` would be detached. Not a
-    // ListenerSet (standard in Gateway API v1.6.1): it needs the Gateway's allowedListeners opened, and a
-    // Gateway-wide ClientTrafficPolicy (kaas's PROXY protocol) is not documented to reach its listeners in
-    // Envoy Gateway v1.9 (envoyproxy/gateway#8092, #9026 added ListenerSet targets with their own priority).
-    extra.push({
-      apiVersion: ROUTE_API, kind: 'Gateway', metadata: { name: gw.name, namespace: gw.namespace },
-      spec: { gatewayClassName: gw.className, listeners: [{ ...structuredClone(HTTP_LISTENER), name: gw.httpListener }, ...ctx.listeners.values()] },
-    } as KubeObject);
-  }
-  for (const [ns, secrets] of [...ctx.grants].sort(([a], [b]) => a.localeCompare(b))) {
-    extra.push({
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'ReferenceGrant',
-      metadata: { name: `${gw.name}-gateway-tls`, namespace: ns },
-      spec: {
-        from: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: gw.namespace }],
-        to: [...secrets].sort().map((name) => ({ group: '', kind: 'Secret', name })),
-      },
-    } as KubeObject);
-  }
-  for (const [to, froms] of [...ctx.serviceGrants].sort(([a], [b]) => a.localeCompare(b))) {
-    for (const [from, names] of [...froms].sort(([a], [b]) => a.localeCompare(b))) {
-      extra.push({
-        apiVersion: 'gateway.networking.k8s.io/v1', kind: 'ReferenceGrant',
-        metadata: { name: `kaas-extauth-from-${slug(from)}`, namespace: to },
-        spec: {
-          from: [{ group: 'gateway.envoyproxy.io', kind: 'SecurityPolicy', namespace: from }],
-          to: [...names].sort().map((name) => ({ group: '', kind: 'Service', name })),
-        },
-      } as KubeObject);
-    }
-  }
+  const extra = sharedObjects(gw, ctx.listeners, ctx.grants, ctx.serviceGrants);
   out.objects = [...extra, ...routes, ...out.objects];
   return out;
 }
