@@ -46,7 +46,7 @@ export function edgeApplyCommand(spec: EdgeApplySpec): Command {
         .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
         .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
         .options(kubeconfigOptions('workload'))
-        .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan" })
+        .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan (apply-gateway: also over newer or experimental-channel Gateway API CRDs)" })
         .option('rollout-timeout', durationOption('rollout-timeout', '5m', `how long to wait for the ${spec.rolloutOf} rollout`))
         .option('address-timeout', durationOption('address-timeout', '10m', `how long to wait for ${spec.addressOf}`))
         .option('verify', { type: 'boolean', default: true, describe: 'verify the Octavia LB against the plan after applying (--no-verify to skip); exit 1 on a mismatch' })

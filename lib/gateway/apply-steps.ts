@@ -12,6 +12,7 @@ import { edgeExpectation, expectedLbName } from '../doctor/expectation.js';
 import { type ServiceLbStatus } from '../ingress/real-ip.js';
 import type { GatewayDecision } from './plan.js';
 import { CERTGEN_JOB, CONTROL_PLANE_DEPLOYMENT, crdNames, type RenderedGateway } from './render.js';
+import { judgeExisting, readExisting, reportExisting } from './existing.js';
 
 /** What was applied and verified. */
 export interface AppliedGateway {
@@ -77,7 +78,8 @@ async function removeStaleProxyPolicy(kubectl: Kubectl, logger: Logger, edge: Ku
 
 /**
  * Applies a rendered gateway and verifies it, in phases: kubeconfig present, live OCCM config
- * consistent with the plan (unless force), CRDs server-side (the EnvoyProxy CRD is too large for
+ * consistent with the plan (unless force), the Gateway API CRDs and GatewayClasses already there judged
+ * (a downgrade or channel change refused unless force), CRDs server-side (the EnvoyProxy CRD is too large for
  * client-side apply) and Established, control plane (certgen Job re-created) and its rollout, the
  * edge objects, the Gateway Programmed with an address, the envoy Service (found by Envoy Gateway's
  * owner labels) with its address, and with `verify` its Octavia LB against the edge plan (as apply-ingress).
@@ -95,6 +97,9 @@ export async function applyGatewayToCluster(
   const { cluster } = o.names;
   requireKubeconfig(kubectl, cluster);
   await checkLiveOccm(kubectl, logger, { lb: d.lb, edge: d.gateway.edge! }, o.force);
+  // The CRD apply below forces ownership: first say what it does to Gateway API CRDs and GatewayClasses already there.
+  const found = await readExisting(kubectl, crdNames(v));
+  reportExisting(judgeExisting(found.crds, found.classes, { gatewayApi: v.gatewayApi, gatewayClass: d.gateway.gatewayClass }), logger, o.force);
 
   await stepped(logger, `applying the Gateway API ${v.gatewayApi} and Envoy Gateway ${v.version} CRDs (server-side)`, async () => {
     await kubectl.apply(rendered.crdsYaml, { forceConflicts: true, timeoutMs: 300_000 });

@@ -1,5 +1,5 @@
 import { RenderError } from '../render/template.js';
-import { DEFAULT_GATEWAY, ENVOY_PROXY, GATEWAY_NAMESPACE, type GatewayPlan } from '../plan/gateway.js';
+import { DEFAULT_GATEWAY, ENVOY_PROXY, GATEWAY_NAMESPACE, HTTP_LISTENER, type GatewayPlan } from '../plan/gateway.js';
 import type { BundledGatewayVersion } from '../plan/gateway-versions.js';
 import { bundledTemplate, readBundledText } from '../render/bundled.js';
 import { objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
@@ -89,7 +89,7 @@ export function renderControlPlane(v: BundledGatewayVersion): KubeObject[] {
 export function renderEdge(plan: GatewayPlan): KubeObject[] {
   const rel = 'gateway/kaas/edge.yaml.hbs';
   const text = bundledTemplate(rel).render({
-    namespace: GATEWAY_NAMESPACE, envoyProxy: ENVOY_PROXY, gateway: DEFAULT_GATEWAY, gatewayClass: plan.gatewayClass,
+    namespace: GATEWAY_NAMESPACE, envoyProxy: ENVOY_PROXY, gateway: DEFAULT_GATEWAY, gatewayClass: plan.gatewayClass, httpListener: HTTP_LISTENER,
     envoyImage: plan.version!.images.envoy, externalTrafficPolicy: plan.envoyService!.externalTrafficPolicy,
     // No annotations: the field is left out. An empty map would be applied as `annotations: {}`, which the
     // real apiserver's server-side apply turns into null once kaas owned keys there before (the previous row

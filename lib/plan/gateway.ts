@@ -15,6 +15,12 @@ export type GatewaySettings = Pick<
 export const GATEWAY_NAMESPACE = 'envoy-gateway-system';
 /** The default Gateway kaas creates; migrate-ingress attaches HTTPRoutes to it. */
 export const DEFAULT_GATEWAY = 'kaas';
+/**
+ * The plain-HTTP listener of the default Gateway (apply-gateway renders it; migrate-ingress repeats it
+ * in the whole listener list it emits, so that a client-side `kubectl apply -f` or a GitOps sync of
+ * that Gateway, which replaces the list, keeps it).
+ */
+export const HTTP_LISTENER = { name: 'http', protocol: 'HTTP', port: 80, allowedRoutes: { namespaces: { from: 'All' } } };
 /** The EnvoyProxy that carries the edge plan (GatewayClass parametersRef). */
 export const ENVOY_PROXY = 'kaas-edge';
 

@@ -13,7 +13,6 @@ export const SCS_DROPPED: ReadonlyMap<string, { category: DropCategory; reason: 
   ['OPENSTACK_SRVGRP_CONTROLLER', { category: 'derived', reason: 'derived by kaas: it creates the server groups from anti_affinity and looks up their IDs' }],
   ['OPENSTACK_SRVGRP_WORKER', { category: 'derived', reason: 'derived by kaas: it creates the server groups from anti_affinity and looks up their IDs' }],
   ['DEPLOY_FLUX', { category: 'unsupported', reason: 'not supported: kaas does not deploy flux' }],
-  ['DEPLOY_GATEWAY_API', { category: 'unsupported', reason: 'not supported: kaas does not deploy the Gateway API CRDs' }],
   ['PROXY_CMD', { category: 'unsupported', reason: 'not supported: kaas runs no shell snippets; give it HTTPS_PROXY/NO_PROXY in its environment' }],
   ['OPENSTACK_IMAGE_RAW', { category: 'unsupported', reason: 'not supported: kaas does not upload node images; register the image in Glance first' }],
   ['OPENSTACK_IMAGE_REGISTRATION_EXTRA_FLAGS', { category: 'unsupported', reason: 'not supported: kaas does not upload node images' }],
@@ -55,6 +54,17 @@ export function readClusterctl(text: string, file: string): { raws: RawValue[]; 
 }
 
 /**
+ * SCS's DEPLOY_GATEWAY_API (the Gateway API CRDs with Cilium's Gateway implementation) → deploy_gateway:
+ * kaas deploys the Gateway API standard CRDs with Envoy Gateway; on a cluster that has them already,
+ * apply-gateway says what its forced CRD apply does to them and which other GatewayClasses it leaves.
+ */
+function importGatewayApi(raw: RawValue, c: ImportCollector): void {
+  c.take('deploy_gateway', raw);
+  if (c.values.deploy_gateway !== true) return;
+  c.notes.push(`${raw.name} (${raw.where}) → deploy_gateway: true: kaas deploys Envoy Gateway (GatewayClass gateway_class, default kaas), not Cilium's Gateway; the cluster's Gateway API CRDs are taken over (apply-gateway names their bundle version and channel and the other GatewayClasses before it applies anything, and refuses a downgrade or an experimental channel without --force); Cilium's Gateways and their routes stay on Cilium`);
+}
+
+/**
  * Takes every clusterctl.yaml key into the collector: settings under their legacy names,
  * secrets dropped unseen (and registered for redaction), the rest dropped with the reason.
  */
@@ -73,6 +83,10 @@ export function importClusterctl(raws: RawValue[], c: ImportCollector): void {
     }
     if (raw.name === 'OPENSTACK_IMAGE_NAME' && version !== undefined && raw.text === `ubuntu-capi-image-${version}`) {
       c.drop(raw, 'derived', 'derived by kaas from kubernetes_version (image "" = ubuntu-capi-image-<kubernetes_version>)');
+      continue;
+    }
+    if (raw.name === 'DEPLOY_GATEWAY_API') {
+      importGatewayApi(raw, c);
       continue;
     }
     const key = LEGACY.get(raw.name);

@@ -50,7 +50,7 @@ const CASES: [string, string[], Record<string, string>?][] = [
   ['apply-gateway --dry-run', ['apply-gateway', 'demo', '--env', 'example', '--dry-run']],
   ['apply-gateway --dry-run -o json', ['apply-gateway', 'demo', '--env', 'example', '--dry-run', '-o', 'json']],
   ['apply-gateway --dry-run, OVN from a capabilities file', ['apply-gateway', 'prod', '--env', 'example', '--dry-run', ...ovn]],
-  ['migrate-ingress --file (27 Ingresses, every route kind and policy)', ['migrate-ingress', '--env', 'example', '--file', 'test/fixtures/migrate']],
+  ['migrate-ingress --file (every fixture: each route kind and policy, unprotected routes detached)', ['migrate-ingress', '--env', 'example', '--file', 'test/fixtures/migrate', '--detach-unprotected']],
   ['migrate-ingress --file -o json', ['migrate-ingress', '--env', 'example', '--file', 'test/fixtures/migrate/01-basic-prefix', '-o', 'json']],
   ['migrate-ingress, missing file', ['migrate-ingress', '--env', 'example', '--file', 'nope.yaml']],
   ['create-cluster --dry-run with the gateway', ['create-cluster', 'demo', '--env', 'example', '--dry-run', '--set', 'deploy_gateway=true', ...k8s]],

@@ -3,7 +3,9 @@
  * controller (workload.sh starts test/testbed/envoy-gateway.sh for the Deployment kaas applies):
  * - the Gateway API v1.6.1 and Envoy Gateway v1.9.0 CRDs kaas bundles are installed and their
  *   OpenAPI/CEL validation (and the Gateway API's ValidatingAdmissionPolicy) judges every object kaas
- *   applies; `kaas migrate-ingress` output for every migration fixture is applied to the same server;
+ *   applies; `kaas migrate-ingress` output for every migration fixture is applied to the same server, and
+ *   Envoy Gateway's controller Accepts each SecurityPolicy that carries an Ingress's converted protection
+ *   (basic auth, external auth, IP allow/deny lists) on its route;
  * - the Gateway rows of the README's decision table, row by row: `kaas apply-gateway` (no dry-run) with
  *   the row's cloud.conf in place; Envoy Gateway turns kaas's GatewayClass + EnvoyProxy + Gateway into the
  *   envoy Service, the real OCCM builds its Octavia LB, the test reads the LB back from Octavia and Neutron
@@ -11,9 +13,11 @@
  *   address OCCM published).
  * No envoy runs (KWOK pretends the envoy pods run): no xDS client connects, no traffic flows.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { jest } from '@jest/globals';
+import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../support/peer-paths.js';
 import { checkIds, DATA_PATH_ONLY, readLb, rowTests, serviceWithAddress, type Row, type RowState } from './lb-rows.js';
 import { applyEdge, kaas, note, testbed, until, wk, wkJson, type Run, type Testbed } from './workload-support.js';
@@ -72,18 +76,72 @@ test('migrate-ingress output for every fixture is accepted by the real apiserver
   const fixtures = path.join(ROOT, 'test', 'fixtures', 'migrate');
   const out = path.join(tb.dir, 'workload', 'migrate');
   fs.rmSync(out, { recursive: true, force: true });
-  const m = kaas(tb, ['migrate-ingress', '--file', fixtures, '--output-dir', out]);
+  // The cluster's plan as beforeAll's Gateway has it (amphora + PROXY: client IPs kept, so IP lists convert); the fixtures whose
+  // protection cannot be converted (auth-tls, an external auth-url) are written detached, as the flag says.
+  const m = kaas(tb, ['migrate-ingress', tb.cluster, '--file', fixtures, '--output-dir', out, '--detach-unprotected'], { sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'true' } });
   note(tb, `migrate-ingress exit ${m.code}\n${m.stderr.slice(-2000)}`);
   expect(m.code).toBe(0);
   const namespaces = fs.readdirSync(out).filter((d) => fs.statSync(path.join(out, d)).isDirectory());
   expect(namespaces.length).toBeGreaterThan(0);
   for (const ns of namespaces) wk(tb, ['apply', '--server-side', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }));
+  // What the runbook has the user create first: the .htpasswd Secrets basic auth reads, the extAuth Services.
+  for (const p of securityPolicies(out)) for (const o of policyPrerequisites(p)) wk(tb, ['apply', '--server-side', '-f', '-'], JSON.stringify(o));
   const r = wk(tb, ['apply', '--server-side', '--field-manager', 'kaas-migrate-ingress', '--force-conflicts', '-R', '-f', out]);
   const n = r.split('\n').filter((l) => /serverside-applied/.test(l)).length;
   note(tb, `migrate-ingress: ${n} objects applied`);
   expect(n).toBeGreaterThan(20);
   expect(wkJson<{ items: unknown[] }>(tb, ['get', 'httproutes', '-A'])!.items.length).toBeGreaterThan(10);
 });
+
+test('migrate-ingress protection: every SecurityPolicy Envoy Gateway\'s controller Accepted targets its route on the kaas Gateway', async () => {
+  const out = path.join(tb.dir, 'workload', 'migrate');
+  const policies = securityPolicies(out).filter((p) => p.spec.basicAuth || p.spec.extAuth || p.spec.authorization);
+  // basic auth (auth-file, auth-map), external auth, allow-list, deny-list, both with CORS (corpus 18, 20, 29–34).
+  const kinds = new Set(policies.flatMap((p) => [p.spec.basicAuth && 'basicAuth', p.spec.extAuth && 'extAuth', p.spec.authorization && `authorization-${p.spec.authorization.defaultAction}`]).filter(Boolean));
+  expect([...kinds].sort()).toEqual(['authorization-Allow', 'authorization-Deny', 'basicAuth', 'extAuth']);
+  for (const p of policies) {
+    const { namespace, name } = p.metadata;
+    const live = await until(`SecurityPolicy ${namespace}/${name} Accepted`, 180_000, () => {
+      const sp = wkJson(tb, ['-n', namespace, 'get', 'securitypolicy', name]);
+      const ok = sp?.status?.ancestors?.some((a: any) => a.ancestorRef?.name === 'kaas' && a.conditions?.some((c: any) => c.type === 'Accepted' && c.status === 'True'));
+      return ok ? sp : undefined;
+    }).catch((e: Error) => {
+      note(tb, `SecurityPolicy ${namespace}/${name}: ${JSON.stringify(wkJson(tb, ['-n', namespace, 'get', 'securitypolicy', name])?.status)}`);
+      throw e;
+    });
+    const target = live.spec.targetRefs[0];
+    expect({ policy: name, target: target.kind }).toEqual({ policy: name, target: 'HTTPRoute' });
+    const route = wkJson(tb, ['-n', namespace, 'get', 'httproute', target.name])!;
+    expect({ route: target.name, gateway: route.spec.parentRefs?.[0]?.name }).toEqual({ route: target.name, gateway: 'kaas' });
+  }
+  // Routes of Ingresses whose protection is not converted stay off the Gateway.
+  const detached = wkJson<{ items: any[] }>(tb, ['get', 'httproutes', '-A'])!.items.filter((r) => r.metadata.annotations?.['kaas.io/detached']);
+  expect(detached.map((r) => `${r.metadata.namespace}/${r.metadata.name}`).sort()).toEqual(['default/external-auth', 'secure/mtls-api', 'secure/mtls-api-https-redirect']);
+  for (const r of detached) expect(r.spec.parentRefs ?? []).toEqual([]);
+});
+
+/** The SecurityPolicies migrate-ingress wrote under DIR/<namespace>/. */
+function securityPolicies(out: string): any[] {
+  return fs.readdirSync(out).flatMap((ns) => fs.statSync(path.join(out, ns)).isDirectory()
+    ? fs.readdirSync(path.join(out, ns)).filter((f) => f.startsWith('securitypolicy-')).map((f) => parseYaml(fs.readFileSync(path.join(out, ns, f), 'utf8')))
+    : []);
+}
+
+/** What a converted policy needs in the cluster before Envoy Gateway accepts it: its .htpasswd Secret ({SHA}, Envoy's only hash), its extAuth Service. */
+function policyPrerequisites(p: any): object[] {
+  const ns = p.metadata.namespace;
+  const out: object[] = [];
+  const users = p.spec.basicAuth?.users;
+  if (users) {
+    const sha = crypto.createHash('sha1').update('testbed-password').digest('base64');
+    out.push({ apiVersion: 'v1', kind: 'Secret', metadata: { name: users.name, namespace: ns }, stringData: { '.htpasswd': `admin:{SHA}${sha}\n` } });
+  }
+  for (const b of p.spec.extAuth?.http?.backendRefs ?? []) {
+    out.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: b.namespace ?? ns } });
+    out.push({ apiVersion: 'v1', kind: 'Service', metadata: { name: b.name, namespace: b.namespace ?? ns }, spec: { selector: { app: b.name }, ports: [{ name: 'http', port: b.port }] } });
+  }
+  return out;
+}
 
 // ---------------------------------------------------------------- the Gateway rows of the decision table
 const GW_NS = 'envoy-gateway-system';

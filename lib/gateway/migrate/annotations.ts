@@ -17,23 +17,8 @@ export const CONVERTED = new Set([
   'upstream-vhost', 'x-forwarded-prefix', 'server-alias',
 ]);
 
-const AUTH = 'Envoy Gateway has a SecurityPolicy for it, but its secret and endpoint formats differ: write the SecurityPolicy by hand';
-
-/** Why a known annotation is not converted. */
+/** Why a known annotation is not converted (access protection: auth-*, IP lists, satisfy are decided in security.ts). */
 const NOT_CONVERTED: Record<string, string> = {
-  'auth-type': `basic/digest auth: ${AUTH} (basicAuth reads an .htpasswd key, not ingress-nginx's auth key; digest has no equivalent)`,
-  'auth-secret': `basic auth: ${AUTH}`,
-  'auth-secret-type': `basic auth: ${AUTH}`,
-  'auth-realm': 'basic auth realm: Envoy Gateway basicAuth has no realm',
-  'auth-url': `external auth: ${AUTH} (extAuth)`,
-  'auth-signin': 'external auth sign-in redirect: no equivalent in SecurityPolicy extAuth; use oidc, or redirect in the auth service',
-  'auth-response-headers': `external auth: ${AUTH} (extAuth.headersToBackend)`,
-  'auth-method': `external auth: ${AUTH}`,
-  'auth-cache-key': 'external auth caching: no equivalent',
-  'auth-tls-secret': 'client-certificate auth is configured per listener in a ClientTrafficPolicy (tls.clientValidation), not per route',
-  'auth-tls-verify-client': 'client-certificate auth is configured per listener in a ClientTrafficPolicy (tls.clientValidation), not per route',
-  'auth-tls-verify-depth': 'client-certificate auth is configured per listener in a ClientTrafficPolicy, not per route',
-  'auth-tls-pass-certificate-to-upstream': 'client-certificate auth is configured per listener in a ClientTrafficPolicy, not per route',
   'configuration-snippet': 'raw nginx configuration: no Envoy equivalent; translate what it does by hand (often headers: a RequestHeaderModifier/ResponseHeaderModifier filter)',
   'server-snippet': 'raw nginx configuration: no Envoy equivalent; translate what it does by hand',
   'stream-snippet': 'raw nginx configuration: no Envoy equivalent',
@@ -52,9 +37,6 @@ const NOT_CONVERTED: Record<string, string> = {
   'limit-burst-multiplier': 'rate limiting: see limit-rps',
   'limit-whitelist': 'rate limiting: see limit-rps',
   'limit-allowlist': 'rate limiting: see limit-rps',
-  'whitelist-source-range': 'client-IP allow-list: a SecurityPolicy authorization with clientCIDRs, not generated; it only works where the edge keeps client IPs (PROXY protocol or OVN: see kaas apply-gateway --dry-run)',
-  'allowlist-source-range': 'client-IP allow-list: see whitelist-source-range',
-  'denylist-source-range': 'client-IP deny-list: a SecurityPolicy authorization with clientCIDRs, not generated',
   'ssl-passthrough': 'TLS passthrough needs a TLS listener in Passthrough mode and a TLSRoute, not an HTTPRoute; not generated',
   'proxy-buffering': 'response buffering: Envoy streams; no equivalent',
   'proxy-buffer-size': 'nginx buffer sizes: no equivalent',
@@ -89,7 +71,6 @@ const NOT_CONVERTED: Record<string, string> = {
   'ssl-ciphers': 'TLS ciphers are set per listener in a ClientTrafficPolicy (tls.ciphers), not per route',
   'ssl-prefer-server-ciphers': 'TLS settings are per listener in a ClientTrafficPolicy, not per route',
   'http2-push-preload': 'HTTP/2 push: removed from browsers; no equivalent',
-  'satisfy': 'auth combination: no equivalent',
   'global-rate-limit': 'global rate limiting: Envoy Gateway needs its rate-limit service; not generated',
   'proxy-max-temp-file-size': 'nginx buffer files: no equivalent',
   'connection-proxy-header': 'the Connection header: Envoy manages it; no equivalent',

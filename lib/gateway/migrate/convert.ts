@@ -3,6 +3,10 @@ import type { KubeObject } from '../../render/documents.js';
 import { NGINX, notConvertedReason } from './annotations.js';
 import { corsPolicy, durationOf, quantityOf, rewriteFor, type RouteRule } from './features.js';
 import { resolveNamedPort, type ServiceIndex } from './ports.js';
+import { sharedObjects, slug } from './shared-objects.js';
+
+export { slug };
+import { protectionFor, type ClientIps, type Protection, type RequiredSecret } from './security.js';
 
 /**
  * Ingress (ingress-nginx) → Gateway API conversion, pure: Ingress objects in, HTTPRoutes (and
@@ -50,12 +54,19 @@ export interface UnresolvedPort {
 export interface Conversion {
   objects: KubeObject[];
   notConverted: NotConverted[];
+  /**
+   * Protection (auth, IP lists, client certificates) of an Ingress that the objects do not enforce, one
+   * entry per annotation (also in notConverted). Its routes carry no parentRefs unless `attachUnprotected`.
+   */
+  unprotected: NotConverted[];
+  /** The `.htpasswd` Secrets converted basic auth reads: to be created from the ingress-nginx auth Secrets first. */
+  secrets: RequiredSecret[];
   skipped: { ingress: string; reason: string }[];
   unresolvedPorts: UnresolvedPort[];
 }
 
 interface IngressBackend { service?: { name: string; port?: { number?: number; name?: string } }; resource?: unknown }
-interface IngressPath { path?: string; pathType?: string; backend: IngressBackend }
+export interface IngressPath { path?: string; pathType?: string; backend: IngressBackend }
 interface IngressSpec {
   ingressClassName?: string;
   defaultBackend?: IngressBackend;
@@ -68,10 +79,6 @@ type Obj = Record<string, unknown>;
 const ROUTE_API = 'gateway.networking.k8s.io/v1';
 const EG_API = 'gateway.envoyproxy.io/v1alpha1';
 
-/** `host` → a DNS-label-safe slug for object and listener names. */
-export function slug(host: string): string {
-  return host.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9]+/gi, '-').toLowerCase().replace(/^-|-$/g, '').slice(0, 60) || 'any';
-}
 
 /** The ingress class an Ingress asks for (spec, else the deprecated annotation). */
 export function ingressClass(i: Ingress): string | undefined {
@@ -90,6 +97,9 @@ function covers(tlsHost: string, host: string): boolean {
 
 interface Ctx {
   gw: GatewayRef;
+  clientIps: ClientIps;
+  /** Services named by extAuth from another namespace: service namespace → policy namespace → names. */
+  serviceGrants: Map<string, Map<string, Set<string>>>;
   services: ServiceIndex;
   listeners: Map<string, Obj>;
   grants: Map<string, Set<string>>;
@@ -156,8 +166,11 @@ function pathMatch(p: IngressPath, regex: boolean): Obj {
   return { type: 'PathPrefix', value };
 }
 
-/** A route being built; `paths[n]` is the Ingress path of `rules[n]` as written (before features add rules). */
-interface Built { route: Obj; rules: RouteRule[]; paths: string[]; host?: string }
+/**
+ * A route being built; `paths[n]` is the Ingress path of `rules[n]` as written (before features add rules);
+ * `origin` maps each rule made from an Ingress path to that path (canaries merge by it).
+ */
+interface Built { route: Obj; rules: RouteRule[]; paths: string[]; origin: Map<RouteRule, IngressPath>; host?: string; ingress: Ingress; redirect?: Obj }
 
 function convertOne(ctx: Ctx, i: Ingress): Built[] {
   const ns = i.metadata.namespace ?? 'default';
@@ -200,24 +213,29 @@ function convertOne(ctx: Ctx, i: Ingress): Built[] {
     const parent = (section: string) => ({ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: ctx.gw.name, namespace: ctx.gw.namespace, sectionName: section });
     if (listener) parents.push(parent(listener));
     if (!listener || !(sslRedirect || forceRedirect)) parents.push(parent(ctx.gw.httpListener));
+    let redirect: Obj | undefined;
     if (listener && (sslRedirect || forceRedirect)) {
-      ctx.out.objects.push({
+      redirect = {
         apiVersion: ROUTE_API, kind: 'HTTPRoute',
         metadata: { name: `${name}-https-redirect`, namespace: ns, labels: { 'kaas.io/migrated-from': i.metadata.name } },
         spec: {
           parentRefs: [parent(ctx.gw.httpListener)], ...(host ? { hostnames: [host, ...aliases] } : {}),
           rules: [{ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 308 } }] }],
         },
-      } as KubeObject);
+      };
+      ctx.out.objects.push(redirect as KubeObject);
     } else if (!listener && forceRedirect) {
       note(ctx, i, `${NGINX}force-ssl-redirect`, `no TLS secret for ${host ?? 'this Ingress'} here: the Gateway gets no HTTPS listener to redirect to; add one, then a RequestRedirect route`);
     }
     const rules: RouteRule[] = [];
     const written: string[] = [];
+    const origin = new Map<RouteRule, IngressPath>();
     for (const p of paths) {
       const ref = backendRef(ctx, i, p.backend, where.get(p)!);
       if (!ref) continue;
-      rules.push({ matches: [{ path: pathMatch(p, regex) }], backendRefs: [ref] });
+      const rule: RouteRule = { matches: [{ path: pathMatch(p, regex) }], backendRefs: [ref] };
+      rules.push(rule);
+      origin.set(rule, p);
       written.push(p.path || '/');
     }
     const route: Obj = {
@@ -225,13 +243,13 @@ function convertOne(ctx: Ctx, i: Ingress): Built[] {
       metadata: { name, namespace: ns, labels: { 'kaas.io/migrated-from': i.metadata.name } },
       spec: { parentRefs: parents, ...(host ? { hostnames: [host, ...aliases] } : {}), rules },
     };
-    built.push({ route, rules, paths: written, host });
+    built.push({ route, rules, paths: written, origin, host, ingress: i, redirect });
   }
   return built;
 }
 
 /** Applies the per-Ingress annotations to its routes' rules; adds the policies they need. */
-function applyFeatures(ctx: Ctx, i: Ingress, built: Built[]) {
+function applyFeatures(ctx: Ctx, i: Ingress, built: Built[], prot: Protection) {
   const a = i.metadata.annotations ?? {};
   const ns = i.metadata.namespace ?? 'default';
   const rewrite = rewriteFor(a);
@@ -279,8 +297,11 @@ function applyFeatures(ctx: Ctx, i: Ingress, built: Built[]) {
     if (appRoot && !grpc) b.rules.unshift({ matches: [{ path: { type: 'Exact', value: '/' } }], filters: [{ type: 'RequestRedirect', requestRedirect: { path: { type: 'ReplaceFullPath', replaceFullPath: appRoot }, statusCode: 302 } }] });
     const md = b.route.metadata as Obj;
     const target = { group: 'gateway.networking.k8s.io', kind: b.route.kind, name: md.name };
-    if (isTrue(a[`${NGINX}enable-cors`])) {
-      ctx.out.objects.push({ apiVersion: EG_API, kind: 'SecurityPolicy', metadata: { name: `${md.name}-cors`, namespace: ns }, spec: { targetRefs: [target], cors: corsPolicy(a) } } as KubeObject);
+    // One SecurityPolicy per route (Envoy Gateway applies only the oldest of several on one target): CORS and the protection.
+    const cors = isTrue(a[`${NGINX}enable-cors`]) ? { cors: corsPolicy(a) } : {};
+    const guarded = Object.keys(prot.spec).length > 0;
+    if (guarded || Object.keys(cors).length) {
+      ctx.out.objects.push({ apiVersion: EG_API, kind: 'SecurityPolicy', metadata: { name: `${md.name}-${guarded ? 'auth' : 'cors'}`, namespace: ns, labels: { 'kaas.io/migrated-from': i.metadata.name } }, spec: { targetRefs: [target], ...cors, ...structuredClone(prot.spec) } } as KubeObject);
     }
     const btp: Obj = {};
     const size = a[`${NGINX}proxy-body-size`];
@@ -313,7 +334,19 @@ function redirectTo(url: string, code: number): Obj | undefined {
   };
 }
 
-/** Merges a canary Ingress into the primary routes with the same host and path (weight, header, cookie). */
+/** An Ingress path's pathType as ingress-nginx compares it (the API server requires one; absent reads as ImplementationSpecific). */
+const pathTypeOf = (p: IngressPath) => p.pathType ?? 'ImplementationSpecific';
+
+/**
+ * Whether a canary path merges into a primary's path: ingress-nginx merges an alternative backend only
+ * into the location with the same path and the same pathType (internal/ingress/controller/controller.go,
+ * mergeAlternativeBackends: `loc.Path == path.Path && *loc.PathType == *path.PathType`), never into a longer one.
+ */
+export function canaryMatches(canary: IngressPath, primary: IngressPath): boolean {
+  return (canary.path || '/') === (primary.path || '/') && pathTypeOf(canary) === pathTypeOf(primary);
+}
+
+/** Merges a canary Ingress into the primary routes with the same host, path and pathType (weight, header, cookie). */
 function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
   const ns = i.metadata.namespace ?? 'default';
   let merged = false;
@@ -325,7 +358,7 @@ function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
       let used = false;
       for (const b of primaries.get(ns) ?? []) {
         if ((b.host ?? '') !== (r.host ?? '')) continue;
-        const idx = b.rules.findIndex((x) => ((x.matches?.[0]?.path as Obj | undefined)?.value as string | undefined)?.startsWith(p.path || '/') && x.backendRefs);
+        const idx = b.rules.findIndex((x) => b.origin.has(x) && canaryMatches(p, b.origin.get(x)!) && x.backendRefs);
         if (idx < 0) continue;
         const rule = b.rules[idx];
         merged = true;
@@ -355,7 +388,7 @@ function mergeCanary(ctx: Ctx, i: Ingress, primaries: Map<string, Built[]>) {
       if (!used) ctx.out.unresolvedPorts.splice(mark);
     }
   }
-  if (!merged) note(ctx, i, `${NGINX}canary`, 'no primary Ingress (without the canary annotation) with the same host and path in this namespace: nothing to split traffic with');
+  if (!merged) note(ctx, i, `${NGINX}canary`, 'no primary Ingress (without the canary annotation) with the same host, path and pathType in this namespace: nothing to split traffic with');
   for (const k of Object.keys(i.metadata.annotations ?? {})) {
     if (k.startsWith(`${NGINX}canary`) || !k.startsWith(NGINX)) continue;
     note(ctx, i, k, 'on a canary Ingress ingress-nginx applies the primary Ingress\'s annotations, not this one');
@@ -368,13 +401,31 @@ export interface ConvertOptions {
   className?: string;
   /** The Services named ports are resolved against (serviceIndex of the input files and/or the live cluster). */
   services?: ServiceIndex;
+  /** Whether the gateway plan keeps client IPs (client-IP lists convert only then); default: not known. */
+  clientIps?: ClientIps;
+  /** Attach the routes of an Ingress whose protection is not (wholly) converted; default: emitted without parentRefs. */
+  attachUnprotected?: boolean;
+}
+
+/** The annotation a detached route carries: why it has no parentRefs and how to attach it. */
+export const DETACHED_ANNOTATION = 'kaas.io/detached';
+
+/** Takes the routes of an Ingress whose protection is not converted off the Gateway (no parentRefs), saying why on each. */
+function detach(built: Built[], unprotected: string[]) {
+  for (const r of built.flatMap((b) => [b.route, ...(b.redirect ? [b.redirect] : [])])) {
+    delete (r.spec as Obj).parentRefs;
+    const md = r.metadata as { annotations?: Record<string, string> };
+    md.annotations = { ...md.annotations, [DETACHED_ANNOTATION]: `not attached to the Gateway: the Ingress's ${unprotected.join(', ')} ${unprotected.length === 1 ? 'is' : 'are'} not enforced here; add the protection, then the parentRefs` };
+  }
 }
 
 /** Converts Ingresses of class `className` (others are skipped with the reason). */
 export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, opts: ConvertOptions = {}): Conversion {
   const className = opts.className ?? 'nginx';
-  const out: Conversion = { objects: [], notConverted: [], skipped: [], unresolvedPorts: [] };
-  const ctx: Ctx = { gw, services: opts.services ?? new Map(), listeners: new Map(), grants: new Map(), out, refused: [] };
+  const out: Conversion = { objects: [], notConverted: [], unprotected: [], secrets: [], skipped: [], unresolvedPorts: [] };
+  const clientIps = opts.clientIps ?? { kept: undefined, why: 'it is not known whether the gateway plan keeps them' };
+  const ctx: Ctx = { gw, clientIps, serviceGrants: new Map(), services: opts.services ?? new Map(), listeners: new Map(), grants: new Map(), out, refused: [] };
+  const detached: [Built[], string[]][] = [];
   const mine: Ingress[] = [];
   for (const o of ingresses as Ingress[]) {
     if (o.apiVersion !== 'networking.k8s.io/v1') {
@@ -391,16 +442,29 @@ export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, opts: 
   const primaries = new Map<string, Built[]>();
   const canaries = mine.filter((i) => isTrue(ann(i, 'canary')));
   for (const i of mine.filter((x) => !canaries.includes(x))) {
-    const built = convertOne(ctx, i);
-    applyFeatures(ctx, i, built);
     const ns = i.metadata.namespace ?? 'default';
+    const prot = protectionFor(i.metadata.annotations ?? {}, ns, id(i), clientIps);
+    const built = convertOne(ctx, i);
+    applyFeatures(ctx, i, built, prot);
     primaries.set(ns, [...(primaries.get(ns) ?? []), ...built]);
+    // One Secret serves every Ingress of the namespace that names the same auth Secret.
+    out.secrets.push(...prot.secrets.filter((x) => !out.secrets.some((y) => y.namespace === x.namespace && y.name === x.name)));
+    if (prot.crossNamespaceService && built.length) {
+      const { namespace: to, name } = prot.crossNamespaceService;
+      if (!ctx.serviceGrants.has(to)) ctx.serviceGrants.set(to, new Map());
+      const from = ctx.serviceGrants.get(to)!;
+      from.set(ns, new Set([...(from.get(ns) ?? []), name]));
+    }
     for (const k of Object.keys(i.metadata.annotations ?? {}).sort()) {
-      const reason = notConvertedReason(k);
+      const lost = prot.unprotected.get(k);
+      if (lost) out.unprotected.push({ ingress: id(i), annotation: k, reason: lost });
+      const reason = lost ?? prot.caveats.get(k) ?? (prot.handled.has(k) ? undefined : notConvertedReason(k));
       if (reason) note(ctx, i, k, reason);
     }
+    if (prot.unprotected.size && !opts.attachUnprotected) detached.push([built, [...prot.unprotected.keys()].map((k) => k.slice(NGINX.length))]);
   }
   for (const i of canaries) mergeCanary(ctx, i, primaries);
+  for (const [built, keys] of detached) detach(built, keys);
   if (ctx.refused.length) {
     throw new UsageError(`${ctx.refused.length} Ingress path${ctx.refused.length === 1 ? '' : 's'} cannot be converted as written; nothing was written or applied`, {
       problems: ctx.refused,
@@ -408,23 +472,7 @@ export function convertIngresses(ingresses: KubeObject[], gw: GatewayRef, opts: 
     });
   }
   const routes = [...primaries.values()].flat().map((b) => b.route as KubeObject);
-  const extra: KubeObject[] = [];
-  if (ctx.listeners.size) {
-    extra.push({
-      apiVersion: ROUTE_API, kind: 'Gateway', metadata: { name: gw.name, namespace: gw.namespace },
-      spec: { gatewayClassName: gw.className, listeners: [...ctx.listeners.values()] },
-    } as KubeObject);
-  }
-  for (const [ns, secrets] of [...ctx.grants].sort(([a], [b]) => a.localeCompare(b))) {
-    extra.push({
-      apiVersion: 'gateway.networking.k8s.io/v1', kind: 'ReferenceGrant',
-      metadata: { name: `${gw.name}-gateway-tls`, namespace: ns },
-      spec: {
-        from: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', namespace: gw.namespace }],
-        to: [...secrets].sort().map((name) => ({ group: '', kind: 'Secret', name })),
-      },
-    } as KubeObject);
-  }
+  const extra = sharedObjects(gw, ctx.listeners, ctx.grants, ctx.serviceGrants);
   out.objects = [...extra, ...routes, ...out.objects];
   return out;
 }

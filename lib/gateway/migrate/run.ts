@@ -14,6 +14,9 @@ import { validateGatewayObjects } from '../schema.js';
 import { convertIngresses, type Conversion, type UnresolvedPort } from './convert.js';
 import { mergeIndexes, serviceIndex } from './ports.js';
 import { readManifestFiles, servicesIn, unpack } from './read.js';
+import { clientIpsFor } from './client-ips.js';
+import { reportUnprotected, requireHtpasswdSecrets, secretInstructions, unprotectedError, type UnprotectedMode } from './guard.js';
+import { loadCapabilitiesFile } from '../../openstack/capabilities-file.js';
 
 /** Inputs of `kaas migrate-ingress [<cluster>]`. */
 export interface MigrateOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {
@@ -24,6 +27,10 @@ export interface MigrateOptions extends Pick<ApplyIngressOptions, 'settingsDir' 
   apply?: boolean;
   /** -o json: the objects and the notConverted list as data, not YAML on stdout. */
   json?: boolean;
+  /** Routes of Ingresses whose protection is not converted: refuse (default), write them without parentRefs, or attach them anyway. */
+  unprotected?: UnprotectedMode;
+  /** The cloud's capabilities (kaas detect -o json): decides whether the gateway plan keeps client IPs when the settings alone do not. */
+  capabilitiesFile?: string;
 }
 
 /** Adapters. */
@@ -77,7 +84,7 @@ function fileName(o: KubeObject): string {
 export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
   if (!o.cluster && !o.file) throw new UsageError('name a cluster to read its Ingresses, or --file FILE|DIR', { hint: 'kaas migrate-ingress demo, or kaas migrate-ingress --file k8s/' });
   if (o.apply && !o.cluster) throw new UsageError('--apply needs the cluster to apply to', { hint: 'kaas migrate-ingress <cluster> [--file F] --apply' });
-  if (o.apply && o.outputDir) throw new UsageError('--apply and --output-dir exclude each other', { hint: 'write the files, review them, then kubectl apply --server-side -f DIR (or re-run with --apply)' });
+  if (o.apply && o.outputDir) throw new UsageError('--apply and --output-dir exclude each other', { hint: 'write the files, review them, then kubectl apply --server-side --field-manager=kaas-migrate-ingress -R -f DIR (or re-run with --apply)' });
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => deps.logger.warn(w));
   const s = settings.values;
@@ -103,20 +110,29 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
   const version = (typeof s.deploy_gateway === 'string' && findBundledGateway(s.deploy_gateway)) || BUNDLED_GATEWAY_VERSIONS[0];
   const gw = { name: DEFAULT_GATEWAY, namespace: GATEWAY_NAMESPACE, httpListener: 'http', className: s.gateway_class };
   const fromFiles = serviceIndex(services);
-  let c = convertIngresses(ingresses, gw, { services: fromFiles });
+  const mode = o.unprotected ?? 'refuse';
+  // The gateway plan is per cluster (a cluster section may switch PROXY or OVN): without one, IP lists stay unconverted.
+  const clientIps = o.cluster
+    ? clientIpsFor(s, o.capabilitiesFile ? loadCapabilitiesFile(path.resolve(o.cwd, o.capabilitiesFile)) : undefined)
+    : { kept: undefined, why: 'no cluster is named, and the gateway plan that decides it is per cluster (name it: kaas migrate-ingress <cluster> --file …)' };
+  const convert = (index: typeof fromFiles) => convertIngresses(ingresses, gw, { services: index, clientIps, attachUnprotected: mode === 'attach' });
+  let c = convert(fromFiles);
   if (c.unresolvedPorts.length && kubectl) {
     // Named ports the input does not resolve: the live Services of those namespaces (the input wins where both have one).
     const live: KubeObject[] = [];
     for (const ns of [...new Set(c.unresolvedPorts.map((u) => u.namespace))].sort()) {
       live.push(...servicesIn([(await kubectl.getJson<KubeObject>('services', undefined, { namespace: ns }))!]));
     }
-    c = convertIngresses(ingresses, gw, { services: mergeIndexes(fromFiles, serviceIndex(live)) });
+    c = convert(mergeIndexes(fromFiles, serviceIndex(live)));
   }
   if (c.unresolvedPorts.length) throw unresolvedPortsError(c.unresolvedPorts, { file: !!o.file, cluster: !!kubectl });
+  if (c.unprotected.length && mode === 'refuse') throw unprotectedError(c);
   validateGatewayObjects(version, c.objects, 'migrated Gateway API objects');
   deps.logger.info(`${ingresses.length} Ingress object(s) read; ${c.objects.length} Gateway API object(s) written; ${c.notConverted.length} annotation(s) not converted; ${c.skipped.length} Ingress(es) skipped`);
   if (!o.json) formatNotConverted(c).forEach((l) => deps.logger.warn(l));
-  const data = { objects: c.objects, notConverted: c.notConverted, skipped: c.skipped };
+  reportUnprotected(c, mode, deps.logger);
+  secretInstructions(c).forEach((l) => deps.logger.warn(l));
+  const data = { objects: c.objects, notConverted: c.notConverted, unprotected: c.unprotected, secrets: c.secrets, skipped: c.skipped };
   const yaml = stringifyDocuments(c.objects);
 
   if (o.outputDir) {
@@ -129,6 +145,7 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
   }
   if (o.apply) {
     if (!c.objects.length) return { data, text: 'nothing to apply' };
+    await requireHtpasswdSecrets(c, kubectl!);
     const step = deps.logger.step(`applying ${c.objects.length} Gateway API object(s) (server-side, field manager ${MIGRATE_FIELD_MANAGER})`);
     try {
       await kubectl!.apply(yaml, { fieldManager: MIGRATE_FIELD_MANAGER });

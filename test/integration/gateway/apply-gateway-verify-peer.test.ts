@@ -85,6 +85,8 @@ function cluster(kc: string, lbName: string): FakeCall[] {
   return [
     k(['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], { response: secret }),
     k(['get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], { response: { stdoutFile: `${RECORDED}/get-daemonset-occm-scs.json` } }),
+    // The look at existing Gateway API CRDs (the unit tests' subject): none here.
+    k(['get', 'crd', ...crdNames(BUNDLED_GATEWAY_VERSIONS[0]).filter((n) => n.endsWith('.gateway.networking.k8s.io')), '--ignore-not-found', '-o', 'go-template={{range .items}}{{.metadata.name}} {{with .metadata.annotations}}{{index . "gateway.networking.k8s.io/bundle-version"}} {{index . "gateway.networking.k8s.io/channel"}}{{end}}{{"\\n"}}{{end}}'], { response: { stdout: '' } }),
     k(APPLY, { stdinContains: ['name: envoyproxies.gateway.envoyproxy.io'], response: { stdout: 'ok\n' } }),
     // The CRD phase is the unit tests' subject; here it only has to pass.
     k(['wait', ...crdNames(BUNDLED_GATEWAY_VERSIONS[0]).map((n) => `crd/${n}`), '--for=condition=Established', '--timeout=60s']),

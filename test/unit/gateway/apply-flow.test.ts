@@ -22,6 +22,8 @@ const CRDS = [
   'backends', 'backendtrafficpolicies', 'clienttrafficpolicies', 'envoyextensionpolicies', 'envoypatchpolicies', 'envoyproxies', 'httproutefilters', 'securitypolicies',
 ].map((n) => `crd/${n}.gateway.envoyproxy.io`));
 
+/** apply-gateway's look at the Gateway API CRDs already there (lib/gateway/existing.ts readExisting). */
+const GET_CRDS = ['get', 'crd', ...CRDS.slice(0, 10).map((c) => c.slice(4)), '--ignore-not-found', '-o', 'go-template={{range .items}}{{.metadata.name}} {{with .metadata.annotations}}{{index . "gateway.networking.k8s.io/bundle-version"}} {{index . "gateway.networking.k8s.io/channel"}}{{end}}{{"\\n"}}{{end}}'];
 let fake: FakeTools | undefined;
 afterEach(() => fake?.cleanup());
 
@@ -46,6 +48,7 @@ const happy = (kc: string): FakeCall[] => [
   k(kc, ['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], { response: { stdoutFile: `${RECORDED}/get-secret-cloud-config.json` } }),
   // OCCM's pod-template hash of the cloud config, compared with the Secret's.
   k(kc, ['get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], { response: { stdoutFile: `${RECORDED}/get-daemonset-occm.json` } }),
+  k(kc, GET_CRDS, { response: { stdout: '' } }),
   k(kc, APPLY, { stdinContains: ['name: envoyproxies.gateway.envoyproxy.io', 'name: httproutes.gateway.networking.k8s.io', 'kind: ValidatingAdmissionPolicy'], response: { stdout: 'customresourcedefinition.apiextensions.k8s.io/gateways.gateway.networking.k8s.io serverside-applied\n' } }),
   k(kc, ['wait', ...CRDS, '--for=condition=Established', '--timeout=60s']),
   k(kc, ['delete', 'job', 'gateway-helm-certgen', ...NS, '--ignore-not-found']),
@@ -94,6 +97,33 @@ describe('apply-gateway against a (fake) workload cluster', () => {
     }
   });
 
+  it('experimental-channel Gateway API CRDs (SCS with Cilium): said and refused before the forced CRD apply (exit 2, nothing applied); --force goes on', async () => {
+    const existing = 'gatewayclasses.gateway.networking.k8s.io v1.2.1 experimental\nhttproutes.gateway.networking.k8s.io v1.2.1 experimental\n';
+    const classes = (kc: string) => k(kc, ['get', 'gatewayclasses.gateway.networking.k8s.io', '-o', 'go-template={{range .items}}{{.metadata.name}} {{.spec.controllerName}}{{"\\n"}}{{end}}'], { response: { stdout: 'cilium io.cilium/gateway-controller\n' } });
+    const upTo = (kc: string) => {
+      const calls = happy(kc);
+      const i = calls.findIndex((c) => c.argv.includes('crd'));
+      calls[i] = k(kc, GET_CRDS, { response: { stdout: existing } });
+      calls.splice(i + 1, 0, classes(kc));
+      return calls;
+    };
+    const refused = setup((kc) => upTo(kc).slice(0, 4));
+    const err = await runApplyGateway(refused.opts, refused.deps).catch((e: unknown) => e);
+    fake!.assertDone();
+    expect(err).toBeInstanceOf(PlanError);
+    expect((err as PlanError).problems).toEqual([
+      expect.stringMatching(/^CRD gatewayclasses.gateway.networking.k8s.io is experimental channel v1.2.1/),
+      expect.stringMatching(/^CRD httproutes.gateway.networking.k8s.io is experimental channel v1.2.1/),
+    ]);
+    expect(refused.logger.lines.join('\n')).toMatch(/GatewayClass cilium \(controller io.cilium\/gateway-controller\) is left alone/);
+    expect(fake!.calls().some((c) => c.argv.includes('apply'))).toBe(false);
+    fake!.cleanup();
+    const forced = setup(upTo);
+    await runApplyGateway({ ...forced.opts, force: true }, forced.deps);
+    fake!.assertDone();
+    expect(forced.logger.lines.join('\n')).toMatch(/--force: CRD httproutes.gateway.networking.k8s.io is experimental channel/);
+  });
+
   it('refuses, applying nothing, when OCCM lacks enable-ingress-hostname for PROXY protocol', async () => {
     const secret = { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cloud-config' }, data: { 'cloud.conf': Buffer.from('[LoadBalancer]\nmanage-security-groups=true\n').toString('base64') } }) };
     const { opts, deps } = setup((kc) => [k(kc, ['get', 'secret', 'cloud-config', '--namespace', 'kube-system', '-o', 'json'], { response: secret }), k(kc, ['get', 'daemonset', 'openstack-cloud-controller-manager', '--namespace', 'kube-system', '-o', 'json'], { response: { stdoutFile: `${RECORDED}/get-daemonset-occm-scs.json` } })]);
@@ -104,7 +134,7 @@ describe('apply-gateway against a (fake) workload cluster', () => {
   });
 
   it('fails with a hint when the Gateway is not Programmed in time', async () => {
-    const { opts, deps } = setup((kc) => happy(kc).slice(0, 9));
+    const { opts, deps } = setup((kc) => happy(kc).slice(0, 10));
     const err = await runApplyGateway({ ...opts, timeouts: { pollMs: 1, addressSec: 0 } }, deps).catch((e: Error) => e);
     expect((err as Error).message).toBe('Gateway envoy-gateway-system/kaas was not Programmed with an address within 0s (Programmed False: AddressNotAssigned (No addresses have been assigned to the Gateway))');
     fake!.assertDone();

@@ -20,14 +20,17 @@ describe('kaas migrate-ingress', () => {
     const r = await runMigrateIngress(base({ file: path.join(CORPUS, '18-basic-auth') }), { logger, runner: fakeRunner(fakeTools([])) });
     expect(r.raw).toMatch(/kind: HTTPRoute\n/);
     const err = logger.lines.join('\n');
-    expect(err).toMatch(/not converted in default\/ingress-with-auth:\n.*- nginx.ingress.kubernetes.io\/auth-realm: basic auth realm/);
+    expect(err).toMatch(/not converted in default\/ingress-with-auth:\n.*- nginx.ingress.kubernetes.io\/auth-realm: Envoy Gateway basicAuth has no realm/);
+    // Basic auth converts; the .htpasswd Secret it reads is named with the command that makes it.
+    expect(err).toMatch(/kubectl -n default create secret generic basic-auth-htpasswd --from-file=.htpasswd=<\(kubectl -n default get secret basic-auth/);
   });
 
   it('-o json: objects and notConverted [{ingress, annotation, reason}] side by side, nothing on stderr but the summary', async () => {
     const logger = memoryLogger();
-    const r = await runMigrateIngress(base({ file: CORPUS, namespace: 'ops', json: true }), { logger, runner: fakeRunner(fakeTools([])) });
+    // Named cluster: its gateway plan (amphora + PROXY) keeps client IPs, so the allow-list converts.
+    const r = await runMigrateIngress(base({ cluster: 'demo', file: CORPUS, namespace: 'ops', json: true }), { logger, runner: fakeRunner(fakeTools([])) });
     expect(r.raw).toBeUndefined();
-    expect(r.data.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['HTTPRoute/admin']);
+    expect(r.data.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['HTTPRoute/admin', 'SecurityPolicy/admin-auth']);
     expect(r.data.notConverted.map((n) => n.annotation)).toEqual([
       'nginx.ingress.kubernetes.io/configuration-snippet', 'nginx.ingress.kubernetes.io/limit-rps', 'nginx.ingress.kubernetes.io/whitelist-source-range',
     ]);

@@ -4,7 +4,8 @@ import { parseAllDocuments } from 'yaml';
 import { crdNames, renderGateway, SHARED_WITH_CRDS } from '../../../lib/gateway/render.js';
 import { bundledCrdObjects, validateGatewayObjects } from '../../../lib/gateway/schema.js';
 import { orThrow } from '../../../lib/plan/decision.js';
-import { planGateway } from '../../../lib/plan/gateway.js';
+import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, planGateway } from '../../../lib/plan/gateway.js';
+import { convertIngresses } from '../../../lib/gateway/migrate/convert.js';
 import { BUNDLED_GATEWAY_VERSIONS } from '../../../lib/plan/gateway-versions.js';
 import { objectKey, stringifyDocuments, type KubeObject } from '../../../lib/render/documents.js';
 import { loadSettings } from '../../../lib/settings/load.js';
@@ -39,6 +40,16 @@ describe('apply-gateway manifests', () => {
     expect(existsSync(file)).toBe(true);
     expect(r.edge).toEqual(docs(readFileSync(file, 'utf8')));
     expect(validateGatewayObjects(v, r.edge, mode).skipped).toEqual([]);
+  });
+
+  it('migrate-ingress emits the whole listener list with apply-gateway\'s http listener as rendered (client-side apply and GitOps keep it)', async () => {
+    const r = await renderGateway(plan(OVN));
+    const edge = r.edge.find((x) => x.kind === 'Gateway')!.spec as { listeners: { name: string }[] };
+    const tls = { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace: 'shop' }, spec: { ingressClassName: 'nginx', tls: [{ hosts: ['shop.example.org'], secretName: 'shop-tls' }], rules: [{ host: 'shop.example.org', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] } } as KubeObject;
+    const gw = convertIngresses([tls], { name: DEFAULT_GATEWAY, namespace: GATEWAY_NAMESPACE, httpListener: 'http', className: example.gateway_class }).objects.find((x) => x.kind === 'Gateway')!;
+    const listeners = (gw.spec as { listeners: { name: string }[] }).listeners;
+    expect(listeners.map((l) => l.name)).toEqual(['http', 'https-shop-example-org']);
+    expect(listeners[0]).toEqual(edge.listeners.find((l) => l.name === 'http'));
   });
 
   it('amphora + PROXY: the envoy Service annotations and the ClientTrafficPolicy; OVN: neither', async () => {

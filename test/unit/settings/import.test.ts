@@ -49,7 +49,7 @@ describe('importing a realistic SCS cluster (clusterctl.yaml + cloud.conf + harb
     ['external_network', '6e4d1c0a-8e1b-4a53-9d0a-2f0f6e7c3b11'], ['availability_zone', 'nova'],
     ['controller_metadata', { team: 'platform', cost_center: '4711' }], ['ssh_key_name', 'mycapi-keypair'], ['prefix', 'mycapi'],
     ['instance_create_timeout', 10], ['occm_loadbalancer', { 'manage-security-groups': true, 'ingress-hostname-suffix': 'nip.example.org', 'monitor-max-retries': 3 }],
-    ['deploy_harbor', true], ['harbor_domain_name', 'harbor.prod1.example.com'],
+    ['deploy_harbor', true], ['harbor_domain_name', 'harbor.prod1.example.com'], ['deploy_gateway', false],
   ] as [SettingKey, unknown][])('imports %s = %j', (key, value) => {
     expect(c.values[key]).toEqual(value);
   });
@@ -64,7 +64,7 @@ describe('importing a realistic SCS cluster (clusterctl.yaml + cloud.conf + harb
     ['OPENSTACK_IMAGE_NAME', 'derived'], ['OPENSTACK_SRVGRP_CONTROLLER', 'derived'], ['OPENSTACK_SRVGRP_WORKER', 'derived'],
     ['use-octavia', 'derived'], ['enable-ingress-hostname', 'derived'], ['lb-provider', 'derived'], ['lb-method', 'derived'],
     ['create-monitor', 'derived'], ['auth-url', 'derived'], ['region', 'derived'],
-    ['DEPLOY_FLUX', 'unsupported'], ['DEPLOY_GATEWAY_API', 'unsupported'], ['PROXY_CMD', 'unsupported'], ['OPENSTACK_IMAGE_RAW', 'unsupported'],
+    ['DEPLOY_FLUX', 'unsupported'], ['PROXY_CMD', 'unsupported'], ['OPENSTACK_IMAGE_RAW', 'unsupported'],
     ['HARBOR_PERSISTENCE', 'unsupported'], ['HARBOR_ISSUER_EMAIL', 'unsupported'],
     ['OPENSTACK_NODE_MACHINE_METADATA', 'empty'],
   ])('drops %s as %s, with a reason', (name, category) => {
@@ -135,6 +135,20 @@ describe('other SCS shapes', () => {
     const note = c.notes.find((n) => n.includes('is not bundled'));
     expect(Boolean(note)).toBe(noted);
     if (noted) expect(note).toMatch(/deploy_nginx_ingress v1\.11\.3 is not bundled with kaas \(bundled: v1\.15\.1, v1\.14\.5, v1\.9\.6\)/);
+  });
+
+  it.each([
+    ['true', true, true],
+    ['"true"', true, true],
+    ['false', false, false],
+  ])('DEPLOY_GATEWAY_API: %s → deploy_gateway %p, with a note about the existing CRDs and Cilium: %p', (value, want, noted) => {
+    const c = conv(`DEPLOY_GATEWAY_API: ${value}\n`);
+    expect(c.problems).toEqual([]);
+    expect(c.values.deploy_gateway).toBe(want);
+    expect(c.dropped).toEqual([]);
+    const note = c.notes.find((n) => n.startsWith('DEPLOY_GATEWAY_API'));
+    expect(Boolean(note)).toBe(noted);
+    if (noted) expect(note).toMatch(/Envoy Gateway .*not Cilium's Gateway; .*apply-gateway names their bundle version and channel and the other GatewayClasses/);
   });
 
   it('keeps amphora [LoadBalancer] extras that are not the OVN block', () => {
