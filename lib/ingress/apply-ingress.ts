@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
+import { CloudNotNamedError } from '../openstack/cloud-config.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
 import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
@@ -94,6 +95,15 @@ export function checkFloatingNetwork(lb: LoadBalancerPlan, dryRun: boolean | und
   if (v.warning) logger.warn(v.warning);
 }
 
+/**
+ * A real run asks the cloud after applying (the LB verification, the VIP lookup): a cloud it must
+ * not pick by itself (the only clouds.yaml entry, none named) is refused before anything is applied.
+ */
+export function requireNamedCloud(cloud: IngressCloud): void {
+  const { error } = cloud.credentials();
+  if (error instanceof CloudNotNamedError) throw error;
+}
+
 /** `--dry-run --output-dir DIR`: writes DIR/<manifestName> and DIR/cloud.conf (0600, it holds credentials); returns both paths. */
 export function writeDryRun(
   o: Pick<ApplyIngressOptions, 'cwd' | 'outputDir'>, logger: Logger, cloud: IngressCloud,
@@ -143,6 +153,7 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
     return { text: '', data: { ...data, files } };
   }
 
+  requireNamedCloud(getCloud());
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyToCluster(

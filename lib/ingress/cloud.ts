@@ -11,8 +11,8 @@ import type { CloudSnapshot } from '../doctor/snapshot.js';
  * One Keystone token per run, made on first use.
  */
 export interface IngressCloud {
-  /** The cloud's credentials for cloud.conf [Global]; `problem` says why there are none. */
-  credentials(): { cloud?: CloudConfig; problem?: string };
+  /** The cloud's credentials for cloud.conf [Global]; `problem` says why there are none (`error`: the error itself). */
+  credentials(): { cloud?: CloudConfig; problem?: string; error?: KaasError };
   /** Detects Octavia/OVN capabilities (lib/openstack/detect.ts). */
   capabilities(): Promise<Capabilities>;
   /** The VIP address of the Octavia LB with this exact name; undefined when there is no such LB. */
@@ -50,7 +50,7 @@ export function createIngressCloud(o: IngressCloudOptions): IngressCloud {
       try {
         return { cloud: resolve() };
       } catch (e) {
-        if (e instanceof KaasError) return { problem: e.message };
+        if (e instanceof KaasError) return { problem: e.message, error: e };
         throw e;
       }
     },

@@ -49,16 +49,19 @@ export interface ResolveCloudOptions extends CloudsFilesContext {
   note?: (msg: string) => void;
 }
 
+/** A mutating run with no cloud named and one clouds.yaml entry (exit 2): see onlyEntryVerdict. */
+export class CloudNotNamedError extends UsageError {}
+
 /**
  * The only clouds.yaml entry when no cloud is named (no --cloud, cloud setting, OS_CLOUD or OS_*
  * variables): a read-only run uses it and says so; a mutating run refuses, as the openstack CLI
  * does, since it would act on whatever cloud the file happens to hold. Pure.
  */
-export function onlyEntryVerdict(name: string, source: string, mutating: boolean): { note: string } | { refusal: UsageError } {
+export function onlyEntryVerdict(name: string, source: string, mutating: boolean): { note: string } | { refusal: CloudNotNamedError } {
   const how = `set cloud: ${name} in the environment file, export OS_CLOUD=${name}, or pass --cloud ${name}`;
   if (!mutating) return { note: `note: using cloud ${name}, the only entry of ${source} (no --cloud, cloud setting or OS_CLOUD); a command that changes things needs it named: ${how}` };
   return {
-    refusal: new UsageError(`no cloud named: kaas does not pick the only entry of ${source} (${name}) for a command that changes things`, {
+    refusal: new CloudNotNamedError(`no cloud named: kaas does not pick the only entry of ${source} (${name}) for a command that changes things`, {
       problems: [`clouds defined: ${visibleName(name)}`],
       hint: how,
     }),

@@ -74,6 +74,19 @@ describe('the only clouds.yaml entry is never taken by a command that changes th
     }
   }, T);
 
+  it.each([['apply-ingress'], ['apply-gateway']])('a real %s refuses it before applying anything (it asks the cloud after applying)', (cmd) => {
+    const { clouds, env } = setup();
+    const fake = fakeTools([]);
+    try {
+      const r = runKaas([cmd, 'demo', '--env', 'example', '--set', 'cloud=', '--kubeconfig', clouds], { env: { ...fake.env, ...env } });
+      expect(r.stderr).toContain(`error: no cloud named: kaas does not pick the only entry of ${clouds} (acme-prod)`);
+      expect(r.code).toBe(2);
+      fake.assertDone();
+    } finally {
+      fake.cleanup();
+    }
+  }, T);
+
   it('a dry run takes it and says which it took on stderr', () => {
     const { dir, clouds, env } = setup();
     const r = runKaas(['create-cluster', 'prod1', '--env', 'solo', '--dry-run', '--set', 'external_network=ext'], { cwd: dir, env });
