@@ -13,6 +13,7 @@ interface Args {
   kubeconfig?: string;
   context?: string;
   upgrade: boolean;
+  newCluster: boolean;
 }
 
 /** kaas create-cluster <cluster>: create or converge a workload cluster and its add-ons. */
@@ -29,6 +30,7 @@ export const createCluster: Command = {
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' })
       .option('upgrade', { type: 'boolean', default: false, describe: 'with kubernetes_version vX.Y.x: move a live cluster to the newest patch image of that minor (without it, a live cluster keeps its version)' })
+      .option('new-cluster', { type: 'boolean', default: false, describe: 'the cluster is new and not in the clusters: map of the environment file: build it from the environment-level settings (without it a real run refuses a name the map does not list)' })
       .option('recreate-edge-services', { type: 'boolean', default: false, describe: 'allow switching use_ovn_lb_provider on a running cluster: the edge Services are re-created on the new provider (new addresses)' })
       .options(kubeconfigOptions('management'))
       .example('kaas create-cluster demo --env example --dry-run', 'render everything offline (secrets redacted)')
@@ -41,7 +43,7 @@ export const createCluster: Command = {
       cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       kubeconfig: argv.kubeconfig, context: argv.context,
       dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
-      wait: argv.wait, upgrade: argv.upgrade, recreateEdgeServices: argv.recreateEdgeServices, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
+      wait: argv.wait, upgrade: argv.upgrade, newCluster: argv.newCluster, recreateEdgeServices: argv.recreateEdgeServices, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
     }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };
   }),

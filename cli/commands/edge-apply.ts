@@ -17,6 +17,7 @@ interface Args {
   addressTimeout: number;
   verify: boolean;
   verifyTimeout: number;
+  newCluster: boolean;
 }
 
 /** What differs between the edge-apply commands (apply-ingress, apply-gateway). */
@@ -46,6 +47,7 @@ export function edgeApplyCommand(spec: EdgeApplySpec): Command {
         .option('capabilities', { type: 'string', describe: 'plan from a saved `kaas detect -o json` file instead of asking the cloud' })
         .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
         .options(kubeconfigOptions('workload'))
+        .option('new-cluster', { type: 'boolean', default: false, describe: 'the cluster is not in the clusters: map of the environment file: use the environment-level settings (without it a real run refuses a name the map does not list)' })
         .option('force', { type: 'boolean', default: false, describe: "apply even when OCCM's live cloud config contradicts the plan (apply-gateway: also over newer or experimental-channel Gateway API CRDs)" })
         .option('rollout-timeout', durationOption('rollout-timeout', '5m', `how long to wait for the ${spec.rolloutOf} rollout`))
         .option('address-timeout', durationOption('address-timeout', '10m', `how long to wait for ${spec.addressOf}`))
@@ -63,7 +65,7 @@ export function edgeApplyCommand(spec: EdgeApplySpec): Command {
       return run(
         {
           cluster: argv.cluster, settingsDir: ctx.settingsDir, env: ctx.env, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home, sets: [...ctx.set, ...(argv.cloud ? [`cloud=${argv.cloud}`] : [])],
-          dryRun: argv.dryRun, outputDir: argv.outputDir, manifestFormat: ctx.output === 'json' ? 'json' : 'yaml', capabilitiesFile: argv.capabilities, kubeconfig: argv.kubeconfig,
+          dryRun: argv.dryRun, newCluster: argv.newCluster, outputDir: argv.outputDir, manifestFormat: ctx.output === 'json' ? 'json' : 'yaml', capabilitiesFile: argv.capabilities, kubeconfig: argv.kubeconfig,
           context: argv.context, force: argv.force, verify: argv.verify,
           timeouts: { rolloutSec: argv.rolloutTimeout, addressSec: argv.addressTimeout, verifySec: argv.verifyTimeout },
         },

@@ -97,7 +97,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
   const t = { addressSec: o.addressSec ?? 600, rolloutSec: o.rolloutSec ?? 300, pollMs: o.pollMs ?? 5000, warmup: o.warmup ?? 30, tries: o.tries ?? 50, requestMs: o.requestMs ?? 2000, settleSec: o.settleSec ?? 180 };
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
   const s = settings.values;
-  const cloud = deps.cloud ?? createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, logger });
+  const cloud = deps.cloud ?? createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, mutating: false, logger });
   const { lb } = await decideIngress(s, { capabilitiesFile: o.capabilitiesFile, cloud: () => cloud });
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   if (target.kubeconfig && !existsSync(target.kubeconfig)) {

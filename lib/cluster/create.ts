@@ -2,6 +2,7 @@ import path from 'node:path';
 import { PlanError } from '../errors.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
+import { cloudNotReachable } from '../openstack/http-error.js';
 import { orThrow, type Refusal } from '../plan/decision.js';
 import { planGateway, type GatewayPlan } from '../plan/gateway.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
@@ -21,6 +22,7 @@ import { liveConvergence } from './live-plan.js';
 import type { ObjectDiff } from './reconcile.js';
 import type { ClusterCloud } from './cloud.js';
 import { occmClusterName } from './model.js';
+import { mutatingRunMode } from '../settings/cluster-section.js';
 import { writeOutputDir } from '../fs/output-dir.js';
 import { dryRunFiles, stdoutText } from './output.js';
 import { clusterTemplateVariables } from './render.js';
@@ -127,7 +129,7 @@ async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: Cluste
 /** Runs create-cluster. */
 export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): Promise<CreateClusterResult> {
   const cluster = checkClusterName(o.cluster);
-  const resolved = clusterSettings(o);
+  const resolved = clusterSettings(o, mutatingRunMode(o));
   for (const w of resolved.warnings) deps.logger.warn(w);
   const s = resolved.values;
   const tolerant = o.dryRun;
@@ -147,11 +149,17 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     for (const t of ['kubectl', 'clusterctl', 'cilium', 'helm'].filter((x) => !tools[x])) deps.logger.info(`- ${t}: not on PATH (not needed for --dry-run; ${TOOL_HINTS[t]})`);
   }
 
-  const creds = cloudCredentials(o, s, tolerant);
+  const creds = cloudCredentials(o, s, tolerant, deps.logger);
   const conn = await cloudConnection(deps, creds.config, creds.problem, tolerant);
+  // A dry run goes on without the cloud, but a cloud that did not answer heads its blocking problems.
+  let unreachable = conn.unreachable;
   const caps = o.capabilitiesFile
     ? loadCapabilitiesFile(path.resolve(o.cwd, o.capabilitiesFile), deps.readFile)
-    : conn.cloud ? await conn.cloud.capabilities().catch((e: Error) => (tolerant ? undefined : Promise.reject(e))) : undefined;
+    : conn.cloud ? await conn.cloud.capabilities().catch((e: Error) => {
+      if (!tolerant) return Promise.reject(e);
+      unreachable = cloudNotReachable(creds.config!.name, e);
+      return undefined;
+    }) : undefined;
   // A dry-run lists every blocking problem at once: a load-balancer plan that cannot work is one of them.
   const earlier: Refusal[] = [];
   let lb = await deps.resolveLbPlan(s, caps).catch(async (e: unknown) => {
@@ -174,7 +182,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     };
   }
   const plan = await planCluster({
-    cluster, settings: s, cloudConfig: creds.config, cloudConfigProblem: creds.problem, cloud: conn.cloud, cloudProblem: conn.problem,
+    cluster, settings: s, cloudConfig: creds.config, cloudConfigProblem: creds.problem, cloud: conn.cloud, cloudProblem: conn.problem, unreachable,
     lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile, earlier,
   });
   const addons = renderAddons(plan, creds.config, lb);

@@ -75,7 +75,11 @@ export function deleteSteps(live: LiveCluster): { workload: boolean; deleteClust
 export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<DeleteTimeouts> }, deps: DeleteDeps): Promise<DeleteClusterResult> {
   const t = { servicesSec: 600, clusterSec: 1800, pollMs: 10_000, ...o.timeouts };
   const cluster = checkClusterName(o.cluster);
-  const s = clusterSettings(o).values;
+  // A name outside the clusters: map only warns: deleting a cluster whose section is gone is cleanup,
+  // the name is confirmed (typed, or --yes), and a typo finds no Cluster and deletes nothing.
+  const resolved = clusterSettings(o);
+  for (const w of resolved.warnings) deps.logger.warn(w);
+  const s = resolved.values;
   const actions: string[] = [];
   const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
   const mgmtTarget: KubeTarget = managementTarget(o, s);
@@ -85,7 +89,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
 
   // The cloud first: a settings mistake (unknown cloud, password auth) is reported before the
   // management cluster is asked anything.
-  const creds = cloudCredentials(o, s, false);
+  const creds = cloudCredentials(o, s, false, deps.logger);
   const { cloud } = await cloudConnection(deps, creds.config, creds.problem, false);
   // Where create-cluster put it: the setting, else where the Cluster is, else the cluster name.
   // A dry-run without a management cluster still lists the cloud side (as doctor --cloud-only does).

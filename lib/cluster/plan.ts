@@ -36,6 +36,8 @@ export interface PlanClusterInput {
   cloud?: ClusterCloud;
   /** Why the cloud cannot be asked. */
   cloudProblem?: string;
+  /** The cloud is configured but did not answer (dry run): the first of the blocking problems, if any. */
+  unreachable?: Refusal;
   lb: LoadBalancerPlan;
   /** Detected (or --capabilities) facts; they save the external-network and Octavia lookups. */
   caps?: Capabilities;
@@ -68,6 +70,14 @@ export function absentService(reason: string): string {
   return `${reason}: this cloud does not offer ${SERVICE_NAMES[m[1]] ?? m[1]} to your project (or region_name names another region)`;
 }
 
+/**
+ * The blocking problems with the unreachable cloud first: what follows (auto needs the providers,
+ * an image not checked, …) is its consequence. Alone it blocks nothing: a dry run plans offline.
+ */
+export function unreachableFirst(refusals: Refusal[], unreachable: Refusal | undefined): Refusal[] {
+  return unreachable && refusals.length ? [unreachable, ...refusals] : refusals;
+}
+
 /** Blocking problems, collected so that all of them are reported in one error. */
 class Blocking {
   readonly refusals: Refusal[] = [];
@@ -81,12 +91,13 @@ class Blocking {
     return { value: undefined, reasons: d.reasons };
   }
 
-  /** Throws one PlanError naming every problem (one problem: as it was, with its own hint). */
-  throwIfAny(cluster: string): void {
-    if (this.refusals.length === 0) return;
-    if (this.refusals.length === 1) orThrow({ ok: false, refusals: this.refusals, reasons: [] });
-    throw new PlanError(`${this.refusals.length} problems block cluster ${cluster}`, {
-      problems: this.refusals.map((r) => `${r.message}${r.problems?.length ? ` (${r.problems.join('; ')})` : ''}; hint: ${r.hint}`),
+  /** Throws one PlanError naming every problem (one problem: as it was, with its own hint); an unreachable cloud first. */
+  throwIfAny(cluster: string, unreachable?: Refusal): void {
+    const refusals = unreachableFirst(this.refusals, unreachable);
+    if (refusals.length === 0) return;
+    if (refusals.length === 1) orThrow({ ok: false, refusals, reasons: [] });
+    throw new PlanError(`${refusals.length} problems block cluster ${cluster}`, {
+      problems: refusals.map((r) => `${r.message}${r.problems?.length ? ` (${r.problems.join('; ')})` : ''}; hint: ${r.hint}`),
       hint: 'fix each of them and run again (--dry-run checks them all without changing anything)',
     });
   }
@@ -170,7 +181,7 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   } else {
     checks.skipped('credentials', `${i.cloudConfigProblem ?? 'no cloud configured'}; the cloud-config Secret is not rendered`);
   }
-  block.throwIfAny(i.cluster);
+  block.throwIfAny(i.cluster, i.unreachable);
 
   const addonDecision = planAddons(s, image!.kubernetesVersion, i.tools);
   const addons = { steps: orThrow(addonDecision), reasons: addonDecision.reasons };

@@ -40,7 +40,7 @@ export interface RunResult {
  */
 export function ingressStepOptions(o: ClusterRunOptions & { capabilitiesFile?: string }, cluster: string, kubeconfig: string, sets: string[] = []): ApplyIngressOptions {
   return {
-    cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home,
+    cluster, kubeconfig, settingsDir: o.settingsDir, env: o.env, environ: o.environ, cwd: o.cwd, home: o.home, newCluster: o.newCluster,
     // `sets`: what create-cluster decided beyond the settings (the provider pinned under auto).
     sets: [...o.sets, ...(o.cloud ? [`cloud=${o.cloud}`] : []), ...sets],
     capabilitiesFile: o.capabilitiesFile ? path.resolve(o.cwd, o.capabilitiesFile) : undefined,

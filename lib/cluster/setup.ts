@@ -5,8 +5,11 @@ import type { KubeTarget } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
 import { connect } from '../openstack/connection.js';
+import { cloudNotReachable } from '../openstack/http-error.js';
+import type { Refusal } from '../plan/decision.js';
 import type { Capabilities } from '../openstack/types.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
+import type { MissingClusterMode } from '../settings/cluster-section.js';
 import { loadSettings } from '../settings/load.js';
 import type { ResolvedSettings, Settings } from '../settings/types.js';
 import { openstackClusterCloud, type ClusterCloud } from './cloud.js';
@@ -29,6 +32,8 @@ export interface ClusterRunOptions {
   kubeconfig?: string;
   context?: string;
   dryRun: boolean;
+  /** --new-cluster: the cluster need not have a clusters.<name> section (settings/cluster-section.ts). */
+  newCluster?: boolean;
   environ: NodeJS.ProcessEnv;
   cwd: string;
   home: string;
@@ -56,30 +61,37 @@ export function managementTarget(o: Pick<ClusterRunOptions, 'kubeconfig' | 'cont
   };
 }
 
-/** Loads the effective settings of the cluster. */
-export function clusterSettings(o: ClusterRunOptions): ResolvedSettings {
-  return loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, flags: o.cloud ? { cloud: o.cloud } : undefined, cwd: o.cwd });
+/** Loads the effective settings of the cluster; `missingCluster` says what a name without a section does (default: warn). */
+export function clusterSettings(o: ClusterRunOptions, missingCluster: MissingClusterMode = 'warn'): ResolvedSettings {
+  return loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, missingCluster, environ: o.environ, sets: o.sets, flags: o.cloud ? { cloud: o.cloud } : undefined, cwd: o.cwd });
 }
 
-/** The cloud's credentials, or (when `tolerant`) the reason they are unavailable. */
-export function cloudCredentials(o: ClusterRunOptions, s: Settings, tolerant: boolean): { config?: CloudConfig; problem?: string } {
+/**
+ * The cloud's credentials, or (when `tolerant`) the reason they are unavailable. A real run never
+ * takes the only clouds.yaml entry unasked; a dry run takes it and notes it on `logger`.
+ */
+export function cloudCredentials(o: ClusterRunOptions, s: Settings, tolerant: boolean, logger: Logger): { config?: CloudConfig; problem?: string } {
   try {
-    return { config: resolveCloudConfig({ cloudFlag: o.cloud, cloudSetting: s.cloud, environ: o.environ, cwd: o.cwd, home: o.home }) };
+    return { config: resolveCloudConfig({ cloudFlag: o.cloud, cloudSetting: s.cloud, environ: o.environ, cwd: o.cwd, home: o.home, mutating: !o.dryRun, note: (m) => logger.info(m) }) };
   } catch (e) {
     if (!tolerant || !(e instanceof KaasError)) throw e;
     return { problem: e.message };
   }
 }
 
-/** Connects to the cloud, or (when `tolerant`) returns why it could not. */
-export async function cloudConnection(deps: ClusterDeps, cfg: CloudConfig | undefined, problem: string | undefined, tolerant: boolean): Promise<{ cloud?: ClusterCloud; problem?: string }> {
+/**
+ * Connects to the cloud, or (when `tolerant`) returns why it could not: `unreachable` when the
+ * cloud was configured but did not answer (a dry run lists it first among its blocking problems).
+ */
+export async function cloudConnection(deps: ClusterDeps, cfg: CloudConfig | undefined, problem: string | undefined, tolerant: boolean): Promise<{ cloud?: ClusterCloud; problem?: string; unreachable?: Refusal }> {
   if (!cfg) return { problem: problem ?? 'no cloud configured' };
   const open = deps.connectCloud ?? (async (c: CloudConfig, logger: Logger) => openstackClusterCloud(await connect(c, { logger })));
   try {
     return { cloud: await open(cfg, deps.logger) };
   } catch (e) {
     if (!tolerant) throw e;
-    return { problem: `cloud ${cfg.name} not reachable: ${(e as Error).message.split('\n')[0]}` };
+    const unreachable = cloudNotReachable(cfg.name, e);
+    return { problem: unreachable.message, unreachable };
   }
 }
 

@@ -40,7 +40,7 @@ export type DetectReport = Capabilities & { loadBalancer: LoadBalancerPlan; kube
 
 /** Asks the cloud (one token, ≤ 3 requests after it) for its capabilities. */
 export async function detectCloud(opts: DetectOptions, deps: DetectDeps, cloudSetting?: string): Promise<{ capabilities: Capabilities; requests: number }> {
-  const cloud = resolveCloudConfig({ environ: opts.environ, cwd: opts.cwd, home: opts.home, cloudFlag: opts.cloud, cloudSetting });
+  const cloud = resolveCloudConfig({ environ: opts.environ, cwd: opts.cwd, home: opts.home, cloudFlag: opts.cloud, cloudSetting, note: (m) => deps.logger.info(m) });
   deps.logger.debug(`cloud "${cloud.name}" from ${cloud.source}, region ${cloud.regionName ?? '(any)'}, interface ${cloud.interface}`);
   const conn = await connect(cloud, { logger: deps.logger, timeoutMs: opts.timeoutMs, http: deps.http });
   const capabilities = await detectCapabilities(conn);

@@ -86,7 +86,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd, flags: o.cloud ? { cloud: o.cloud } : undefined });
   settings.warnings.forEach((w) => deps.logger.warn(w));
   const s = settings.values;
-  const cfg = resolveCloudConfig({ cloudFlag: o.cloud, cloudSetting: s.cloud || undefined, environ: o.environ, cwd: o.cwd, home: o.home });
+  const cfg = resolveCloudConfig({ cloudFlag: o.cloud, cloudSetting: s.cloud || undefined, environ: o.environ, cwd: o.cwd, home: o.home, note: (m) => deps.logger.info(m) });
 
   const unavailable: { cloud?: string; cluster?: string } = {};
   let cloud: CloudSnapshot | undefined;

@@ -1,7 +1,7 @@
 import { clusterNames } from '../cluster/model.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import type { ApplyIngressDeps, ApplyIngressOptions, ApplyIngressResult } from '../ingress/apply-ingress.js';
-import { loadEdgeRun, writeDryRun } from '../ingress/apply-ingress.js';
+import { checkFloatingNetwork, loadEdgeRun, requireNamedCloud, writeDryRun } from '../ingress/apply-ingress.js';
 import { ingressKubeTarget } from '../ingress/kubeconfig.js';
 import { applyGatewayToCluster } from './apply-steps.js';
 import { decideGateway, formatGatewayPlan } from './plan.js';
@@ -28,6 +28,7 @@ export async function runApplyGateway(o: ApplyGatewayOptions, deps: ApplyGateway
     logger.info('nothing to apply');
     return { text: '', data };
   }
+  checkFloatingNetwork(decision.lb, o.dryRun, logger);
 
   const rendered = await renderGateway(decision.gateway);
   if (o.dryRun && !o.outputDir) {
@@ -41,6 +42,7 @@ export async function runApplyGateway(o: ApplyGatewayOptions, deps: ApplyGateway
     return { text: '', data: { ...data, files } };
   }
 
+  requireNamedCloud(getCloud());
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyGatewayToCluster(

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
+import { CloudNotNamedError } from '../openstack/cloud-config.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
 import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
@@ -12,9 +13,11 @@ import { ingressKubeTarget } from './kubeconfig.js';
 import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
 import { orThrow } from '../plan/decision.js';
+import { floatingNetworkVerdict } from '../plan/loadbalancer.js';
 import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
+import { mutatingRunMode } from '../settings/cluster-section.js';
 import { checkClusterName } from '../settings/cluster-name.js';
 import { clusterNames } from '../cluster/model.js';
 import { formatIngressPlan } from './text.js';
@@ -29,6 +32,8 @@ export interface ApplyIngressOptions {
   home: string;
   sets?: string[];
   dryRun?: boolean;
+  /** --new-cluster: the cluster need not have a clusters.<name> section (settings/cluster-section.ts). */
+  newCluster?: boolean;
   /** With dryRun: write DIR/ingress-nginx.yaml and DIR/cloud.conf (0600) instead of stdout. */
   outputDir?: string;
   /** With dryRun on stdout: `json` prints a kubectl-style `v1 List` (`-o json`), else multi-document YAML. */
@@ -72,12 +77,31 @@ export function loadEdgeRun(o: ApplyIngressOptions, deps: ApplyIngressDeps): { s
   // The name becomes file paths (~/.kube/kaas/<cluster>.yaml, …/<cluster>/applied/) and OCCM's LB
   // name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
   checkClusterName(o.cluster);
-  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd });
+  const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, missingCluster: mutatingRunMode(o), environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => deps.logger.warn(w));
   const s = settings.values;
   let cloud = deps.cloud;
-  const getCloud = () => (cloud ??= createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, logger: deps.logger }));
+  const getCloud = () => (cloud ??= createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, mutating: !o.dryRun, logger: deps.logger }));
   return { s, getCloud };
+}
+
+/**
+ * external_network that names no external network of the cloud: a real run refuses it (exit 2,
+ * nothing applied) as create-cluster does; a dry run says so as a warning (plan/loadbalancer.ts).
+ */
+export function checkFloatingNetwork(lb: LoadBalancerPlan, dryRun: boolean | undefined, logger: Logger): void {
+  const v = floatingNetworkVerdict(lb, dryRun ?? false);
+  if (v.refusal) throw v.refusal;
+  if (v.warning) logger.warn(v.warning);
+}
+
+/**
+ * A real run asks the cloud after applying (the LB verification, the VIP lookup): a cloud it must
+ * not pick by itself (the only clouds.yaml entry, none named) is refused before anything is applied.
+ */
+export function requireNamedCloud(cloud: IngressCloud): void {
+  const { error } = cloud.credentials();
+  if (error instanceof CloudNotNamedError) throw error;
 }
 
 /** `--dry-run --output-dir DIR`: writes DIR/<manifestName> and DIR/cloud.conf (0600, it holds credentials); returns both paths. */
@@ -117,6 +141,7 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
     logger.info('nothing to apply');
     return { text: '', data };
   }
+  checkFloatingNetwork(decision.lb, o.dryRun, logger);
 
   const rendered = await renderIngress(decision.ingress);
   if (o.dryRun && !o.outputDir) {
@@ -128,6 +153,7 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
     return { text: '', data: { ...data, files } };
   }
 
+  requireNamedCloud(getCloud());
   const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyToCluster(

@@ -11,8 +11,8 @@ import type { CloudSnapshot } from '../doctor/snapshot.js';
  * One Keystone token per run, made on first use.
  */
 export interface IngressCloud {
-  /** The cloud's credentials for cloud.conf [Global]; `problem` says why there are none. */
-  credentials(): { cloud?: CloudConfig; problem?: string };
+  /** The cloud's credentials for cloud.conf [Global]; `problem` says why there are none (`error`: the error itself). */
+  credentials(): { cloud?: CloudConfig; problem?: string; error?: KaasError };
   /** Detects Octavia/OVN capabilities (lib/openstack/detect.ts). */
   capabilities(): Promise<Capabilities>;
   /** The VIP address of the Octavia LB with this exact name; undefined when there is no such LB. */
@@ -28,6 +28,8 @@ export interface IngressCloudOptions {
   home: string;
   /** The `cloud` setting (clouds.yaml entry); empty = OS_CLOUD / OS_* variables. */
   cloudSetting?: string;
+  /** A run that changes things: the only clouds.yaml entry is not taken unless named (cloud-config.ts onlyEntryVerdict). */
+  mutating: boolean;
   logger: Logger;
   timeoutMs?: number;
 }
@@ -35,7 +37,11 @@ export interface IngressCloudOptions {
 /** The production IngressCloud over lib/openstack. */
 export function createIngressCloud(o: IngressCloudOptions): IngressCloud {
   let conn: Promise<Connection> | undefined;
-  const resolve = () => resolveCloudConfig({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: o.cloudSetting || undefined });
+  let resolved: CloudConfig | undefined;
+  // Once per run: the note on an implicitly chosen cloud is said once.
+  const resolve = () => (resolved ??= resolveCloudConfig({
+    environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: o.cloudSetting || undefined, mutating: o.mutating, note: (m) => o.logger.info(m),
+  }));
   // The HTTP stack (axios) loads only when the cloud is really asked: offline dry-runs stay fast.
   const connection = () =>
     (conn ??= import('../openstack/connection.js').then(({ connect }) => connect(resolve(), { logger: o.logger, timeoutMs: o.timeoutMs })));
@@ -44,7 +50,7 @@ export function createIngressCloud(o: IngressCloudOptions): IngressCloud {
       try {
         return { cloud: resolve() };
       } catch (e) {
-        if (e instanceof KaasError) return { problem: e.message };
+        if (e instanceof KaasError) return { problem: e.message, error: e };
         throw e;
       }
     },

@@ -1,5 +1,6 @@
 import { KaasError } from '../errors.js';
 import { loadCapabilitiesFile } from '../openstack/capabilities-file.js';
+import { cloudNotReachable, HttpError } from '../openstack/http-error.js';
 import { orThrow } from '../plan/decision.js';
 import { planIngress, type IngressPlan } from '../plan/ingress.js';
 import { planLoadBalancer, planLoadBalancerOffline } from '../plan/loadbalancer.js';
@@ -42,14 +43,25 @@ export async function decideLoadBalancer(
   return { lb: orThrow(planLoadBalancer(s, await askCloud(s, opts.cloud))), capabilitiesFrom: 'cloud' };
 }
 
+/**
+ * The cloud's capabilities, or an error that says first what happened to the cloud: "cloud X not
+ * reachable: Keystone: POST … failed with ECONNREFUSED", then that the plan needs it.
+ */
 async function askCloud(s: Settings, cloud: () => IngressCloud) {
+  const needs = `use_ovn_lb_provider is ${s.use_ovn_lb_provider}, so planning needs the cloud's Octavia providers and version`;
+  const offline = 'plan offline with --capabilities FILE (saved by kaas detect -o json)';
   try {
     return await cloud().capabilities();
   } catch (e) {
     if (!(e instanceof KaasError)) throw e;
+    const name = e instanceof HttpError ? cloud().credentials().cloud?.name : undefined;
+    if (name) {
+      const r = cloudNotReachable(name, e);
+      throw new KaasError(r.message, { exitCode: e.exitCode, problems: [needs, ...e.problems], hint: `${r.hint}; or ${offline}` });
+    }
     throw new KaasError(`use_ovn_lb_provider is ${s.use_ovn_lb_provider}, so planning needs the cloud's capabilities: ${e.message}`, {
       exitCode: e.exitCode, problems: e.problems,
-      hint: `${e.hint ? `${e.hint}; or ` : ''}plan offline with --capabilities FILE (saved by kaas detect -o json)`,
+      hint: `${e.hint ? `${e.hint}; or ` : ''}${offline}`,
     });
   }
 }

@@ -40,6 +40,32 @@ export interface CloudConfig {
 export interface ResolveCloudOptions extends CloudsFilesContext {
   cloudFlag?: string;
   cloudSetting?: string;
+  /**
+   * A command that changes things (a real create-cluster, delete-cluster, apply-ingress, …): it never
+   * takes the only clouds.yaml entry unasked. Read-only runs take it and `note` which they took.
+   */
+  mutating?: boolean;
+  /** Told which cloud was picked when none was named (a `note:` line on stderr). */
+  note?: (msg: string) => void;
+}
+
+/** A mutating run with no cloud named and one clouds.yaml entry (exit 2): see onlyEntryVerdict. */
+export class CloudNotNamedError extends UsageError {}
+
+/**
+ * The only clouds.yaml entry when no cloud is named (no --cloud, cloud setting, OS_CLOUD or OS_*
+ * variables): a read-only run uses it and says so; a mutating run refuses, as the openstack CLI
+ * does, since it would act on whatever cloud the file happens to hold. Pure.
+ */
+export function onlyEntryVerdict(name: string, source: string, mutating: boolean): { note: string } | { refusal: CloudNotNamedError } {
+  const how = `set cloud: ${name} in the environment file, export OS_CLOUD=${name}, or pass --cloud ${name}`;
+  if (!mutating) return { note: `note: using cloud ${name}, the only entry of ${source} (no --cloud, cloud setting or OS_CLOUD); a command that changes things needs it named: ${how}` };
+  return {
+    refusal: new CloudNotNamedError(`no cloud named: kaas does not pick the only entry of ${source} (${name}) for a command that changes things`, {
+      problems: [`clouds defined: ${visibleName(name)}`],
+      hint: how,
+    }),
+  };
 }
 
 const AUTH_TYPES: Record<string, CloudAuth['kind']> = {
@@ -184,7 +210,7 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
 /**
  * Resolves the cloud to talk to, as openstacksdk would: --cloud, then the `cloud` setting, then
  * OS_CLOUD name an entry of clouds.yaml (+ secure.yaml); with none named, plain OS_* variables,
- * else the only entry of clouds.yaml. Throws a UsageError (exit 2) naming the choices otherwise.
+ * else the only entry of clouds.yaml (read-only runs only: onlyEntryVerdict). Throws a UsageError (exit 2) naming the choices otherwise.
  */
 export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   const files = readCloudsFiles(opts);
@@ -211,7 +237,13 @@ export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   }
   const fromEnv = cloudEntryFromEnv(opts.environ);
   if (fromEnv) return normalizeCloudEntry(opts.environ.OS_CLOUD_NAME || 'envvars', 'environment', fromEnv);
-  if (known.length === 1) return normalizeCloudEntry(known[0], source, files.clouds[known[0]]);
+  if (known.length === 1) {
+    const verdict = onlyEntryVerdict(known[0], source, opts.mutating ?? false);
+    if ('refusal' in verdict) throw verdict.refusal;
+    const cloud = normalizeCloudEntry(known[0], source, files.clouds[known[0]]);
+    opts.note?.(verdict.note);
+    return cloud;
+  }
   throw new UsageError(known.length ? `several clouds in ${source}, none chosen` : 'no OpenStack cloud configured', {
     problems: known.length ? [`clouds defined: ${known.map(visibleName).join(', ')}`] : [],
     hint: known.length

@@ -77,6 +77,7 @@ export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise
     createHttpClient({
       logger: opts.logger,
       cloud: cloud.name,
+      cloudFile: cloud.source,
       timeoutMs: opts.timeoutMs,
       ca: readCaBundle(cloud, opts.readFile ?? readCaFile),
       verify: cloud.verify,

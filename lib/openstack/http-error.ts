@@ -39,7 +39,10 @@ export class HttpError extends OperationError {
  * endpoint. `cloud` names the clouds.yaml entry so the user knows where to look.
  */
 export function hintFor(e: {
-  service: string; url: string; status?: number; code?: string; cloud?: string; timeoutMs?: number; budgetMs?: number; maxBodyBytes?: number; cacert?: boolean; wwwAuthenticate?: string;
+  service: string; url: string; status?: number; code?: string; cloud?: string;
+  /** Where the cloud is defined (CloudConfig.source: the clouds.yaml path, or "environment"). */
+  cloudFile?: string;
+  timeoutMs?: number; budgetMs?: number; maxBodyBytes?: number; cacert?: boolean; wwwAuthenticate?: string;
   /** A 3xx answer's Location header. */
   location?: string;
   /** A 429's Retry-After as a time (ms since the epoch); `waited`: kaas already waited once. */
@@ -47,7 +50,8 @@ export function hintFor(e: {
   /** The request was sent again after a reset/cut-off before giving up. */
   retried?: boolean;
 }): string | undefined {
-  const cloud = e.cloud ? ` of cloud "${e.cloud}"` : '';
+  const where = !e.cloudFile ? '' : e.cloudFile === 'environment' ? ' (from the OS_* variables)' : ` (in ${e.cloudFile})`;
+  const cloud = e.cloud ? ` of cloud "${e.cloud}"${where}` : '';
   let origin = e.url;
   try {
     origin = new URL(e.url).origin;
@@ -96,7 +100,12 @@ export function hintFor(e: {
       return `${e.service} at ${origin} sent an answer larger than ${Math.round((e.maxBodyBytes ?? 0) / 1048576)} MiB, far more than any listing kaas reads: is the endpoint right (not a file server or proxy)?`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `the host of ${origin} cannot be resolved: check auth_url / the catalog and DNS`;
+      return `the host of ${origin} cannot be resolved: check auth_url${cloud} / the catalog and DNS`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'ENETDOWN':
+    case 'EHOSTDOWN':
+      return `no route to ${origin} from this machine (${e.code}): check the address in ${e.service === 'Keystone' ? `auth_url${cloud}` : `${e.service}'s catalog endpoint`} and network access (VPN, firewall, proxy)`;
     case 'ECONNRESET':
       return `${e.service} at ${origin} dropped the connection repeatedly; retry later`;
     case 'ETRUNCATED':
@@ -119,7 +128,10 @@ export function hintFor(e: {
     case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
       return `${origin} does not speak TLS on this port: check http:// vs https:// in auth_url${cloud} / the catalog`;
     default:
-      return undefined;
+      // Every failed call gets a hint: a code kaas has no words for still says where to look.
+      return e.code
+        ? `${e.service} at ${origin} could not be reached (${e.code}): check ${e.service === 'Keystone' ? `auth_url${cloud}` : `${e.service}'s catalog endpoint`} and network access (VPN, firewall, proxy)`
+        : undefined;
   }
 }
 
@@ -166,4 +178,21 @@ export function openstackErrorMessage(body: unknown): string | undefined {
     if (typeof message === 'string') return message;
   }
   return undefined;
+}
+
+/**
+ * The blocking problem a dry run shows first when the cloud could not be asked: "cloud <name> not
+ * reachable: Keystone: POST <url> failed with ECONNREFUSED" ("not usable" when it answered with an
+ * HTTP error), with the error's own hint. The problems
+ * that follow (use_ovn_lb_provider: auto, …) depend on it. The message is redacted by HttpError.
+ */
+export function cloudNotReachable(cloud: string, err: unknown): { message: string; hint: string } {
+  const e = err as { message?: string; hint?: string };
+  const first = redact(String(e.message ?? err).split('\n')[0]);
+  // An HTTP answer (401, 503, …) means the cloud was reached and refused or failed.
+  const what = err instanceof HttpError && err.status !== undefined ? 'not usable' : 'not reachable';
+  return {
+    message: `cloud ${cloud} ${what}: ${first}`,
+    hint: e.hint ? redact(e.hint) : `run kaas detect --cloud ${cloud} --verbose to see each request`,
+  };
 }

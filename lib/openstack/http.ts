@@ -61,6 +61,8 @@ export interface HttpClientOptions {
   logger: Logger;
   /** The cloud's name, for hints. */
   cloud?: string;
+  /** Where the cloud is defined (clouds.yaml path, or "environment"), for hints. */
+  cloudFile?: string;
   timeoutMs?: number;
   /** Extra attempts after the first; default 2. */
   retries?: number;
@@ -183,7 +185,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         }
         throw new HttpError({
           service: req.service, method: req.method, url: req.url, code, cause: err,
-          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, timeoutMs, budgetMs, maxBodyBytes: maxBody, cacert: Boolean(opts.ca), retried: mayRetry && retries > 0 }),
+          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, cloudFile: opts.cloudFile, timeoutMs, budgetMs, maxBodyBytes: maxBody, cacert: Boolean(opts.ca), retried: mayRetry && retries > 0 }),
         });
       }
       // 2xx; a 1xx is never the final answer.
@@ -223,7 +225,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         requestId: headers['x-openstack-request-id'] ?? headers['x-compute-request-id'],
         detail: res.status >= 300 && res.status < 400 ? `redirect to ${headers.location ?? '(no Location header)'}, not followed` : openstackErrorMessage(res.data),
         hint: hintFor({
-          service: req.service, url: req.url, status: res.status, cloud: opts.cloud, wwwAuthenticate: headers['www-authenticate'],
+          service: req.service, url: req.url, status: res.status, cloud: opts.cloud, cloudFile: opts.cloudFile, wwwAuthenticate: headers['www-authenticate'],
           location: headers.location, retryAt: wait === undefined ? undefined : Date.now() + wait, waited: waitedForRateLimit,
         }),
       });

@@ -1,3 +1,4 @@
+import { PlanError } from '../errors.js';
 import type { Capabilities, OctaviaCapabilities } from '../openstack/types.js';
 import type { Settings } from '../settings/types.js';
 import { decided, refused, type Decision } from './decision.js';
@@ -93,7 +94,7 @@ export function withFloatingNetwork(plan: LoadBalancerPlan, setting: string, net
     return { ...plan, reasons: [...plan.reasons, 'floating-network-id not set: the external networks were not read (OCCM takes the first external network Neutron lists)'] };
   }
   const net = chooseExternalNetwork(setting, networks);
-  if (!net.ok) return { ...plan, reasons: [...plan.reasons, `floating-network-id not set: ${net.refusals[0].message}`] };
+  if (!net.ok) return { ...plan, reasons: [...plan.reasons, `floating-network-id not set: ${net.refusals[0].message}`], externalNetworkProblem: net.refusals[0] };
   return {
     ...plan,
     cloudConf: { ...plan.cloudConf, 'floating-network-id': net.value.id },
@@ -145,4 +146,17 @@ export function planLoadBalancerOffline(settings: LoadBalancerSettings): Decisio
     kubeApiAllowedCidrs: true,
     reasons: ['OVN not used: use_ovn_lb_provider is false (planned without asking the cloud)'],
   });
+}
+
+/**
+ * What an edge command (apply-ingress, apply-gateway) does when external_network names no external
+ * network of the cloud: as create-cluster, a real run refuses (exit 2, nothing applied): the
+ * cluster's router and OCCM's floating IPs would not agree, and the setting is wrong; a dry run
+ * warns and renders without floating-network-id. Pure.
+ */
+export function floatingNetworkVerdict(plan: LoadBalancerPlan, dryRun: boolean): { warning?: string; refusal?: PlanError } {
+  const p = plan.externalNetworkProblem;
+  if (!p) return {};
+  if (dryRun) return { warning: `${p.message}; a real run refuses it (hint: ${p.hint})` };
+  return { refusal: new PlanError(p.message, { problems: p.problems, hint: p.hint }) };
 }

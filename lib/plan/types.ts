@@ -2,6 +2,7 @@
  * Decisions. Each plan is plain data plus the reasons (full sentences) that led to it, so that
  * the user sees *why*.
  */
+import type { Refusal } from './decision.js';
 
 /** Which Octavia provider the workload cluster's Service load balancers use, and how. */
 export interface LoadBalancerPlan {
@@ -15,4 +16,9 @@ export interface LoadBalancerPlan {
   /** Whether the kube-API LB (pinned to amphora when restricted) can honour restrict_kubeapi on this cloud; independent of `provider`. */
   kubeApiAllowedCidrs: boolean;
   reasons: string[];
+  /**
+   * external_network names no single external network of the cloud (does not exist, ambiguous, or
+   * empty with several): create-cluster refuses that; the edge commands too (floatingNetworkVerdict).
+   */
+  externalNetworkProblem?: Refusal;
 }

@@ -5,6 +5,7 @@ import { withFsErrors } from '../fs/errors.js';
 import { MAX_YAML_BYTES } from './yaml-read.js';
 import { readTextCapped } from '../fs/read-capped.js';
 import { parseSettingsFile, type Layer, type ParsedFile } from './file.js';
+import { missingClusterVerdict, type MissingClusterMode } from './cluster-section.js';
 import { overlapProblems } from './semantics.js';
 import { defaultsLayer, envLayer, flagLayer } from './sources.js';
 import type { Origin, ResolvedSettings, SettingKey, Settings } from './types.js';
@@ -14,6 +15,8 @@ export interface LoadOptions {
   env: string;
   /** Apply `clusters.<cluster>` from the file. */
   cluster?: string;
+  /** A cluster without a section in a file that lists clusters: warn (default), refuse (exit 2) or accept (cluster-section.ts). */
+  missingCluster?: MissingClusterMode;
   /** The process environment (passed in; never read implicitly). */
   environ: NodeJS.ProcessEnv;
   /** `--set key=value` flags. */
@@ -86,8 +89,9 @@ export function loadSettings(opts: LoadOptions): ResolvedSettings {
   const warnings = [...parsed.warnings, ...env.warnings];
   const clusterLayer = opts.cluster ? parsed.clusters.get(opts.cluster) : undefined;
   if (opts.cluster && !clusterLayer && !parsed.problems.length && existsSync(file)) {
-    const known = [...parsed.clusters.keys()];
-    warnings.push(`${path.basename(file)} has no clusters.${opts.cluster} section${known.length ? ` (it has: ${known.join(', ')})` : ''}; using the environment-level settings`);
+    const verdict = missingClusterVerdict(opts.cluster, [...parsed.clusters.keys()], path.basename(file), opts.missingCluster ?? 'warn');
+    if (verdict.refusal) throw verdict.refusal;
+    if (verdict.warning) warnings.push(verdict.warning);
   }
   const problems = [...parsed.problems, ...env.problems, ...flags.problems];
   if (problems.length) {

@@ -9,6 +9,7 @@
 import { capoResources, listenersOf, openstack, type CloudCounts } from './openstack.js';
 import { getObject, kaas, kaasDelete, kaasUser, leakedSecrets, listObjects, RES, snapshot, tail, testbed, until, type KaasUser } from './support.js';
 
+// No clusters.tbfirst section in testbed.yaml (workload.sh adds clusters.tb): real runs say the cluster is new.
 const CLUSTER = 'tbfirst';
 const NS = CLUSTER;
 const USER_CIDR = '10.20.30.0/24';
@@ -42,7 +43,7 @@ describe(`first create-cluster ${CLUSTER} on the testbed`, () => {
   });
 
   test('create-cluster --no-wait: every object accepted by the real webhooks and stored', async () => {
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets: SETS });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets: SETS });
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });
     const c = await getObject(RES.cluster, CLUSTER, NS);
     const osc = await getObject(RES.openStackCluster, CLUSTER, NS);
@@ -137,7 +138,7 @@ describe(`first create-cluster ${CLUSTER} on the testbed`, () => {
       return out;
     };
     const before = { gen: await gen(), rv: await snapshot(NS) };
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets: SETS });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets: SETS });
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });
     expect(await gen()).toEqual(before.gen);
     const after = await snapshot(NS);
@@ -149,7 +150,7 @@ describe(`first create-cluster ${CLUSTER} on the testbed`, () => {
 
   test('restrict_kubeapi CIDR change within restricted: updated in place, on the real listener', async () => {
     const cidr = '10.50.0.0/16';
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets: [`restrict_kubeapi=${cidr}`] });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets: [`restrict_kubeapi=${cidr}`] });
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });
     const osc = await getObject(RES.openStackCluster, CLUSTER, NS);
     expect(osc!.spec.apiServerLoadBalancer.allowedCIDRs).toContain(cidr);
@@ -163,7 +164,7 @@ describe(`first create-cluster ${CLUSTER} on the testbed`, () => {
   });
 
   test('restrict_kubeapi restricted → open: applied (allowedCIDRs removed, the live amphora provider kept) and the real listener open (review M1)', async () => {
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets: ['restrict_kubeapi='] });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets: ['restrict_kubeapi='] });
     // Before the M1 fix kaas refuses this itself with exit 2 ("spec.apiServerLoadBalancer.provider cannot
     // change ... (live: amphora, wanted: (unset))"), though CAPO accepts an allowedCIDRs change.
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });

@@ -14,6 +14,7 @@ import {
   getObject, kaas, kaasDelete, kaasUser, leakedSecrets, listObjects, renderedCluster, RES, serverDryRun, snapshot, tail, testbed, until, type KaasUser,
 } from './support.js';
 
+// No clusters.tbrerun section in testbed.yaml (workload.sh adds clusters.tb): real runs say the cluster is new.
 const CLUSTER = 'tbrerun';
 const NS = CLUSTER;
 const FLAVOR2 = 'tb.medium';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   u = kaasUser();
   await ensureFlavor(FLAVOR2, 2, 8192, 40);
   await ensureImage(`ubuntu-capi-image-${NEXT_PATCH}`);
-  const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets: current });
+  const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets: current });
   if (r.code !== 0) throw new Error(`first create-cluster ${CLUSTER} failed: ${tail(r)}`);
   await until('OpenStackCluster ready with an API load balancer', 900_000, async () => {
     const o = await getObject(RES.openStackCluster, CLUSTER, NS);
@@ -68,7 +69,7 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
     // Only the replicas: live (read as v1beta2) and rendered (v1beta2) agree on everything else.
     expect(md.fields.map((f) => f.path)).toEqual(['spec.replicas']);
     expect((await realVerdict(sets)).code).toBe(0);
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets });
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });
     current = sets;
     expect((await getObject(RES.md, `${CLUSTER}-md-0`, NS))?.spec.replicas).toBe(2);
@@ -96,7 +97,7 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
     expect(refused.stderr).toContain('OpenStackMachineTemplate spec.template.spec field is immutable. Please create a new resource instead.');
     // ... and accepts the new template with the repointed MachineDeployment.
     expect((await realVerdict(sets)).code).toBe(0);
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets });
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });
     current = sets;
     const md = await getObject(RES.md, `${CLUSTER}-md-0`, NS);
@@ -126,7 +127,7 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
     expect(real.code).not.toBe(0);
     expect(real.stderr).toMatch(/cannot be modified|cannot change subnet CIDR/);
     const before = await snapshot(NS);
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('spec.managedSubnets');
     expect(await snapshot(NS)).toEqual(before);
@@ -135,7 +136,7 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
   test('restrict_kubeapi open → restricted: applied (allowedCIDRs only, the live provider kept) and on the real listener (review M1)', async () => {
     const cidr = '10.40.0.0/16';
     const sets = [...current, `restrict_kubeapi=${cidr}`];
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets });
     // Before the M1 fix kaas refuses this itself (exit 2: "spec.apiServerLoadBalancer.provider cannot change"),
     // though CAPO accepts an allowedCIDRs change and the live LB already is amphora.
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });
@@ -154,7 +155,7 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
     const v = await verdict(sets);
     expect({ code: v.r.code, out: v.r.code === 0 ? '' : tail(v.r) }).toEqual({ code: 0, out: '' });
     expect(v.live!.objects.filter((o) => o.action === 'create').map((o) => o.kind).sort()).toEqual(['OpenStackMachineTemplate', 'OpenStackMachineTemplate']);
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets });
     expect({ code: r.code, out: r.code === 0 ? '' : tail(r) }).toEqual({ code: 0, out: '' });
     // What kaas applies (the new, hash-named templates and the repointed KCP/MD) went through the real
     // webhooks in its server-side dry-run gate first.

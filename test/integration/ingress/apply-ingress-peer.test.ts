@@ -43,7 +43,7 @@ describe('kaas apply-ingress against the OpenStack peer', () => {
   it('looks the ingress LB up in Octavia by OCCM\'s name (none exists on the peer)', async () => {
     const p = peer();
     const cloud = createIngressCloud({
-      environ: { OS_CLIENT_CONFIG_FILE: p.cloudsFile }, cwd: tempDir(), home: tempDir(), cloudSetting: 'peer-demo', logger: memoryLogger(),
+      environ: { OS_CLIENT_CONFIG_FILE: p.cloudsFile }, cwd: tempDir(), home: tempDir(), cloudSetting: 'peer-demo', mutating: false, logger: memoryLogger(),
     });
     await expect(cloud.loadBalancerVip(occmLoadBalancerName('demo', 'ingress-nginx', 'ingress-nginx-controller'))).resolves.toBeUndefined();
   });

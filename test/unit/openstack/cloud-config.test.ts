@@ -99,6 +99,39 @@ describe('choosing the cloud', () => {
     expect(() => resolveCloudConfig(sandbox(files)())).toThrow(/several clouds/);
   });
 
+  // Issue 31 §3, newcomer m19: a command that changes things never takes the only entry by itself.
+  describe('the only clouds.yaml entry, none named', () => {
+    const solo = 'clouds:\n  solo:\n    auth: {auth_url: https://k, application_credential_id: i, application_credential_secret: s-1234}\n';
+    it.each<[string, Partial<ResolveCloudOptions>, NodeJS.ProcessEnv, 'solo' | 'envvars' | 'refused', boolean]>([
+      ['a read-only run takes it and says so', { mutating: false }, {}, 'solo', true],
+      ['without the option: read-only (detect, doctor)', {}, {}, 'solo', true],
+      ['a mutating run refuses it', { mutating: true }, {}, 'refused', false],
+      ['a mutating run takes it when the cloud setting names it', { mutating: true, cloudSetting: 'solo' }, {}, 'solo', false],
+      ['a mutating run takes it when --cloud names it', { mutating: true, cloudFlag: 'solo' }, {}, 'solo', false],
+      ['a mutating run takes it when OS_CLOUD names it', { mutating: true }, { OS_CLOUD: 'solo' }, 'solo', false],
+      ['a mutating run takes sourced OS_* variables (an openrc is a choice)', { mutating: true }, { OS_AUTH_URL: 'https://k', OS_APPLICATION_CREDENTIAL_ID: 'i', OS_APPLICATION_CREDENTIAL_SECRET: 's-5678' }, 'envvars', false],
+    ])('%s', (_what, extra, environ, want, noted) => {
+      const notes: string[] = [];
+      const run = () => resolveCloudConfig(sandbox({ 'cwd/clouds.yaml': solo })(environ, { ...extra, note: (m) => notes.push(m) }));
+      if (want === 'refused') expect(run).toThrow(UsageError);
+      else expect(run().name).toBe(want);
+      expect(notes).toHaveLength(noted ? 1 : 0);
+    });
+
+    it('the note names the cloud and the file; the refusal lists the entry and how to name it (exit 2)', () => {
+      const opts = sandbox({ 'cwd/clouds.yaml': solo })();
+      const file = path.join(opts.cwd, 'clouds.yaml');
+      const notes: string[] = [];
+      resolveCloudConfig({ ...opts, note: (m) => notes.push(m) });
+      expect(notes[0]).toBe(`note: using cloud solo, the only entry of ${file} (no --cloud, cloud setting or OS_CLOUD); a command that changes things needs it named: set cloud: solo in the environment file, export OS_CLOUD=solo, or pass --cloud solo`);
+      const err = usageError(() => resolveCloudConfig({ ...opts, mutating: true }));
+      expect(err.message).toBe(`no cloud named: kaas does not pick the only entry of ${file} (solo) for a command that changes things`);
+      expect(err.problems).toEqual(['clouds defined: solo']);
+      expect(err.hint).toBe('set cloud: solo in the environment file, export OS_CLOUD=solo, or pass --cloud solo');
+      expect(err.exitCode).toBe(2);
+    });
+  });
+
   it('no clouds file and no OS_* variables says how to configure one', () => {
     expect(() => resolveCloudConfig(sandbox({})())).toThrow(/no OpenStack cloud configured/);
   });

@@ -51,7 +51,17 @@ describe('hintFor: the one-line fix for a failed OpenStack call', () => {
     ...(['EPROTO', 'ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG'].map((code) => [
       code, { service: 'Keystone', url: URL_, code, cloud: 'c1' }, `${ORIGIN} does not speak TLS on this port: check http:// vs https:// in auth_url of cloud "c1" / the catalog`,
     ] as [string, In, string])),
-    ['an unknown code: no hint', { service: 'Keystone', url: URL_, code: 'EWEIRD' }, undefined],
+    // m7 (newcomer review): every network error gets a hint, naming the clouds.yaml the cloud came from.
+    ['no route to Keystone (EHOSTUNREACH), with the clouds.yaml path', { service: 'Keystone', url: 'https://192.0.2.10:5000/v3', code: 'EHOSTUNREACH', cloud: 'c1', cloudFile: '/h/.config/openstack/clouds.yaml' },
+      'no route to https://192.0.2.10:5000 from this machine (EHOSTUNREACH): check the address in auth_url of cloud "c1" (in /h/.config/openstack/clouds.yaml) and network access (VPN, firewall, proxy)'],
+    ['no network to a service (ENETUNREACH)', { service: 'Octavia', url: URL_, code: 'ENETUNREACH' },
+      `no route to ${ORIGIN} from this machine (ENETUNREACH): check the address in Octavia's catalog endpoint and network access (VPN, firewall, proxy)`],
+    ['refused at Keystone, with the clouds.yaml path', { service: 'Keystone', url: 'https://k.example:5000/v3', code: 'ECONNREFUSED', cloud: 'c1', cloudFile: '/w/clouds.yaml' },
+      'nothing listens at https://k.example:5000: is Keystone running, and is auth_url of cloud "c1" (in /w/clouds.yaml) right?'],
+    ['a cloud from the OS_* variables', { service: 'Keystone', url: 'https://k.example:5000/v3', status: 401, cloud: 'envvars', cloudFile: 'environment' },
+      'check the credentials of cloud "envvars" (from the OS_* variables) (password or application credential id/secret; expired or deleted?)'],
+    ['an unknown network code still says where to look', { service: 'Keystone', url: URL_, code: 'EWEIRD', cloud: 'c1', cloudFile: '/w/clouds.yaml' },
+      `Keystone at ${ORIGIN} could not be reached (EWEIRD): check auth_url of cloud "c1" (in /w/clouds.yaml) and network access (VPN, firewall, proxy)`],
     ['neither status nor code: no hint', { service: 'Keystone', url: URL_ }, undefined],
   ])('%s', (_n, input, hint) => {
     expect(hintFor(input)).toBe(hint);

@@ -1,6 +1,7 @@
 import { octaviaFacts } from '../../../lib/openstack/detect.js';
 import type { Capabilities } from '../../../lib/openstack/types.js';
-import { planLoadBalancer, planLoadBalancerOffline, type LoadBalancerSettings } from '../../../lib/plan/loadbalancer.js';
+import { PlanError } from '../../../lib/errors.js';
+import { floatingNetworkVerdict, planLoadBalancer, planLoadBalancerOffline, type LoadBalancerSettings } from '../../../lib/plan/loadbalancer.js';
 import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
 
 function caps(maxVersion: string | undefined, providers: string[]): Capabilities {
@@ -152,6 +153,32 @@ describe('planLoadBalancer: OCCM\'s floating network is the one of the cluster\'
       expect(d.value.cloudConf['floating-network-id']).toBe(id);
       expect(d.value.reasons.at(-1)).toMatch(reason);
       expect(d.reasons).toEqual(d.value.reasons);
+    }
+  });
+});
+
+/** Issue 31 §3, newcomer m21: apply-ingress / apply-gateway treat a wrong external_network as create-cluster does. */
+describe('floatingNetworkVerdict: an external_network the cloud does not have', () => {
+  const EXT = [{ id: 'n-ext-net', name: 'ext-net' }, { id: 'n-ext02', name: 'ext02' }];
+  const lbFor = (setting: string, networks: { id: string; name: string }[] | undefined) => {
+    const d = planLoadBalancer({ use_ovn_lb_provider: false, external_network: setting }, { ...caps('2.26', ['amphora']), neutron: { present: true, externalNetworks: networks } });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    return d.value;
+  };
+  it.each<[string, string, { id: string; name: string }[] | undefined, boolean, 'nothing' | 'warning' | 'refusal', string | undefined]>([
+    ['does not exist, real run: refused as create-cluster refuses it', 'ext01', EXT, false, 'refusal', 'external network ext01 does not exist (external networks: ext-net, ext02)'],
+    ['does not exist, dry run: a warning', 'ext01', EXT, true, 'warning', 'external network ext01 does not exist (external networks: ext-net, ext02); a real run refuses it (hint: set external_network to the name or ID of an external network)'],
+    ['empty with several, real run: refused', '', EXT, false, 'refusal', 'external_network is empty and the cloud has 2 external networks (ext-net, ext02); name one'],
+    ['exists: nothing to say', 'ext-net', EXT, false, 'nothing', undefined],
+    ['empty with one: the only one, nothing to say', '', [EXT[0]], false, 'nothing', undefined],
+    ['networks not read (no cloud answer): nothing decided, nothing refused', 'ext01', undefined, false, 'nothing', undefined],
+  ])('%s', (_what, setting, networks, dryRun, outcome, text) => {
+    const v = floatingNetworkVerdict(lbFor(setting, networks), dryRun);
+    expect(v.refusal ? 'refusal' : v.warning ? 'warning' : 'nothing').toBe(outcome);
+    if (text) expect(v.refusal?.message ?? v.warning).toBe(text);
+    if (v.refusal) {
+      expect(v.refusal).toBeInstanceOf(PlanError);
+      expect(v.refusal.hint).toBe('set external_network to the name or ID of an external network');
     }
   });
 });
