@@ -19,7 +19,7 @@ beforeAll(async () => {
   u = kaasUser();
   const os = await openstack();
   baseline = await os.counts();
-  const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait']);
+  const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster']);
   if (r.code !== 0) throw new Error(`create-cluster ${CLUSTER} failed: ${tail(r)}`);
   const osc = await until('OpenStackCluster ready with network and API load balancer', 900_000, async () => {
     const o = await getObject(RES.openStackCluster, CLUSTER, NS);

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 describe('settings the real webhooks refuse', () => {
   test('controller_count 2: kaas refuses with exit 2 before anything is applied (no namespace, nothing stored, nothing built)', async () => {
-    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait'], { sets: ['controller_count=2'] });
+    const r = await kaas(u, ['create-cluster', CLUSTER, '--no-wait', '--new-cluster'], { sets: ['controller_count=2'] });
     const ns = await kubectl(['get', 'namespace', NS, '--ignore-not-found', '-o', 'name']);
     const stored = [...(await snapshot(NS)).keys()];
     // On main: exit 1. kaas's `kubectl diff --server-side` runs the real KCP webhook, so nothing but the

@@ -77,7 +77,7 @@ describe('Cluster API v1beta2 on the testbed', () => {
       return out;
     };
     const before = { gen: await gen(), rv: await snapshot(SWITCH) };
-    const run = await kaas(u, ['create-cluster', SWITCH, '--no-wait'], { sets: SETS });
+    const run = await kaas(u, ['create-cluster', SWITCH, '--no-wait', '--new-cluster'], { sets: SETS });
     expect({ code: run.code, out: run.code === 0 ? '' : tail(run) }).toEqual({ code: 0, out: '' });
     expect(run.stdout + run.stderr).toContain(`cluster ${SWITCH}: no changes`);
     expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/deprecated/);
@@ -94,14 +94,14 @@ describe('Cluster API v1beta2 on the testbed', () => {
     expect(dry.code).toBe(0);
     const live = (JSON.parse(dry.stdout) as { live: { objects: { kind: string; action: string; fields: { path: string }[] }[] } }).live;
     expect(live.objects.filter((o) => o.action !== 'unchanged').map((o) => `${o.kind} ${o.action}: ${o.fields.map((f) => f.path).join(', ')}`)).toEqual(['MachineDeployment update: spec.replicas']);
-    const run = await kaas(u, ['create-cluster', SWITCH, '--no-wait'], { sets });
+    const run = await kaas(u, ['create-cluster', SWITCH, '--no-wait', '--new-cluster'], { sets });
     expect({ code: run.code, out: run.code === 0 ? '' : tail(run) }).toEqual({ code: 0, out: '' });
     const md = await kubectl(['get', RES.md, `${SWITCH}-md-0`, '-n', SWITCH, '-o', 'json', '--show-managed-fields']);
     const o = JSON.parse(md.stdout) as { spec: { replicas: number }; metadata: { managedFields: { manager: string; operation: string; apiVersion: string }[] } };
     expect(o.spec.replicas).toBe(2);
     // kaas's one Apply entry is now the v1beta2 one (it replaced the v1beta1 apply of the previous kaas).
     expect(o.metadata.managedFields.filter((m) => m.manager === 'kaas').map((m) => `${m.operation} ${m.apiVersion}`)).toEqual(['Apply cluster.x-k8s.io/v1beta2']);
-    const again = await kaas(u, ['create-cluster', SWITCH, '--no-wait'], { sets });
+    const again = await kaas(u, ['create-cluster', SWITCH, '--no-wait', '--new-cluster'], { sets });
     expect(again.stdout + again.stderr).toContain(`cluster ${SWITCH}: no changes`);
   });
 
