@@ -21,7 +21,7 @@ export const migrateIngress: Command = {
       .option('file', { alias: 'f', type: 'string', describe: 'read Ingresses, and the Services their named ports refer to, from a manifest file or directory instead of the cluster (no cluster access needed)' })
       .option('output-dir', { type: 'string', describe: 'write one file per object under DIR/<namespace>/ instead of stdout' })
       .option('apply', { type: 'boolean', default: false, describe: 'apply the objects to the cluster (server-side, field manager kaas-migrate-ingress)' })
-      .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)' })
+      .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: from the management cluster, else workload_kubeconfig, else ~/.kube/kaas/env.<env>/<namespace>/<cluster>.yaml)' })
       .option('context', { type: 'string', describe: 'context in that kubeconfig' })
       .example('kaas migrate-ingress --file k8s/ingress/ > routes.yaml', 'convert a GitOps folder offline; the not-converted list goes to stderr')
       .example('kaas migrate-ingress demo -n shop -o json', 'the routes and notConverted [{ingress, annotation, reason}] as JSON')
