@@ -81,14 +81,18 @@ async function withCa(mgmt: Kubectl, c: ClusterEndpoint, cluster: string, namesp
 
 const lastLine = (e: Error) => e.message.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? '';
 
-/** Compares `file` with the Cluster; refuses or warns on a mismatch. Returns false when the file must not be used. */
-function verify(file: string, context: string | undefined, c: ClusterEndpoint, o: WorkloadAccessOptions, logger: Logger): boolean {
-  const v = checkEndpoint(kubeconfigServer(readFileSync(file, 'utf8'), context), c);
+/**
+ * Compares the kubeconfig `file` (or its `text`, not written yet) with the Cluster; refuses or warns
+ * on a mismatch. Returns false when the file must not be used.
+ */
+function verify(file: string, context: string | undefined, c: ClusterEndpoint, o: WorkloadAccessOptions, logger: Logger, text?: string): boolean {
+  const v = checkEndpoint(kubeconfigServer(text ?? readFileSync(file, 'utf8'), context), c);
   if (v.ok) {
-    for (const n of v.notes) logger.info(`${file} reaches Cluster ${c.id}; ${n}`);
+    // The Secret's kubeconfig (text) is compared by endpoint only, on purpose: no note for it.
+    if (text === undefined) for (const n of v.notes) logger.info(`${file} reaches Cluster ${c.id}; ${n}`);
     return true;
   }
-  const message = `the workload kubeconfig ${file} is not Cluster ${c.id}'s: ${v.reason}`;
+  const message = `${text === undefined ? `the workload kubeconfig ${file}` : file} is not Cluster ${c.id}'s: ${v.reason}`;
   const hint = file === o.userKubeconfig
     ? `pass the kubeconfig of cluster ${o.key.cluster} (kaas get kubeconfig ${o.key.cluster} ${o.envFlag} prints it)`
     : `move ${file} away (it belongs to another cluster); kaas get kubeconfig ${o.key.cluster} ${o.envFlag} writes this cluster's`;
@@ -129,14 +133,15 @@ export async function workloadAccess(o: WorkloadAccessOptions, deps: { runner: P
   if (endpoint && ns) {
     try {
       const text = await workloadKubeconfig(deps.runner, o.mgmt!.target, cluster, ns);
+      // The Secret is the management cluster's own: its server must still be the Cluster's (checked
+      // before anything is written, so a refusal leaves the recorded file as it was).
+      verify(`the Secret ${ns}/${cluster}-kubeconfig`, undefined, endpoint, o, logger, text);
       const temp = o.dryRun ? mkdtempSync(path.join(os.tmpdir(), 'kaas-')) : undefined;
       const file = temp ? path.join(temp, 'kubeconfig') : o.recorded;
       if (temp || !existsSync(file) || readFileSync(file, 'utf8') !== text) {
         writeSecretFile(file, text);
         if (!temp) logger.info(`${o.recorded}: written from the management cluster's Secret ${ns}/${cluster}-kubeconfig`);
       }
-      // The Secret is the management cluster's own: its server must still be the Cluster's.
-      verify(file, undefined, endpoint, o, logger);
       return { target: { kubeconfig: file }, source: 'management cluster', checked: true, temp };
     } catch (e) {
       if (!(e instanceof ExecError)) throw e;
