@@ -31,7 +31,7 @@ export function kubeconfigOptions(of: 'workload' | 'management', use?: string) {
     kubeconfig: {
       type: 'string' as const,
       describe: workload
-        ? 'workload cluster kubeconfig (default: workload_kubeconfig, else ~/.kube/kaas/<cluster>.yaml)'
+        ? 'workload cluster kubeconfig (default: from the management cluster, else workload_kubeconfig, else ~/.kube/kaas/env.<env>/<namespace>/<cluster>.yaml)'
         : `management cluster kubeconfig${use ? `, ${use}` : ''} (default: mgmt_kubeconfig, else KUBECONFIG or ~/.kube/config)`,
     },
     context: {

@@ -7,6 +7,7 @@ interface Args {
   outputDir?: string;
   listVariables: boolean;
   wait: boolean;
+  mergeKubeconfig: boolean;
   cloud?: string;
   capabilities?: string;
   recreateEdgeServices?: boolean;
@@ -26,6 +27,7 @@ export const createCluster: Command = {
       .option('dry-run', { type: 'boolean', default: false, describe: 'render and check only: print the manifests (secrets redacted) or write them to --output-dir; touches nothing' })
       .option('output-dir', { type: 'string', describe: 'with --dry-run: write cluster.yaml, addon-*.yaml, ingress-nginx.yaml and cloud.conf here (secret files mode 0600)' })
       .option('wait', { type: 'boolean', default: true, describe: '--no-wait: stop once the management-cluster objects are applied (webhooks passed); a later run without it waits and continues with the add-ons' })
+      .option('merge-kubeconfig', { type: 'boolean', default: true, describe: '--no-merge-kubeconfig: do not add the context <env>/<namespace>/<cluster>-admin@<cluster> to KUBECONFIG / ~/.kube/config (the cluster\'s own file is written either way)' })
       .option('list-variables', { type: 'boolean', default: false, describe: 'list the settings that shape the cluster, their values and origins, and exit' })
       .option('cloud', { type: 'string', describe: 'clouds.yaml entry (overrides the cloud setting and OS_CLOUD)' })
       .option('capabilities', { type: 'string', describe: 'a `kaas detect -o json` file: plan the load balancers without asking Octavia' })
@@ -43,7 +45,7 @@ export const createCluster: Command = {
       cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, cloud: argv.cloud,
       kubeconfig: argv.kubeconfig, context: argv.context,
       dryRun: argv.dryRun || argv.listVariables, outputDir: argv.outputDir, listVariables: argv.listVariables, capabilitiesFile: argv.capabilities,
-      wait: argv.wait, upgrade: argv.upgrade, newCluster: argv.newCluster, recreateEdgeServices: argv.recreateEdgeServices, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
+      wait: argv.wait, mergeKubeconfig: argv.mergeKubeconfig, upgrade: argv.upgrade, newCluster: argv.newCluster, recreateEdgeServices: argv.recreateEdgeServices, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home,
     }, ctx);
     return ctx.output === 'text' ? r : { data: r.data };
   }),

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import { createIngressCloud, type IngressCloud } from '../ingress/cloud.js';
-import { ingressKubeTarget } from '../ingress/kubeconfig.js';
+import { edgeKubeTarget } from '../ingress/kubeconfig.js';
 import { decideIngress } from '../ingress/decide.js';
 import { hasLbAddress, serviceLbStatus } from '../ingress/real-ip.js';
 import { occmLoadBalancerName, type LoadBalancer, type Member } from '../openstack/octavia.js';
@@ -99,10 +98,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
   const s = settings.values;
   const cloud = deps.cloud ?? createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, mutating: false, logger });
   const { lb } = await decideIngress(s, { capabilitiesFile: o.capabilitiesFile, cloud: () => cloud });
-  const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
-  if (target.kubeconfig && !existsSync(target.kubeconfig)) {
-    throw new UsageError(`the workload kubeconfig ${target.kubeconfig} does not exist`, { hint: `kaas create-cluster ${o.cluster} writes it; or pass --kubeconfig FILE` });
-  }
+  const target = await edgeKubeTarget(o, s, deps);
   const k = (deps.kubectlFor ?? ((x: KubeTarget) => createKubectl(deps.runner, x)))(target);
 
   type NodeList = { items?: { metadata: { name: string; labels?: Record<string, string> }; status?: { addresses?: { type: string; address: string }[] } }[] };

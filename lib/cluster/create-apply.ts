@@ -4,7 +4,7 @@ import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from './cloud.js';
 import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCloudConfigRollout } from './cloud-config-rollout.js';
 import { mergeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
-import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
+import { contextPrefix, localKey, workloadKubeconfigPath } from './local-state.js';
 import { referencedTemplates } from './live.js';
 import { ensureNamespace, liveConvergence } from './live-plan.js';
 import { converge, serverDryRun } from './mgmt.js';
@@ -79,7 +79,7 @@ export function changedObjects(objects: KubeObject[], diffs: ObjectDiff[]): Kube
 }
 
 /** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
-export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts>; upgrade?: boolean; wait?: boolean }, deps: ApplyDeps, p: ApplyInput) {
+export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts>; upgrade?: boolean; wait?: boolean; mergeKubeconfig?: boolean }, deps: ApplyDeps, p: ApplyInput) {
   const s = p.plan.decisions.settings;
   const waits = machineWaits(s.instance_create_timeout, { controllers: s.controller_count, workers: s.worker_count });
   const t: CreateTimeouts = { ...DEFAULT_TIMEOUTS, ...waits, ...o.timeouts };
@@ -143,7 +143,8 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
     return `${what} in namespace ${ns}${createdNs ? ' (created)' : ''}`;
   });
-  const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
+  const key = localKey(o.home, o.env, s.namespace, cluster);
+  const kubeconfig = workloadKubeconfigPath(s, key, o.cwd);
   if (o.wait === false) return { steps, kubeconfig, contexts: [] as string[], kubernetesVersion: live.kubernetesVersion, waited: false };
 
   await timed('control plane initialized', async () => {
@@ -166,7 +167,9 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   await timed('workload kubeconfig', async () => {
     const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
     writeSecretFile(kubeconfig, text);
-    contexts = await mergeContexts(userKubeconfigFile(o.environ, o.home), text);
+    // --no-merge-kubeconfig: the user's kubeconfig is left alone (the file above is all there is).
+    if (o.mergeKubeconfig === false) return `${kubeconfig} (mode 0600); no context merged (--no-merge-kubeconfig)`;
+    contexts = await mergeContexts(userKubeconfigFile(o.environ, o.home), text, contextPrefix(key));
     return `${kubeconfig} (mode 0600), context ${contexts.join(', ')} merged`;
   });
 

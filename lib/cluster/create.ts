@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PlanError } from '../errors.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
@@ -15,7 +16,9 @@ import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type ApplyInput, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { readLiveEdge, recreateEdgeServices } from './live-edge.js';
 import { pinProvider } from '../plan/provider-pin.js';
-import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
+import { localKey, workloadKubeconfigPath } from './local-state.js';
+import { workloadAccess } from './workload-access.js';
+import { legacyPaths } from './legacy-state.js';
 import { planCluster, type ClusterPlan } from './plan.js';
 import { reportManagementCluster, servesClusterObjects, type ManagementVerdict } from './preflight.js';
 import { liveConvergence } from './live-plan.js';
@@ -46,6 +49,8 @@ export interface CreateClusterOptions extends ClusterRunOptions {
   timeouts?: Partial<CreateTimeouts>;
   /** A floating kubernetes_version (vX.Y.x) moves a live cluster to the newest patch image; without it the live version is kept. */
   upgrade?: boolean;
+  /** false (--no-merge-kubeconfig): leave the user's kubeconfig alone; only the cluster's own file is written. */
+  mergeKubeconfig?: boolean;
 }
 
 /** What create-cluster reports (printed as text, JSON or YAML). */
@@ -170,8 +175,17 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   // A running cluster keeps its Service LB provider unless a switch is safe or asked for (plan/provider-pin.ts).
   let edge: ApplyInput['edge'];
   if (!o.dryRun) {
-    const file = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
-    const live = await readLiveEdge(file, (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))({ kubeconfig: file }), deps.logger);
+    // The live cluster as get kubeconfig reaches it (the Secret first: a recorded file with an expired
+    // certificate must not hide the live provider); a file of another cluster is ignored, not read.
+    // Without a recorded file (or a legacy one to move) the management cluster is not asked before
+    // the preflight: a first create talks to it only once the settings and the cloud passed.
+    const kubectlFor = deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t));
+    const key = localKey(o.home, o.env, s.namespace, cluster);
+    const recorded = workloadKubeconfigPath(s, key, o.cwd);
+    const access = existsSync(recorded) || existsSync(legacyPaths(o.home, cluster).kubeconfig)
+      ? await workloadAccess({ key, recorded, mgmt: kubectlFor(managementTarget(o, s)), namespaceSetting: s.namespace, refuse: false, envFlag: `--env ${o.env}` }, deps)
+      : {};
+    const live = 'target' in access && access.target ? await readLiveEdge(kubectlFor(access.target), deps.logger) : undefined;
     const pin = pinProvider(s.use_ovn_lb_provider, lb.provider, live, o.recreateEdgeServices ?? false, caps?.octavia.present ? caps.octavia.providers : undefined);
     const v = orThrow(pin);
     if (v.useOvn !== s.use_ovn_lb_provider) lb = await deps.resolveLbPlan({ ...s, use_ovn_lb_provider: v.useOvn }, caps);

@@ -1,15 +1,15 @@
 import { occmLoadBalancerName } from '../openstack/octavia.js';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { OperationError } from '../errors.js';
 import { ExecError } from '../exec/runner.js';
-import os from 'node:os';
-import path from 'node:path';
-import { CAPI_CLUSTER, labelledNames, listAllNamespaces, workloadKubeconfig } from '../kube/cluster-api.js';
+import { CAPI_CLUSTER, labelledNames, listAllNamespaces } from '../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import { cleanupCloud, orphanSweepNetwork, planCloudCleanup, sweepOrphanOvnVipPorts, sweepServiceLoadBalancers } from './delete-cloud.js';
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
-import { removeContexts, userKubeconfigFile, writeSecretFile } from './kubeconfig.js';
-import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
+import { removeContexts, userKubeconfigFile } from './kubeconfig.js';
+import { contextPrefix, localKey, workloadKubeconfigPath, type LocalKey } from './local-state.js';
+import { workloadAccess } from './workload-access.js';
+import { checkEndpoint } from './endpoint-check.js';
 import { findClusterNamespace } from './live-plan.js';
 import { clusterNamespace, occmClusterName } from './model.js';
 import { readApplied, removeIngress } from '../ingress/applied.js';
@@ -55,7 +55,7 @@ export interface DeleteDeps extends ClusterDeps {
 }
 
 type Item = { metadata: { name: string; namespace: string }; spec?: { type?: string } };
-type LiveCluster = { metadata?: { deletionTimestamp?: string }; spec?: { infrastructureRef?: { name?: string } }; status?: { phase?: string } };
+type LiveCluster = { metadata?: { deletionTimestamp?: string }; spec?: { infrastructureRef?: { name?: string }; controlPlaneEndpoint?: { host?: string; port?: number } }; status?: { phase?: string } };
 
 /** Cluster API's Machines (listed by the cluster label while the Cluster is deleted). */
 export const CAPI_MACHINE = 'machines.v1beta2.cluster.x-k8s.io';
@@ -109,7 +109,8 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     deps.logger.info(`hint: ${oldApi ? oldApi.problems.join('; ') : mgmtHintText(mgmtTarget)}`);
   }
   const occm = occmClusterName(ns, cluster);
-  const kubeconfig = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
+  const key = localKey(o.home, o.env, s.namespace, cluster);
+  const kubeconfig = workloadKubeconfigPath(s, key, o.cwd);
 
   // A cluster made from a ClusterClass: its own class (SCS: named after the cluster) and the templates
   // it refers to go after the Cluster, when no other cluster uses the class.
@@ -118,26 +119,26 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
     const steps = deleteSteps(live);
     if (steps.reason) deps.logger.warn(steps.reason);
     let workload: Kubectl | undefined;
-    let file = kubeconfig;
-    try {
-      if (steps.workload && !existsSync(kubeconfig)) {
-        const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
-        // A dry-run leaves no file behind where the real kubeconfig would go.
-        file = o.dryRun ? path.join(mkdtempSync(path.join(os.tmpdir(), 'kaas-')), 'kubeconfig') : kubeconfig;
-        writeSecretFile(file, text);
-      }
-      if (steps.workload) workload = kubectlFor({ kubeconfig: file });
-    } catch (e) {
-      unreachable(deps.logger, e);
+    let temp: string | undefined;
+    if (steps.workload) {
+      // As get kubeconfig: the Secret first (an expired certificate in the recorded file must not make a
+      // reachable cluster look unreachable, its PVCs' volumes would leak), then the recorded file, which
+      // must reach this Cluster: a refusal (exit 2) comes before anything is deleted.
+      const access = await workloadAccess({
+        key, recorded: kubeconfig, mgmt, namespace: ns, endpoint: live.spec?.controlPlaneEndpoint ?? {}, namespaceSetting: s.namespace, refuse: true, dryRun: o.dryRun, envFlag: `--env ${o.env}`,
+      }, deps);
+      temp = access.temp;
+      if (access.target) workload = kubectlFor(access.target);
+      else deps.logger.warn('the workload cluster cannot be reached (no kubeconfig: the management cluster gave none and none is recorded): its Service load balancers are cleaned up in the cloud afterwards, the Cinder volumes of its PVCs are not (openstack volume list)');
     }
     try {
-      if (workload) await deleteWorkloadResources(workload, cluster, occm, o.home, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${kubeconfig} get services,pvc -A`, probe), t.servicesSec);
+      if (workload) await deleteWorkloadResources(workload, key, occm, deps.logger, cloud!, o.dryRun, actions, (title, sec, probe) => wait(title, sec, `kubectl --kubeconfig ${workload!.target.kubeconfig} get services,pvc -A`, probe), t.servicesSec);
     } catch (e) {
       // A broken workload cluster (a common reason to delete it) must not block the delete.
       if (!(e instanceof ExecError)) throw e;
       unreachable(deps.logger, e);
     } finally {
-      if (file !== kubeconfig) rmSync(path.dirname(file), { recursive: true, force: true });
+      if (temp) rmSync(temp, { recursive: true, force: true });
     }
     // OCCM's load balancers left in the cloud are deleted (and listed) by the wait below, once no machine is left.
     actions.push(`Cluster ${ns}/${cluster} (CAPO deletes its servers, network and kube-API load balancer)`);
@@ -166,7 +167,10 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   actions.push(...cleanup.map((c) => c.what));
   if (!o.dryRun) await cleanupCloud(cloud!, cleanup, deps.logger, deps.clock);
 
-  const contexts = await removeContexts(userKubeconfigFile(o.environ, o.home), cluster, o.dryRun);
+  // The entry create-cluster merged, and one merged by kaas before entries were prefixed when its server is this Cluster's.
+  const endpoint = live?.spec?.controlPlaneEndpoint;
+  const legacy = { name: cluster, also: (server: string) => checkEndpoint({ server }, { id: `${ns}/${cluster}`, host: endpoint?.host, port: endpoint?.port }).ok };
+  const contexts = await removeContexts(userKubeconfigFile(o.environ, o.home), `${contextPrefix(key)}${cluster}`, o.dryRun, legacy);
   actions.push(...contexts.map((c) => `kubeconfig context ${c}`));
   if (existsSync(kubeconfig)) {
     actions.push(`file ${kubeconfig}`);
@@ -213,17 +217,17 @@ function unreachable(logger: Logger, e: unknown): void {
 
 /** Deletes LoadBalancer Services and PVCs in the workload cluster and waits for OCCM to remove the LBs. */
 async function deleteWorkloadResources(
-  k: Kubectl, cluster: string, occm: string, home: string, logger: Logger, cloud: ClusterCloud, dryRun: boolean, actions: string[],
+  k: Kubectl, key: LocalKey, occm: string, logger: Logger, cloud: ClusterCloud, dryRun: boolean, actions: string[],
   wait: (title: string, sec: number, probe: () => Promise<{ done: boolean; progress: string }>) => Promise<number>, timeoutSec: number,
 ): Promise<void> {
   // The ingress first, through what apply-ingress recorded (its Service, then the rest of its objects).
-  if (readApplied(home, cluster, 'ingress-nginx') !== undefined) {
+  if (readApplied(key, 'ingress-nginx') !== undefined) {
     actions.push('ingress-nginx (as recorded by apply-ingress; OCCM deletes its load balancer)');
-    if (!dryRun) await removeIngress(k, home, cluster, logger);
+    if (!dryRun) await removeIngress(k, key, logger);
   }
-  if (readApplied(home, cluster, GATEWAY_RECORD) !== undefined) {
+  if (readApplied(key, GATEWAY_RECORD) !== undefined) {
     actions.push('Envoy Gateway and its Gateway (as recorded by apply-gateway; OCCM deletes its load balancer)');
-    if (!dryRun) await removeGateway(k, home, cluster, logger);
+    if (!dryRun) await removeGateway(k, key, logger);
   }
   const services = (await listAllNamespaces<Item>(k, 'services')).filter((x) => x.spec?.type === 'LoadBalancer');
   const pvcs = await listAllNamespaces<Item>(k, 'persistentvolumeclaims');

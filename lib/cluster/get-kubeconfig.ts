@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ExecError, type ProcessRunner } from '../exec/runner.js';
-import { workloadKubeconfigPath } from '../ingress/kubeconfig.js';
+import { localKey, workloadKubeconfigPath } from './local-state.js';
 import { workloadKubeconfig } from '../kube/cluster-api.js';
 import type { Logger } from '../log.js';
 import { registerSecret } from '../redact.js';
@@ -17,7 +17,7 @@ import type { Settings } from '../settings/types.js';
  * cluster (`clusterctl get kubeconfig`, the call create-cluster makes), which holds the current one:
  * Cluster API rotates the `<cluster>-kubeconfig` Secret's client certificate before it expires
  * (CAPI v1.12 controlplane/kubeadm/internal/controllers/helpers.go), so a file written earlier goes
- * stale. The recorded file (`~/.kube/kaas/<cluster>.yaml`, or workload_kubeconfig) is refreshed when
+ * stale. The recorded file (`~/.kube/kaas/env.<env>/<namespace>/<cluster>.yaml`, local-state.ts, or workload_kubeconfig) is refreshed when
  * it differs, and is the fallback, with a warning, when the management cluster cannot be reached.
  * Printed, or written 0600.
  */
@@ -47,7 +47,7 @@ export async function getKubeconfig(o: GetKubeconfigOptions, deps: { runner: Pro
   const resolved = clusterSettings({ ...o, dryRun: false });
   for (const w of resolved.warnings) deps.logger.warn(w);
   const s = resolved.values;
-  const recorded = workloadKubeconfigPath(s, cluster, o.home, o.cwd);
+  const recorded = workloadKubeconfigPath(s, localKey(o.home, o.env, s.namespace, cluster), o.cwd);
   let kubeconfig: string;
   let result: GetKubeconfigResult;
   const fromMgmt = await fromManagementCluster(o, s, cluster, deps).catch((e: unknown) => {

@@ -56,11 +56,27 @@ interface KubeconfigDoc {
 const upsert = (list: Named[] | undefined, items: Named[]) => [...(list ?? []).filter((x) => !items.some((i) => i.name === x.name)), ...items];
 
 /**
- * Merges every context of `workload` (with its cluster and user) into the kubeconfig at `target`,
- * replacing entries of the same name; the current context is left alone. Returns the context names.
+ * The workload kubeconfig with every cluster, user and context name prefixed (`<env>/<namespace>/`,
+ * local-state.ts contextPrefix), references included: clusterctl names them after the cluster only,
+ * so two environments' clusters of one name would replace each other in the user's kubeconfig. Pure.
  */
-export async function mergeContexts(target: string, workload: string): Promise<string[]> {
-  const w = YAML.parse(workload) as KubeconfigDoc;
+export function prefixedKubeconfig(w: KubeconfigDoc, prefix: string): KubeconfigDoc {
+  const p = (n: string | undefined) => (n === undefined ? n : `${prefix}${n}`);
+  return {
+    ...w,
+    clusters: (w.clusters ?? []).map((c) => ({ ...c, name: p(c.name)! })),
+    users: (w.users ?? []).map((u) => ({ ...u, name: p(u.name)! })),
+    contexts: (w.contexts ?? []).map((c) => ({ ...c, name: p(c.name)!, context: { ...c.context, cluster: p(c.context?.cluster), user: p(c.context?.user) } })),
+  };
+}
+
+/**
+ * Merges every context of `workload` (with its cluster and user), their names prefixed with
+ * `prefix`, into the kubeconfig at `target`, replacing entries of the same name; the current context
+ * is left alone. Returns the context names.
+ */
+export async function mergeContexts(target: string, workload: string, prefix: string): Promise<string[]> {
+  const w = prefixedKubeconfig(YAML.parse(workload) as KubeconfigDoc, prefix);
   return withFileLock(target, () => {
     const base: KubeconfigDoc = readKubeconfig(target) ?? { apiVersion: 'v1', kind: 'Config', preferences: {} };
     base.clusters = upsert(base.clusters, w.clusters ?? []);
@@ -72,24 +88,29 @@ export async function mergeContexts(target: string, workload: string): Promise<s
 }
 
 /**
- * Removes the contexts that point at `clusterName`'s kubeconfig cluster entry (clusterctl names
- * them `<cluster>-admin@<cluster>`), and that cluster and user. Returns what was removed; a
- * missing file or entry is not an error (a second delete is a no-op).
+ * Removes the contexts that point at the kubeconfig cluster entry `clusterName` (create-cluster
+ * merges `<env>/<namespace>/<cluster>`), and that cluster and user. `also(server)`: an entry of kaas
+ * before the prefix (plain `<cluster>`) goes too when it says yes for its server (it is provably this
+ * cluster's; another environment's cluster of the same name keeps its entry). Returns what was
+ * removed; a missing file or entry is not an error (a second delete is a no-op).
  */
-export async function removeContexts(target: string, clusterName: string, dryRun = false): Promise<string[]> {
+export async function removeContexts(target: string, clusterName: string, dryRun = false, legacy?: { name: string; also: (server: string) => boolean }): Promise<string[]> {
   if (!existsSync(target)) return [];
-  if (dryRun) return contextsToRemove(target, clusterName, true);
-  return withFileLock(target, () => contextsToRemove(target, clusterName, false));
+  if (dryRun) return contextsToRemove(target, clusterName, true, legacy);
+  return withFileLock(target, () => contextsToRemove(target, clusterName, false, legacy));
 }
 
-function contextsToRemove(target: string, clusterName: string, dryRun: boolean): string[] {
+function contextsToRemove(target: string, clusterName: string, dryRun: boolean, legacy?: { name: string; also: (server: string) => boolean }): string[] {
   const base = readKubeconfig(target);
   if (!base) return [];
-  const gone = (base.contexts ?? []).filter((c) => c.context?.cluster === clusterName);
+  const server = (name: string) => (base.clusters ?? []).find((c) => c.name === name)?.cluster as { server?: string } | undefined;
+  const legacyToo = legacy !== undefined && legacy.also(server(legacy.name)?.server ?? '');
+  const names = new Set([clusterName, ...(legacyToo ? [legacy.name] : [])]);
+  const gone = (base.contexts ?? []).filter((c) => names.has(c.context?.cluster ?? ''));
   if (gone.length === 0) return [];
   const users = new Set(gone.map((c) => c.context?.user));
   base.contexts = (base.contexts ?? []).filter((c) => !gone.includes(c));
-  base.clusters = (base.clusters ?? []).filter((c) => c.name !== clusterName);
+  base.clusters = (base.clusters ?? []).filter((c) => !names.has(c.name));
   base.users = (base.users ?? []).filter((u) => !users.has(u.name) || base.contexts!.some((c) => c.context?.user === u.name));
   if (gone.some((c) => c.name === base['current-context'])) delete base['current-context'];
   if (!dryRun) writeKubeconfig(target, base);

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { ExecError } from '../exec/runner.js';
 import { listAllNamespaces } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
@@ -13,15 +12,15 @@ import { realClock, waitFor, type Clock } from './wait.js';
 /**
  * What a running workload cluster says about its Service load balancers, for the provider pin
  * (plan/provider-pin.ts): the provider in OCCM's live cloud.conf and the LoadBalancer Services.
- * A new cluster (no kubeconfig yet, no cloud-config Secret) gives undefined, as does one that
+ * The caller finds the kubeconfig as get kubeconfig does (cluster/workload-access.ts: the management
+ * cluster's Secret first). A cluster without a cloud-config Secret gives undefined, as does one that
  * cannot be reached (with a warning: the setting then decides alone).
  */
 
 type Svc = { metadata: { name: string; namespace: string; uid?: string; deletionTimestamp?: string; labels?: Record<string, string> }; spec?: { type?: string }; status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } } };
 
-/** Reads the live edge through the workload kubeconfig `file` (undefined when there is nothing to read). */
-export async function readLiveEdge(file: string, kubectl: Kubectl, logger: Logger): Promise<LiveEdge | undefined> {
-  if (!existsSync(file)) return undefined;
+/** Reads the live edge through the workload cluster's kubectl (undefined when there is nothing to read). */
+export async function readLiveEdge(kubectl: Kubectl, logger: Logger): Promise<LiveEdge | undefined> {
   try {
     const secret = await kubectl.readSecret(OCCM_SECRET.namespace, OCCM_SECRET.name);
     const conf = secret?.[OCCM_SECRET.key];

@@ -112,7 +112,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   if (o.cloudOnly) unavailable.cluster = '--cloud-only';
   else if (!o.cluster) unavailable.cluster = 'no cluster named (kaas doctor <cluster>)';
   else {
-    const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+    const target = ingressKubeTarget({ ...o, cluster: o.cluster }, s);
     if (target.kubeconfig && !existsSync(target.kubeconfig)) {
       unavailable.cluster = `the workload kubeconfig ${target.kubeconfig} does not exist (kaas create-cluster writes it; or pass --kubeconfig)`;
     } else {

@@ -2,7 +2,7 @@ import { clusterNames } from '../cluster/model.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import type { ApplyIngressDeps, ApplyIngressOptions, ApplyIngressResult } from '../ingress/apply-ingress.js';
 import { checkFloatingNetwork, loadEdgeRun, requireNamedCloud, writeDryRun } from '../ingress/apply-ingress.js';
-import { ingressKubeTarget } from '../ingress/kubeconfig.js';
+import { edgeKey, edgeKubeTarget } from '../ingress/kubeconfig.js';
 import { applyGatewayToCluster } from './apply-steps.js';
 import { decideGateway, formatGatewayPlan } from './plan.js';
 import { gatewayObjects, renderGateway } from './render.js';
@@ -43,10 +43,10 @@ export async function runApplyGateway(o: ApplyGatewayOptions, deps: ApplyGateway
   }
 
   requireNamedCloud(getCloud());
-  const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+  const target = await edgeKubeTarget(o, s, deps);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyGatewayToCluster(
-    { names: clusterNames(s.namespace, o.cluster), home: o.home, force: o.force ?? false, timeouts: o.timeouts, verify: o.verify },
+    { names: clusterNames(s.namespace, o.cluster), key: edgeKey(o, s), force: o.force ?? false, timeouts: o.timeouts, verify: o.verify },
     { kubectl, logger, cloud: getCloud, sleep: deps.sleep },
     decision, rendered,
   );

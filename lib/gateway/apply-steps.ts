@@ -3,6 +3,7 @@ import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, owningGatewaySelector } from '../plan/gateway.js';
 import { stringifyDocuments, type KubeObject } from '../render/documents.js';
+import type { LocalKey } from '../cluster/local-state.js';
 import { recordApplied } from '../ingress/applied.js';
 import { GATEWAY_RECORD } from './applied.js';
 import { checkLiveOccm, DEFAULT_APPLY_TIMEOUTS, requireKubeconfig, stepped, verifyEdgeLb, waitForAddress, type ApplyTimeouts } from '../ingress/apply-steps.js';
@@ -85,7 +86,7 @@ async function removeStaleProxyPolicy(kubectl: Kubectl, logger: Logger, edge: Ku
  * owner labels) with its address, and with `verify` its Octavia LB against the edge plan (as apply-ingress).
  */
 export async function applyGatewayToCluster(
-  o: { names: ClusterNames; home: string; force: boolean; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
+  o: { names: ClusterNames; key: LocalKey; force: boolean; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
   deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud; sleep?: (ms: number) => Promise<void> },
   d: GatewayDecision,
   rendered: RenderedGateway,
@@ -112,7 +113,7 @@ export async function applyGatewayToCluster(
     await kubectl.apply(controlPlaneYaml, { forceConflicts: true });
   });
   // The record holds what delete-cluster removes: not the CRDs (deleting them deletes every route).
-  recordApplied(o.home, cluster, GATEWAY_RECORD, controlPlaneYaml + edgeYaml);
+  recordApplied(o.key, GATEWAY_RECORD, controlPlaneYaml + edgeYaml);
   await stepped(logger, 'waiting for the Envoy Gateway rollout', () =>
     kubectl.rolloutStatus(`deployment/${CONTROL_PLANE_DEPLOYMENT}`, { namespace: GATEWAY_NAMESPACE }, t.rolloutSec));
   await stepped(logger, `applying GatewayClass ${d.gateway.gatewayClass}, its EnvoyProxy and Gateway ${GATEWAY_NAMESPACE}/${DEFAULT_GATEWAY}`, () =>

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { appliedDir, type LocalKey } from '../cluster/local-state.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
@@ -7,29 +8,27 @@ import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from './render.js';
 
 /**
  * What kaas applied to a workload cluster, kept as files (like the SCS scripts'
- * deployed-manifests.d) under `~/.kube/kaas/<cluster>/applied/<name>.yaml`, next to the kubeconfig
- * create-cluster writes. delete-cluster uses them to remove the objects (first the LoadBalancer
- * Service, so that OCCM deletes its Octavia LB before the cluster disappears).
+ * deployed-manifests.d) under `~/.kube/kaas/env.<env>/<namespace>/<cluster>/applied/<name>.yaml`
+ * (cluster/local-state.ts), next to the kubeconfig create-cluster writes. delete-cluster uses them
+ * to remove the objects (first the LoadBalancer Service, so that OCCM deletes its Octavia LB before
+ * the cluster disappears).
  */
 
-/** The folder of applied manifests of one cluster. */
-export function appliedDir(home: string, cluster: string): string {
-  return path.join(home, '.kube', 'kaas', cluster, 'applied');
-}
+export { appliedDir };
 
 /**
  * Saves an applied manifest atomically (dir 0700, file 0600 from the first byte: it is as private
  * as the kubeconfig beside it); returns its path. A crash mid-write keeps the previous record.
  */
-export function recordApplied(home: string, cluster: string, name: string, manifest: string): string {
-  const file = path.join(appliedDir(home, cluster), `${name}.yaml`);
+export function recordApplied(key: LocalKey, name: string, manifest: string): string {
+  const file = path.join(appliedDir(key), `${name}.yaml`);
   writeFileAtomic(file, manifest, { secret: true });
   return file;
 }
 
 /** The manifest saved under `name`, or undefined when nothing was recorded. */
-export function readApplied(home: string, cluster: string, name: string): string | undefined {
-  const file = path.join(appliedDir(home, cluster), `${name}.yaml`);
+export function readApplied(key: LocalKey, name: string): string | undefined {
+  const file = path.join(appliedDir(key), `${name}.yaml`);
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
@@ -41,7 +40,7 @@ export function readApplied(home: string, cluster: string, name: string): string
  * delete-cluster waits for the load balancer in Octavia instead. Idempotent: missing objects and a
  * missing record are fine.
  */
-export async function removeIngress(kubectl: Kubectl, home: string, cluster: string, logger: Logger): Promise<void> {
+export async function removeIngress(kubectl: Kubectl, key: LocalKey, logger: Logger): Promise<void> {
   const step = logger.step(`deleting the ingress Service ${INGRESS_NAMESPACE}/${CONTROLLER_SERVICE} (OCCM removes its load balancer)`);
   try {
     await kubectl.delete(['service', CONTROLLER_SERVICE], { namespace: INGRESS_NAMESPACE, wait: false });
@@ -50,9 +49,9 @@ export async function removeIngress(kubectl: Kubectl, home: string, cluster: str
     step.fail();
     throw e;
   }
-  const manifest = readApplied(home, cluster, 'ingress-nginx');
+  const manifest = readApplied(key, 'ingress-nginx');
   if (manifest) {
     await kubectl.deleteManifest(manifest, { wait: false });
-    rmSync(path.join(appliedDir(home, cluster), 'ingress-nginx.yaml'), { force: true });
+    rmSync(path.join(appliedDir(key), 'ingress-nginx.yaml'), { force: true });
   }
 }

@@ -9,7 +9,7 @@ import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
 import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
-import { ingressKubeTarget } from './kubeconfig.js';
+import { edgeKey, edgeKubeTarget } from './kubeconfig.js';
 import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
 import { orThrow } from '../plan/decision.js';
@@ -69,13 +69,13 @@ export interface ApplyIngressResult {
 
 /**
  * The common start of every edge command (apply-ingress, apply-gateway): the cluster name checked
- * (it becomes file paths, ~/.kube/kaas/<cluster>/…, and OCCM's LB names: the rule of
+ * (it becomes file paths, ~/.kube/kaas/env.<env>/<ns>/<cluster>…, and OCCM's LB names: the rule of
  * clusters.<name> sections, so "../x" never escapes ~/.kube/kaas), settings loaded with their
  * warnings printed, and the cloud made on first use.
  */
 export function loadEdgeRun(o: ApplyIngressOptions, deps: ApplyIngressDeps): { s: Settings; getCloud: () => IngressCloud } {
-  // The name becomes file paths (~/.kube/kaas/<cluster>.yaml, …/<cluster>/applied/) and OCCM's LB
-  // name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
+  // The name becomes file paths (~/.kube/kaas/env.<env>/<ns>/<cluster>.yaml, …/<cluster>/applied/)
+  // and OCCM's LB name: the rule of clusters.<name> sections, so "../x" never escapes ~/.kube/kaas.
   checkClusterName(o.cluster);
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, missingCluster: mutatingRunMode(o), environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => deps.logger.warn(w));
@@ -154,10 +154,10 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   }
 
   requireNamedCloud(getCloud());
-  const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+  const target = await edgeKubeTarget(o, s, deps);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyToCluster(
-    { names: clusterNames(s.namespace, o.cluster), home: o.home, force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts, verify: o.verify },
+    { names: clusterNames(s.namespace, o.cluster), key: edgeKey(o, s), force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts, verify: o.verify },
     { kubectl, logger, cloud: getCloud, sleep: deps.sleep },
     decision,
     rendered,

@@ -3,6 +3,7 @@ import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigDrift } from '../cluster/cloud
 import { OperationError, PlanError, UsageError } from '../errors.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
+import type { LocalKey } from '../cluster/local-state.js';
 import { recordApplied } from './applied.js';
 import type { IngressCloud } from './cloud.js';
 import { liveCloudConfProblems, type EdgeTraits } from './live-check.js';
@@ -161,7 +162,7 @@ export async function stepped<T>(logger: Logger, title: string, fn: () => Promis
  * it reports the LB (Octavia) and why node_cidr stays the trusted real-IP range.
  */
 export async function applyToCluster(
-  o: { names: ClusterNames; home: string; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
+  o: { names: ClusterNames; key: LocalKey; force: boolean; nodeCidr: string; timeouts?: Partial<ApplyTimeouts>; verify?: boolean },
   deps: { kubectl: Kubectl; logger: Logger; cloud: () => IngressCloud; sleep?: (ms: number) => Promise<void> },
   d: IngressDecision,
   rendered: RenderedIngress,
@@ -177,7 +178,7 @@ export async function applyToCluster(
     await kubectl.delete(['job', ...ADMISSION_JOBS], { namespace: INGRESS_NAMESPACE });
     await kubectl.apply(rendered.yaml, { forceConflicts: true });
   });
-  recordApplied(o.home, cluster, 'ingress-nginx', rendered.yaml);
+  recordApplied(o.key, 'ingress-nginx', rendered.yaml);
 
   await stepped(logger, 'waiting for the ingress-nginx controller rollout', () =>
     kubectl.rolloutStatus(`deployment/${CONTROLLER_DEPLOYMENT}`, { namespace: INGRESS_NAMESPACE }, t.rolloutSec));

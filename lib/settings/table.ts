@@ -218,7 +218,7 @@ const TABLE: Table = {
   },
   workload_kubeconfig: {
     type: str, default: '', group: 'management',
-    description: 'Where create-cluster writes the workload kubeconfig and apply-ingress reads it; empty = ~/.kube/kaas/<cluster>.yaml.',
+    description: 'Where create-cluster writes the workload kubeconfig and apply-ingress reads it; empty = ~/.kube/kaas/env.<env>/<namespace>/<cluster>.yaml.',
   },
   prefix: {
     type: str, default: 'capi', group: 'management',

@@ -76,7 +76,7 @@ describe('kaas apply-ingress --dry-run (built CLI, offline)', () => {
 });
 
 describe('kaas apply-ingress cluster names', () => {
-  // The name becomes ~/.kube/kaas/<cluster>.yaml and ~/.kube/kaas/<cluster>/applied/: "../x" escaped that folder.
+  // The name becomes ~/.kube/kaas/env.<env>/<ns>/<cluster>.yaml and …/<cluster>/applied/: "../x" escaped that folder.
   it.each(['../x', 'Foo_Bar', 'a/b', 'demo-'])('refuses %j with exit 2 before reading settings or the cluster', (name) => {
     const r = runKaas(['apply-ingress', name, '--env', 'example', '--dry-run']);
     expect(r.stderr).toContain(`error: cluster name "${name}" is not valid`);
@@ -92,7 +92,7 @@ describe('kaas apply-ingress (built CLI, fake kubectl on PATH)', () => {
   it('exits 2 before any kubectl call when the workload kubeconfig is missing', () => {
     const r = runKaas(['apply-ingress', 'demo', '--env', 'example']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/error: the workload kubeconfig .*\.kube\/kaas\/demo\.yaml does not exist\nhint: kaas create-cluster demo writes it/);
+    expect(r.stderr).toMatch(/error: no kubeconfig for cluster demo of environment example: .*\.kube\/kaas\/env\.example\/demo\/demo\.yaml does not exist\nhint: kaas create-cluster demo --env example writes it/);
   });
 
   it('applies (--no-verify: no cloud to verify against); without a cloud, proxy-real-ip-cidr stays node_cidr', () => {

@@ -163,13 +163,14 @@ export function installedObjects(installed: ManagementInstall): FakeObject[] {
  * A management cluster kept in a JSON file: kubectl calls with `--kubeconfig <mgmtKubeconfig>`
  * (and clusterctl) act on it; any other kubeconfig is a workload cluster that accepts add-ons.
  */
-export function fakeManagementCluster(mgmtKubeconfig: string, opts: { apiVersionsFile?: string; installed?: ManagementInstall; cloudFile?: string } = {}): FakeManagementCluster {
+export function fakeManagementCluster(mgmtKubeconfig: string, opts: { apiVersionsFile?: string; installed?: ManagementInstall; cloudFile?: string; firstEndpoint?: number } = {}): FakeManagementCluster {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-mgmt-'));
   const state = path.join(dir, 'state.json');
   const log = path.join(dir, 'calls.jsonl');
   const objects = Object.fromEntries(installedObjects(opts.installed ?? 'capi+capo+orc').map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, o]));
   // cloudFile: the fake cloud's state (persistentFakeCloud), read by CAPO's deletion (its load balancers' VIP ports block it).
-  writeFileSync(state, JSON.stringify({ mgmt: mgmtKubeconfig, workloadReachable: true, apiVersionsFile: opts.apiVersionsFile, cloudFile: opts.cloudFile, clusters: { mgmt: { objects, applied: {} } } }));
+  // firstEndpoint: the last octet of the first Cluster's controlPlaneEndpoint (203.0.113.<n>, default 50, the recorded kubeconfig's).
+  writeFileSync(state, JSON.stringify({ mgmt: mgmtKubeconfig, workloadReachable: true, apiVersionsFile: opts.apiVersionsFile, cloudFile: opts.cloudFile, firstEndpoint: opts.firstEndpoint, clusters: { mgmt: { objects, applied: {} } } }));
   const binDir = path.resolve(process.cwd(), 'test/fakes/bin');
   const read = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RecordedCall & { exitCode: number }) : []);
   const load = () => JSON.parse(readFileSync(state, 'utf8')) as { clusters: { mgmt: { objects: Record<string, FakeObject> } } };

@@ -283,7 +283,17 @@ export function run(tool, argv, statePath, stdin) {
       deprecated: { v1beta1: { readyReplicas: replicas, updatedReplicas: replicas, unavailableReplicas: 0 } },
     };
     if (o.kind === 'KubeadmControlPlane') {
-      const s = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${cname}-kubeconfig`, namespace: o.metadata.namespace, labels: { 'cluster.x-k8s.io/cluster-name': cname } }, type: 'cluster.x-k8s.io/secret', data: { value: Buffer.from(readFileSync(path.join(RECORDED, 'clusterctl-get-kubeconfig.yaml'))).toString('base64') } };
+      // CAPI copies the API load balancer's address into Cluster.spec.controlPlaneEndpoint: as floating
+      // IPs, the first Cluster gets the recorded kubeconfig's 203.0.113.50 (or 203.0.113.<firstEndpoint>), each further one the next.
+      const c = cluster.objects[`Cluster/${o.metadata.namespace}/${cname}`];
+      let host = get(c ?? {}, 'spec.controlPlaneEndpoint.host');
+      if (c && !host) {
+        const taken = new Set(Object.values(cluster.objects).filter((x) => x.kind === 'Cluster').map((x) => get(x, 'spec.controlPlaneEndpoint.host')).filter(Boolean));
+        for (let i = state.firstEndpoint ?? 50; !host; i++) if (!taken.has(`203.0.113.${i}`)) host = `203.0.113.${i}`;
+        c.spec = { ...c.spec, controlPlaneEndpoint: { host, port: 6443 } };
+      }
+      const text = readFileSync(path.join(RECORDED, 'clusterctl-get-kubeconfig.yaml'), 'utf8').replace('https://203.0.113.50:6443', `https://${host ?? '203.0.113.50'}:6443`);
+      const s = { apiVersion: 'v1', kind: 'Secret', metadata: { name: `${cname}-kubeconfig`, namespace: o.metadata.namespace, labels: { 'cluster.x-k8s.io/cluster-name': cname } }, type: 'cluster.x-k8s.io/secret', data: { value: Buffer.from(text).toString('base64') } };
       cluster.objects[key(resourceOfKind('Secret'), o.metadata.namespace, s.metadata.name)] = s;
     }
   }
@@ -466,7 +476,9 @@ export function run(tool, argv, statePath, stdin) {
 
   if (verb === 'delete') {
     const lines = [];
-    for (const spec of args.slice(1)) {
+    // `delete <res>/<name>…`, or kubectl's other form `delete <res> <name>…` (removeIngress uses it).
+    const specs = args[1] && !args[1].includes('/') ? args.slice(2).map((n) => `${args[1]}/${n}`) : args.slice(1);
+    for (const spec of specs) {
       const [res, name] = spec.split('/');
       const r = resource(res);
       const k = key(r, namespace, name);

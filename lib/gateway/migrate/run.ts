@@ -9,7 +9,7 @@ import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../../plan/gateway.js';
 import { stringifyDocuments, type KubeObject } from '../../render/documents.js';
 import { loadSettings } from '../../settings/load.js';
 import type { ApplyIngressOptions } from '../../ingress/apply-ingress.js';
-import { ingressKubeTarget } from '../../ingress/kubeconfig.js';
+import { edgeKubeTarget, ingressKubeTarget } from '../../ingress/kubeconfig.js';
 import { validateGatewayObjects } from '../schema.js';
 import { convertIngresses, type Conversion, type UnresolvedPort } from './convert.js';
 import { mergeIndexes, serviceIndex } from './ports.js';
@@ -90,7 +90,8 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
   const s = settings.values;
   let kubectl: Kubectl | undefined;
   if (o.cluster) {
-    const target = ingressKubeTarget({ kubeconfig: o.kubeconfig, context: o.context }, s, o.cluster, o.home, o.cwd);
+    // --apply writes: its kubeconfig is checked against the Cluster (as apply-ingress's); a read is not.
+    const target = o.apply ? await edgeKubeTarget({ ...o, cluster: o.cluster }, s, deps) : ingressKubeTarget({ ...o, cluster: o.cluster }, s);
     kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   }
 

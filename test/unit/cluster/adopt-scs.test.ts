@@ -70,7 +70,8 @@ function scsObjects(rendered: FakeObject[]): FakeObject[] {
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'demo-cloud-config', namespace: 'demo' }, data: { 'clouds.yaml': Buffer.from('clouds: {}\n').toString('base64') } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'demo-kubeconfig', namespace: 'demo' }, data: { value: Buffer.from(kubeconfig).toString('base64') } },
-    bare(by('Cluster')), osc, kcp, md, kct,
+    // Provisioned: Cluster API copied the API load balancer's address into the Cluster (the kubeconfig's server).
+    { ...bare(by('Cluster')), spec: { ...(by('Cluster').spec as Spec), controlPlaneEndpoint: { host: '203.0.113.10', port: 6443 } } }, osc, kcp, md, kct,
     tpl('control-plane', 'genc01', 'g1'), tpl('md-0', 'genw01', 'g2'),
     machine('demo-control-plane-abcde', 'demo-control-plane-genc01'), machine('demo-md-0-7d9f-1', 'demo-md-0-genw01'), machine('demo-md-0-7d9f-2', 'demo-md-0-genw01'),
   ];

@@ -37,7 +37,8 @@ describe('create-cluster against a fake management cluster, fake cilium and a fa
       expect(r.kubeconfig).toBe(sb.workload);
       expect(statSync(sb.workload).mode & 0o777).toBe(0o600);
       const merged = YAML.parse(readFileSync(path.join(sb.home, '.kube', 'config'), 'utf8'));
-      expect(merged.contexts.map((x: { name: string }) => x.name)).toEqual(['demo-admin@demo']);
+      // Prefixed with environment and namespace: another environment's cluster demo keeps its own entry.
+      expect(merged.contexts.map((x: { name: string }) => x.name)).toEqual(['example/demo/demo-admin@demo']);
       expect(statSync(path.join(sb.home, '.kube', 'config')).mode & 0o777).toBe(0o600);
       // The OCCM secret carries the rendered cloud.conf; the CAPO secret only the application credential.
       const occm = mgmt.calls().find((x) => x.stdin.includes('openstack-cloud-controller-manager'))!.stdin;

@@ -23,7 +23,7 @@ function clusterObjects(deleting?: string): FakeObject[] {
   const md = (kind: string, apiVersion: string, name: string, extra: Partial<FakeObject> = {}): FakeObject => ({ apiVersion, kind, metadata: { name, namespace: NS, labels: label }, ...extra });
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
-    { ...md('Cluster', 'cluster.x-k8s.io/v1beta1', 'demo', { status: { phase: deleting ? 'Deleting' : 'Provisioned' } }), metadata: { name: 'demo', namespace: NS, labels: label, ...(deleting ? { deletionTimestamp: deleting, finalizers: ['cluster.cluster.x-k8s.io'] } : {}) } },
+    { ...md('Cluster', 'cluster.x-k8s.io/v1beta1', 'demo', { spec: { controlPlaneEndpoint: { host: '203.0.113.50', port: 6443 } }, status: { phase: deleting ? 'Deleting' : 'Provisioned' } }), metadata: { name: 'demo', namespace: NS, labels: label, ...(deleting ? { deletionTimestamp: deleting, finalizers: ['cluster.cluster.x-k8s.io'] } : {}) } },
     md('OpenStackCluster', 'infrastructure.cluster.x-k8s.io/v1beta1', 'demo'),
     ...(deleting ? [] : [
       md('KubeadmControlPlane', 'controlplane.cluster.x-k8s.io/v1beta1', 'demo-control-plane'),

@@ -5,6 +5,7 @@ import { deleteCluster } from '../../../lib/cluster/delete.js';
 import { mergeContexts, writeSecretFile } from '../../../lib/cluster/kubeconfig.js';
 import { exampleCloudState, fakeCloud, type FakeCloudState } from './fake-cloud.js';
 import { recordApplied } from '../../../lib/ingress/applied.js';
+import { localKey } from '../../../lib/cluster/local-state.js';
 import { calls, fakeClock, fakeDeps, fakeTools, R, runOptions, sandbox } from './scenario.js';
 
 const T = 180_000;
@@ -51,9 +52,15 @@ function provisioned() {
     noLeftovers: c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
   };
 }
+/** clusterctl get kubeconfig when the Cluster has no kubeconfig Secret. */
+const noSecret = (c: ReturnType<typeof calls>) => ({
+  tool: 'clusterctl', argv: c.getKubeconfig().argv,
+  response: { stderr: 'Error: "demo-kubeconfig" not found in namespace "default": secrets "demo-kubeconfig" not found\n', exitCode: 1 },
+});
 
 async function withContext(sb: ReturnType<typeof sandbox>) {
-  await mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'));
+  // A context merged by kaas before contexts were prefixed with <env>/<namespace>/.
+  await mergeContexts(path.join(sb.home, '.kube', 'config'), readFileSync(`${R}/clusterctl-get-kubeconfig.yaml`, 'utf8'), '');
 }
 
 describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () => {
@@ -65,7 +72,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const leftovers = (file: string, ns = 'default') => c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', ns, '--selector', selector, '-o', 'json'), { stdoutFile: `${R}/${file}` });
     const pvs = (file: string) => c.kc(c.w('get', 'persistentvolumes', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` });
     const classes = (file: string, ns: string) => c.kc(c.m('get', 'clusterclasses.v1beta2.cluster.x-k8s.io', '--namespace', ns, '-o', 'json'), { stdoutFile: `${R}/${file}` });
-    recordApplied(sb.home, 'demo', 'ingress-nginx', INGRESS_RECORD);
+    recordApplied(localKey(sb.home, 'example', '', 'demo'), 'ingress-nginx', INGRESS_RECORD);
     const fake = fakeTools([
       // A cluster kaas created before it had namespaces: found in default.
       c.clusterList(['default']),
@@ -148,6 +155,8 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       // A cluster kaas created before it had namespaces: found in default.
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
+      // The management cluster's Secret first, although a kubeconfig is recorded (it may hold an expired certificate).
+      c.getKubeconfig(),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-pvcs-all.json` }),
       c.kc(c.w('delete', 'pvc/data-0', '--namespace', 'app', '--ignore-not-found', '--wait=false')),
@@ -172,6 +181,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const { sb, c, found, deleteIt, noLeftovers } = provisioned();
     const fake = fakeTools([
       ...found,
+      c.getKubeconfig(),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stderrFile: 'test/fakes/recorded/kubectl-v1.32/error-connection-refused.txt', exitCode: 1 }),
       deleteIt,
       c.getCluster(),
@@ -222,6 +232,9 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       // A cluster kaas created before it had namespaces: found in default.
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
+      // No Secret: the recorded file, once its server is the Cluster's endpoint (the CA Secret unreadable: endpoint only).
+      noSecret(c),
+      c.kc(c.m(...c.get('secret', 'demo-ca', 'default')), { stderr: 'Error from server (NotFound): secrets "demo-ca" not found\n', exitCode: 1 }),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/get-services-all.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
@@ -260,7 +273,9 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       expect(said).toMatch(/the management cluster cannot be reached \(The connection to the server 127\.0\.0\.1:1 was refused.*\): the Cluster and the objects kaas applied there are not listed/);
       expect(said).toContain(`hint: kaas asked the management cluster of ${sb.mgmt}; set mgmt_kubeconfig`);
       expect(r.actions).not.toContain(CLUSTER_ACTION);
-      expect(r.actions).toEqual(expect.arrayContaining(['Octavia load balancer kube_service_demo_app_web (lb-web)', 'kubeconfig context demo-admin@demo', `file ${sb.workload}`]));
+      expect(r.actions).toEqual(expect.arrayContaining(['Octavia load balancer kube_service_demo_app_web (lb-web)', `file ${sb.workload}`]));
+      // A context merged before contexts were prefixed goes only when its server is provably this Cluster's.
+      expect(r.actions).not.toContain('kubeconfig context demo-admin@demo');
       expect(r.actions.some((a) => a.includes('capi-demo-controller'))).toBe(true);
       expect(cloud.log).toEqual([]);
     } finally {

@@ -17,7 +17,8 @@ const K = 'test/fakes/recorded/kubectl-v1.32';
 /** A temp home and the file names the flows use. */
 export function sandbox() {
   const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-cluster-'));
-  return { home, mgmt: path.join(home, 'mgmt.kubeconfig'), workload: path.join(home, '.kube', 'kaas', 'demo.yaml') };
+  // The recorded kubeconfig of cluster demo of environment example (namespace setting empty: demo).
+  return { home, mgmt: path.join(home, 'mgmt.kubeconfig'), workload: path.join(home, '.kube', 'kaas', 'env.example', 'demo', 'demo.yaml') };
 }
 
 /** Builders of expected calls. */

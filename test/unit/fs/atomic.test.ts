@@ -139,7 +139,7 @@ describe('a full disk (tmpfs, 64 KiB)', () => {
     const big = `apiVersion: v1\nkind: Config\nclusters:\n- name: demo\n  cluster: {server: "https://demo:6443", certificate-authority-data: ${'A'.repeat(8192)}}\ncontexts:\n- name: demo-admin@demo\n  context: {cluster: demo, user: demo-admin}\nusers:\n- name: demo-admin\n  user: {token: xyz}\n`;
     let err: KaasError | undefined;
     try {
-      await mergeContexts(kubeconfig, big);
+      await mergeContexts(kubeconfig, big, '');
     } catch (e) {
       err = e as KaasError;
     }
@@ -151,7 +151,7 @@ describe('a full disk (tmpfs, 64 KiB)', () => {
     expect(leftovers(mnt)).toEqual([]);
     fs.rmSync(filler);
     // With room again the same merge lands, and the old context is still there.
-    expect(await mergeContexts(kubeconfig, big)).toEqual(['demo-admin@demo']);
+    expect(await mergeContexts(kubeconfig, big, '')).toEqual(['demo-admin@demo']);
     expect(fs.readFileSync(kubeconfig, 'utf8')).toContain('name: prod');
     expect(mode(kubeconfig)).toBe(0o600);
   });

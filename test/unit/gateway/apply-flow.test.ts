@@ -4,6 +4,7 @@ import { PlanError } from '../../../lib/errors.js';
 import { runApplyGateway } from '../../../lib/gateway/apply-gateway.js';
 import type { ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import { appliedDir } from '../../../lib/ingress/applied.js';
+import { localKey } from '../../../lib/cluster/local-state.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
@@ -69,7 +70,7 @@ describe('apply-gateway against a (fake) workload cluster', () => {
     expect(r.text).toBe('Envoy Gateway v1.9.0 (Gateway API v1.6.1) applied to cluster demo; Gateway envoy-gateway-system/kaas at 203.0.113.45.nip.io');
     expect(r.data.applied).toMatchObject({ service: 'envoy-envoy-gateway-system-kaas-6e5e4f7a', loadBalancer: 'kube_service_demo_envoy-gateway-system_envoy-envoy-gateway-system-kaas-6e5e4f7a', lb: { annotatedAddress: '203.0.113.45' } });
     expect(logger.lines.join('\n')).toMatch(/Programmed False: AddressNotAssigned/);
-    const kept = readFileSync(path.join(appliedDir(home, 'demo'), 'envoy-gateway.yaml'), 'utf8');
+    const kept = readFileSync(path.join(appliedDir(localKey(home, 'example', '', 'demo')), 'envoy-gateway.yaml'), 'utf8');
     expect(kept).toContain('kind: EnvoyProxy');
     expect(kept).not.toContain('CustomResourceDefinition');
   });
@@ -236,9 +237,9 @@ describe('removeGateway (delete-cluster)', () => {
       k(kc, ['delete', 'gateway.gateway.networking.k8s.io/kaas', ...NS, '--ignore-not-found']),
       k(kc, ['delete', '-f', '-', '--ignore-not-found', '--wait=false'], { stdin: '---\nkind: EnvoyProxy\n' }),
     ]);
-    recordApplied(home, 'demo', GATEWAY_RECORD, '---\nkind: EnvoyProxy\n');
-    await removeGateway(deps.kubectlFor({ kubeconfig: path.join(home, 'workload.yaml') }), home, 'demo', logger);
+    recordApplied(localKey(home, 'example', '', 'demo'), GATEWAY_RECORD, '---\nkind: EnvoyProxy\n');
+    await removeGateway(deps.kubectlFor({ kubeconfig: path.join(home, 'workload.yaml') }), localKey(home, 'example', '', 'demo'), logger);
     fake!.assertDone();
-    expect(readApplied(home, 'demo', GATEWAY_RECORD)).toBeUndefined();
+    expect(readApplied(localKey(home, 'example', '', 'demo'), GATEWAY_RECORD)).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { PlanError, UsageError } from '../../../lib/errors.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import { appliedDir } from '../../../lib/ingress/applied.js';
+import { localKey } from '../../../lib/cluster/local-state.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
@@ -75,7 +76,7 @@ describe('apply-ingress against a (fake) workload cluster', () => {
     // No second apply: the VIP is not the source the nodes see, so there is nothing to narrow to.
     expect(fake!.calls().filter((c) => c.argv.includes('apply'))).toHaveLength(1);
     expect(logger.lines.join('\n')).toMatch(/proxy-real-ip-cidr: trusting PROXY headers from node_cidr 10\.8\.0\.0\/20: amphorae send to the nodes from their own ports/);
-    const kept = readFileSync(path.join(appliedDir(home, 'demo'), 'ingress-nginx.yaml'), 'utf8');
+    const kept = readFileSync(path.join(appliedDir(localKey(home, 'example', '', 'demo')), 'ingress-nginx.yaml'), 'utf8');
     expect(kept).toContain('proxy-real-ip-cidr: 10.8.0.0/20');
   });
 
@@ -85,7 +86,7 @@ describe('apply-ingress against a (fake) workload cluster', () => {
     fake!.assertDone();
     expect(r.data.applied).toMatchObject({ realIpCidr: '10.20.0.0/16' });
     expect(logger.lines.join('\n')).toMatch(/trusting PROXY headers from node_cidr 10\.20\.0\.0\/16: .*the LB VIP 10\.20\.0\.17 is inside node_cidr/);
-    expect(readFileSync(path.join(appliedDir(home, 'demo'), 'ingress-nginx.yaml'), 'utf8')).toContain('proxy-real-ip-cidr: 10.20.0.0/16');
+    expect(readFileSync(path.join(appliedDir(localKey(home, 'example', '', 'demo')), 'ingress-nginx.yaml'), 'utf8')).toContain('proxy-real-ip-cidr: 10.20.0.0/16');
   });
 
   it('keeps node_cidr when Octavia cannot be asked, and says why', async () => {
