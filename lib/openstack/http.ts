@@ -28,23 +28,8 @@ export interface HttpResponse<T = unknown> {
   request?: { method: string; url: string; service: string };
 }
 
-/**
- * The list under `key` of a JSON answer (`{"providers": [...]}`). An answer without it is an error,
- * not an empty list: a proxy's page or a broken service read as "no providers" gave a green plan.
- */
-export function listIn<T>(res: HttpResponse<unknown>, key: string): T[] {
-  const list = (res.data as Record<string, unknown> | null | undefined)?.[key];
-  if (Array.isArray(list)) return list as T[];
-  const r = res.request ?? { method: 'GET', url: '(unknown URL)', service: 'OpenStack' };
-  throw new HttpError({
-    service: r.service, method: r.method, url: r.url, status: res.status,
-    detail: `the answer has no "${key}" list (${describeBody(res)})`,
-    hint: `${r.service} did not answer like its API: is the catalog endpoint right (not a proxy or web page)? If it is, the service is failing; ask the cloud operator`,
-  });
-}
-
 /** What an answer body is, in a few words, for messages ("text/html, 312 bytes: <html>…"). */
-function describeBody(res: HttpResponse<unknown>): string {
+export function describeBody(res: HttpResponse<unknown>): string {
   const type = res.headers['content-type'] ?? 'no content type';
   const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data) ?? '';
   return `${type}, ${text.length} chars: ${JSON.stringify(text.slice(0, 60))}`;
