@@ -40,6 +40,8 @@ export interface CommandResult {
   raw?: string;
   /** Exit code when the command completed but found problems (e.g. validate). */
   exitCode?: 0 | 1 | 2;
+  /** `error:` / `hint:` lines for stderr, printed after the result (doctor's "checks could not run"). */
+  stderr?: string;
 }
 
 /** Declares the global flags (defaults from KAAS_ENV / KAAS_SETTINGS_DIR). */

@@ -83,8 +83,19 @@ export function formatReport(r: DoctorReport, title: string): string {
   if (r.couldNotRun.length) {
     lines.push(`could not run (${r.couldNotRun.length}):`);
     for (const s of r.couldNotRun) lines.push(`  ${s.check}: could not run: ${oneLine(s.reason)}`);
-    const why = [...new Set(r.couldNotRun.map((s) => oneLine(s.reason)))];
-    lines.push(`error: ${r.couldNotRun.length} check(s) could not run (${why.join('; ')}); this is not a clean bill of health`);
   }
+  return lines.join('\n');
+}
+
+/**
+ * The error lines of a report some of whose checks could not run (for stderr, where every kaas error
+ * goes), with the hints of the causes (a 401's "check the credentials", a shape error's "ask the
+ * operator"); undefined when every check ran.
+ */
+export function incompleteError(r: DoctorReport, hints: string[] = []): string | undefined {
+  if (!r.couldNotRun.length) return undefined;
+  const why = [...new Set(r.couldNotRun.map((s) => oneLine(s.reason)))];
+  const lines = [`error: ${r.couldNotRun.length} check(s) could not run (${why.join('; ')}); this is not a clean bill of health`];
+  for (const h of [...new Set(hints)]) lines.push(`hint: ${oneLine(h)}`);
   return lines.join('\n');
 }
