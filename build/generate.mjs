@@ -82,6 +82,13 @@ async function settingsValidators() {
   return standaloneValidators(ajv, schemas);
 }
 
+/** The validator of every OpenStack answer entry kaas reads (lib/openstack/answer-schemas.ts). */
+async function answerValidators() {
+  const { ANSWER_AJV_OPTIONS, ANSWER_SCHEMAS, LINKS_SCHEMA } = await dist('lib/openstack/answer-schemas.js');
+  const ajv = new Ajv({ ...ANSWER_AJV_OPTIONS, code: { source: true, esm: true } });
+  return standaloneValidators(ajv, { ...ANSWER_SCHEMAS, links: LINKS_SCHEMA });
+}
+
 /** The validator of every CRD schema under templates/crds/. */
 async function crdValidators() {
   const { CRD_AJV_OPTIONS, closeObjects } = await dist('lib/render/crd-schema.js');
@@ -149,6 +156,7 @@ export const GENERATED = {
   bundled,
   'settings-validators': settingsValidators,
   'crd-validators': crdValidators,
+  'answer-validators': answerValidators,
   'k8s-models': k8sModels,
   'gateway-validators': gatewayValidators,
 };

@@ -3,6 +3,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { statSync } from 'node:fs';
 import { resolveSettingsDir } from '../lib/settings/dirs.js';
 import { createProcessRunner, type ProcessRunner } from '../lib/exec/runner.js';
+import { printable } from '../lib/visible.js';
 import { createLogger, spinnerAllowed, type Logger, type StepHandle } from '../lib/log.js';
 import { redact } from '../lib/redact.js';
 
@@ -39,6 +40,8 @@ export interface CommandResult {
   raw?: string;
   /** Exit code when the command completed but found problems (e.g. validate). */
   exitCode?: 0 | 1 | 2;
+  /** `error:` / `hint:` lines for stderr, printed after the result (doctor's "checks could not run"). */
+  stderr?: string;
 }
 
 /** Declares the global flags (defaults from KAAS_ENV / KAAS_SETTINGS_DIR). */
@@ -74,10 +77,10 @@ async function spinnerFactory(color: boolean): Promise<(title: string) => StepHa
     const secs = () => `(${((Date.now() - t0) / 1000).toFixed(1)}s)`;
     return {
       update: (m) => {
-        s.text = redact(`${title}: ${m}`);
+        s.text = printable(redact(`${title}: ${m}`));
       },
-      succeed: (m) => s.succeed(redact(`${m ?? title} ${secs()}`)),
-      fail: (m) => s.fail(redact(`${m ?? title} ${secs()}`)),
+      succeed: (m) => s.succeed(printable(redact(`${m ?? title} ${secs()}`))),
+      fail: (m) => s.fail(printable(redact(`${m ?? title} ${secs()}`))),
     };
   };
 }

@@ -8,6 +8,7 @@ import { formatError, KaasError, UsageError } from '../lib/errors.js';
 import { fsError, isFsError } from '../lib/fs/errors.js';
 import { kaasVersion } from '../lib/paths.js';
 import { redact } from '../lib/redact.js';
+import { printable } from '../lib/visible.js';
 import os from 'node:os';
 import { commands } from './commands/index.js';
 import { globalOptions, settingsDirOf, skipHelpCache, takeResult, type OutputFormat } from './context.js';
@@ -130,6 +131,7 @@ async function main(rawArgv: string[]): Promise<number> {
     // Loaded only when there is a result to print: --help stays free of the YAML library.
     const { renderResult } = await import('./output.js');
     process.stdout.write(renderResult(result, format));
+    if (result.stderr) process.stderr.write(`${printable(redact(result.stderr))}\n`);
     return result.exitCode ?? 0;
   } catch (caught) {
     // A file-system error no use case expected still names its path and a fix, never a bare errno.
@@ -141,9 +143,13 @@ async function main(rawArgv: string[]): Promise<number> {
 
 // A reader that stops early (`kaas … | head`) closes the pipe: the rest of the output has nowhere to
 // go, so kaas ends quietly as other Unix tools do, instead of an EPIPE stack trace.
+// Any other write error (ENOSPC on a full device, EIO) is said as such, without a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw err;
+  process.stderr.write(`${formatError(new KaasError(`cannot write the output to stdout: ${err.code ?? 'error'} (${err.message})`, {
+    hint: err.code === 'ENOSPC' ? 'the device stdout goes to is full: free space or send the output elsewhere' : 'check where stdout goes (a file, a pipe) and run again',
+  }), false)}\n`);
+  process.exit(1);
 });
 
 // The arguments after node and the script (yargs's hideBin, which differs only inside Electron).

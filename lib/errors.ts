@@ -1,3 +1,5 @@
+import { printable } from './visible.js';
+
 /**
  * Typed errors. Every error kaas raises on purpose is a KaasError: it carries the exit code the
  * entry point must use (2 = bad usage or invalid settings, 1 = the operation failed), the
@@ -60,5 +62,11 @@ export function formatError(err: unknown, verbose: boolean): string {
     lines.push(`error: ${String(err)}`);
   }
   if (verbose && err instanceof Error && err.stack) lines.push('', err.stack);
-  return lines.join('\n');
+  // Messages quote names from the cloud and the cluster: their control characters are escaped.
+  return printable(lines.join('\n'));
+}
+
+/** What a JSON value is, for messages about answers of the wrong shape: "null", "missing", "a list", "an object", "a string", … */
+export function kindOf(v: unknown): string {
+  return v === null ? 'null' : v === undefined ? 'missing' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }

@@ -26,3 +26,8 @@ declare module 'kaas-gen:gateway-validators' {
   /** "<release>/<group>/<version>/<Kind>" → its validator's file under dist/bundle/validators/. */
   export const GATEWAY_VALIDATORS: Record<string, string>;
 }
+declare module 'kaas-gen:answer-validators' {
+  import type { ValidateFunction } from 'ajv';
+  /** List key of an OpenStack answer ("loadbalancers", …, "links") → the validator of one entry (ajv standalone code). */
+  export const VALIDATORS: Record<string, ValidateFunction>;
+}

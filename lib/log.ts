@@ -1,4 +1,5 @@
 import { redact } from './redact.js';
+import { printable } from './visible.js';
 
 /**
  * Where kaas talks to the user while it works. Everything goes to stderr (stdout is reserved for
@@ -46,27 +47,28 @@ export function spinnerAllowed(stream: { isTTY?: boolean; columns?: number }, o:
 export function createLogger(opts: LoggerOptions = {}): Logger {
   const write = opts.write ?? ((t: string) => process.stderr.write(t));
   const color = opts.color ?? false;
-  const out = (line: string) => write(redact(line) + '\n');
+  // Control characters of the message are escaped before the logger adds its own colour codes.
+  const out = (line: string, painted = (l: string) => l) => write(painted(printable(redact(line))) + '\n');
   const logger: Logger = {
     verbose: opts.verbose ?? false,
     interactive: opts.spinner !== undefined && !opts.quiet,
     info: (m) => {
       if (!opts.quiet) out(m);
     },
-    warn: (m) => out(`${paint(color, '33', 'warning:')} ${m}`),
+    warn: (m) => out(m, (l) => `${paint(color, '33', 'warning:')} ${l}`),
     debug: (m) => {
-      if (opts.verbose) out(paint(color, '2', m));
+      if (opts.verbose) out(m, (l) => paint(color, '2', l));
     },
     step: (title) => {
-      if (opts.spinner && !opts.quiet) return opts.spinner(redact(title));
+      if (opts.spinner && !opts.quiet) return opts.spinner(printable(redact(title)));
       const t0 = Date.now();
       if (!opts.quiet) out(`… ${title}`);
       return {
         update: (m) => logger.debug(`  ${m}`),
         succeed: (m) => {
-          if (!opts.quiet) out(`${paint(color, '32', '✓')} ${m ?? title} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
+          if (!opts.quiet) out(`${m ?? title} (${((Date.now() - t0) / 1000).toFixed(1)}s)`, (l) => `${paint(color, '32', '✓')} ${l}`);
         },
-        fail: (m) => out(`${paint(color, '31', '✗')} ${m ?? title}`),
+        fail: (m) => out(m ?? title, (l) => `${paint(color, '31', '✗')} ${l}`),
       };
     },
   };

@@ -23,3 +23,23 @@ export function hiddenNote(name: string): string {
   if (!found.length) return '';
   return ` (it holds ${found.map(visibleName).join(', ')}: ${found.length > 1 ? 'characters' : 'a character'} invisible or looking like another; retype the name)`;
 }
+
+// Control characters (C0 but tab and newline, DEL, C1) and the bidi controls that reorder what
+// follows them on a terminal (U+202A–U+202E, U+2066–U+2069).
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const escapeChar = (ch: string) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`;
+
+/**
+ * `text` safe to print on a terminal: every control character but newline and tab escaped as \uXXXX.
+ * Names from the cloud or the cluster reach kaas's output; an escape sequence in a load balancer's
+ * name moved the cursor, recoloured or retitled the user's terminal. Applied where text leaves kaas
+ * (the logger, the command's text result, the error lines).
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, escapeChar);
+}
+
+/** `text` as one printable line: also newlines, carriage returns and tabs escaped (a name holding "\nhint: …" cannot fake a line). */
+export function oneLine(text: string): string {
+  return printable(text).replace(/[\n\r\t]/g, escapeChar);
+}

@@ -1,3 +1,4 @@
+import { oneLine } from '../visible.js';
 import { diffLines } from './reconcile.js';
 import type { CreateClusterResult } from './create.js';
 import type { DeleteClusterResult } from './delete.js';
@@ -31,7 +32,8 @@ export function createSummary(r: CreateClusterResult): string {
 /** The human summary of delete-cluster. */
 export function deleteSummary(r: DeleteClusterResult): string {
   const head = r.dryRun ? `dry-run: delete-cluster ${r.cluster} would delete:` : `cluster ${r.cluster}: ${r.actions.length ? 'deleted' : 'nothing to delete'}`;
-  return [head, ...r.actions.map((a) => `  ${a}`)].join('\n');
+  // One line per action: a name from the cloud holding a newline cannot fake a line of its own.
+  return [head, ...r.actions.map((a) => `  ${oneLine(a)}`)].join('\n');
 }
 
 /** `--list-variables` for humans: each template file and the variables it reads. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { KaasError, UsageError } from '../errors.js';
 import { hiddenNote, visibleName } from '../visible.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
@@ -23,7 +23,7 @@ import { CLUSTER_CHECKS } from './cluster-checks.js';
 import { healthMonitorMissing } from './monitor-checks.js';
 import { fetchCloudSnapshot } from './fetch-cloud.js';
 import { fetchClusterSnapshot } from './fetch-cluster.js';
-import { formatReport, hasErrors, incomplete, sortFindings, type DoctorReport } from './findings.js';
+import { formatReport, hasErrors, incomplete, incompleteError, sortFindings, type DoctorReport } from './findings.js';
 import { ownedBy } from './names.js';
 import { ownerNames } from './check.js';
 import { clusterNames } from '../cluster/model.js';
@@ -78,7 +78,7 @@ async function cloudSide(o: DoctorOptions, deps: DoctorDeps, s: Settings, cfg: C
  * (cloud or cluster unreadable, a quota forbidden) is listed as "could not run: <why>", never a
  * crash. Exit code 1 when there is an error finding or a check could not run (issue 23).
  */
-export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ data: DoctorReport; text: string; exitCode: 0 | 1 }> {
+export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ data: DoctorReport; text: string; stderr?: string; exitCode: 0 | 1 }> {
   if (o.cluster !== undefined && (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.cluster) || o.cluster.length > 40)) {
     throw new UsageError(`cluster name "${visibleName(o.cluster)}" is not valid${hiddenNote(o.cluster)}`, { hint: "use lower-case letters, digits and '-' (at most 40), as in clusters.<name>" });
   }
@@ -92,6 +92,8 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   let cloud: CloudSnapshot | undefined;
   let lb = s.use_ovn_lb_provider === false ? orThrow(planLoadBalancerOffline(s)) : undefined;
   const notRunByFetch: DoctorReport['couldNotRun'] = [];
+  // The hints of what made checks not run: printed with the error line on stderr.
+  const hints: string[] = [];
   try {
     const r = await cloudSide(o, deps, s, cfg);
     cloud = r.snapshot;
@@ -99,6 +101,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
     notRunByFetch.push(...r.couldNotRun);
   } catch (e) {
     unavailable.cloud = `cloud ${cfg.name} not readable: ${(e as Error).message.split('\n')[0]}`;
+    if (e instanceof KaasError && e.hint) hints.push(e.hint);
   }
   // Without the cloud's capabilities the plan assumes the default provider (amphora).
   lb ??= { ...orThrow(planLoadBalancerOffline({ use_ovn_lb_provider: false })), reasons: ['provider unknown: the cloud could not be read'] };
@@ -122,6 +125,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
       } catch (e) {
         const lines = (e as Error).message.split('\n').filter((l) => l.trim() && !/^E\d{4} /.test(l));
         unavailable.cluster = `cluster ${o.cluster} not reachable: ${lines.at(-1) ?? lines[0] ?? 'kubectl failed'}`;
+        if (e instanceof KaasError && e.hint) hints.push(e.hint);
       }
     }
   }
@@ -151,5 +155,5 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   const title = `kaas doctor ${o.cluster ?? '(all clusters of the project)'}: provider ${lb.provider}, project ${cloud?.projectId ?? '?'}`;
   // Issue 23: a check that could not run (cloud down, 403, 5xx, not JSON, revoked token; cluster
   // unreachable; a quota forbidden) is not health: "no findings" with exit 0 said so when nothing had been checked.
-  return { data, text: formatReport(data, title), exitCode: hasErrors(data.findings) || incomplete(data) ? 1 : 0 };
+  return { data, text: formatReport(data, title), stderr: incompleteError(data, hints), exitCode: hasErrors(data.findings) || incomplete(data) ? 1 : 0 };
 }

@@ -1,3 +1,5 @@
+import { oneLine } from '../visible.js';
+
 /**
  * What doctor, check-lb and the post-apply verification report: findings with a stable check id,
  * a severity, the resource, one sentence of what is wrong and the exact fix. Plain data: printed as
@@ -66,22 +68,34 @@ export function formatReport(r: DoctorReport, title: string): string {
     if (!group.length) continue;
     lines.push('', `${sev === 'error' ? 'ERRORS' : sev === 'warning' ? 'WARNINGS' : 'INFO'} (${group.length})`);
     for (const f of group) {
-      lines.push(`  [${f.check}] ${f.resource.type} ${f.resource.name}${f.resource.id && f.resource.id !== f.resource.name ? ` (${f.resource.id})` : ''}`);
-      lines.push(`    ${f.message}`);
-      lines.push(`    fix: ${f.fix}`);
+      // Each field is one line: a name from the cloud holding "\nhint: …" cannot add a line of its own.
+      lines.push(`  [${f.check}] ${f.resource.type} ${oneLine(f.resource.name)}${f.resource.id && f.resource.id !== f.resource.name ? ` (${oneLine(f.resource.id)})` : ''}`);
+      lines.push(`    ${oneLine(f.message)}`);
+      lines.push(`    fix: ${oneLine(f.fix)}`);
     }
   }
   if (!r.findings.length) lines.push('', incomplete(r) ? 'no findings in what could be checked' : 'no findings');
   lines.push('', `checked (${r.checked.length}): ${r.checked.join(', ') || 'nothing'}`);
   if (r.skipped.length) {
     lines.push(`skipped (${r.skipped.length}):`);
-    for (const s of r.skipped) lines.push(`  ${s.check}: ${s.reason}`);
+    for (const s of r.skipped) lines.push(`  ${s.check}: ${oneLine(s.reason)}`);
   }
   if (r.couldNotRun.length) {
     lines.push(`could not run (${r.couldNotRun.length}):`);
-    for (const s of r.couldNotRun) lines.push(`  ${s.check}: could not run: ${s.reason}`);
-    const why = [...new Set(r.couldNotRun.map((s) => s.reason))];
-    lines.push(`error: ${r.couldNotRun.length} check(s) could not run (${why.join('; ')}); this is not a clean bill of health`);
+    for (const s of r.couldNotRun) lines.push(`  ${s.check}: could not run: ${oneLine(s.reason)}`);
   }
+  return lines.join('\n');
+}
+
+/**
+ * The error lines of a report some of whose checks could not run (for stderr, where every kaas error
+ * goes), with the hints of the causes (a 401's "check the credentials", a shape error's "ask the
+ * operator"); undefined when every check ran.
+ */
+export function incompleteError(r: DoctorReport, hints: string[] = []): string | undefined {
+  if (!r.couldNotRun.length) return undefined;
+  const why = [...new Set(r.couldNotRun.map((s) => oneLine(s.reason)))];
+  const lines = [`error: ${r.couldNotRun.length} check(s) could not run (${why.join('; ')}); this is not a clean bill of health`];
+  for (const h of [...new Set(hints)]) lines.push(`hint: ${oneLine(h)}`);
   return lines.join('\n');
 }

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
-import { specialKind, statOrUndefined, syncDir } from './atomic.js';
+import { statOrUndefined, syncDir } from './atomic.js';
 import { ensureDir } from './dir.js';
 import { withFsErrors } from './errors.js';
+import { checkOutputTargets } from './output-target.js';
 import { commitSet, JOURNAL, lockOutputDir, recoverOutputDir, STAGE_PREFIX, type Journal } from './output-journal.js';
 
 /** One output file of a dry-run; `name` may hold a sub-directory (`<namespace>/<file>`). */
@@ -30,7 +30,7 @@ export function writeOutputDir(dir: string, files: OutputFile[], owner: string, 
   ensureDir(dir, 0o755, '--output-dir');
   for (const f of files) checkName(f.name);
   // Check every target first, so that a bad path is refused before anything is written.
-  for (const f of files) checkTarget(path.join(dir, f.name));
+  checkOutputTargets(dir, files.map((f) => f.name));
   withFsErrors(dir, 'write into', () => fs.accessSync(dir, fs.constants.W_OK));
   const unlock = lockOutputDir(dir);
   try {
@@ -57,19 +57,6 @@ function checkName(name: string): void {
   const norm = path.normalize(name);
   if (path.isAbsolute(norm) || norm.startsWith('..') || norm.split(path.sep).some((p) => p.startsWith('.kaas-output'))) {
     throw new Error(`internal: output file name ${JSON.stringify(name)} is not a plain relative name`);
-  }
-}
-
-/** Refuses a directory, device, FIFO or socket where a file of the set goes (links followed). */
-function checkTarget(p: string): void {
-  withFsErrors(p, 'write', () => {
-    if (fs.existsSync(p) && fs.statSync(p).isDirectory()) throw Object.assign(new Error(`EISDIR: '${p}'`), { code: 'EISDIR', syscall: 'open', path: p });
-  });
-  const kind = specialKind(p);
-  if (kind) {
-    throw new UsageError(`cannot write ${p}: it is a ${kind}, not a regular file; kaas writes only regular files and never replaces anything else`, {
-      hint: 'remove it or choose another --output-dir; nothing was written',
-    });
   }
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { OperationError } from '../errors.js';
 import { syncDir, writeFileAtomic } from './atomic.js';
+import { checkOutputTargets } from './output-target.js';
 import { withFsErrors } from './errors.js';
 import { goneOwner, ownerRecord, processGone, readOwnerRecord } from './owner.js';
 
@@ -103,6 +104,14 @@ export function commitSet(dir: string, stage: string, warn: (m: string) => void)
 function finishCommit(dir: string, warn: (m: string) => void): void {
   const commit = path.join(dir, COMMIT);
   const journal = JSON.parse(fs.readFileSync(path.join(commit, JOURNAL), 'utf8')) as Journal;
+  // Checked again under the lock, before any file moves: a link or FIFO planted since the first
+  // check is refused, and the commit marker goes with the refusal (the old set stays as it is).
+  try {
+    checkOutputTargets(dir, journal.files.filter((f) => fs.existsSync(path.join(commit, 'files', f.name))).map((f) => f.name));
+  } catch (err) {
+    fs.rmSync(commit, { recursive: true, force: true });
+    throw err;
+  }
   const touched = new Set([dir]);
   for (const f of journal.files) {
     const src = path.join(commit, 'files', f.name);
@@ -111,13 +120,7 @@ function finishCommit(dir: string, warn: (m: string) => void): void {
     withFsErrors(dst, 'write', () => {
       fs.mkdirSync(path.dirname(dst), { recursive: true, mode: 0o755 });
       touched.add(path.dirname(dst));
-      if (!f.secret && isLink(dst)) {
-        // Your link (into a dotfiles or review repository, say) stays a link: written through.
-        writeFileAtomic(dst, fs.readFileSync(src, 'utf8'));
-        fs.rmSync(src);
-      } else {
-        fs.renameSync(src, dst); // a secret file replaces a link planted there, never follows it
-      }
+      fs.renameSync(src, dst); // replaces the file; never follows a link (none is there: checked above)
     });
   }
   const manifestFile = path.join(dir, MANIFEST);
@@ -146,13 +149,6 @@ function readManifest(file: string): Manifest {
   return { sets: {} };
 }
 
-const isLink = (p: string) => {
-  try {
-    return fs.lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
-};
 const isRegular = (p: string) => {
   try {
     return fs.lstatSync(p).isFile();

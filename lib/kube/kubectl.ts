@@ -1,3 +1,4 @@
+import { readKubeJson } from './kube-answer.js';
 import { OperationError } from '../errors.js';
 import { ExecError, type ProcessRunner, type RunResult } from '../exec/runner.js';
 import { registerSecret } from '../redact.js';
@@ -106,7 +107,7 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
         if (name && NOT_FOUND.test(r.stderr)) return undefined;
         throw new ExecError(binary, [...prefix, ...args], r.exitCode, r.stderr, hint);
       }
-      return JSON.parse(r.stdout) as T;
+      return readKubeJson<T>(r.stdout, `${binary} ${args.join(' ')}`, name !== undefined && !kind.includes(','));
     },
     async rolloutStatus(resource, scope, timeoutSec) {
       const args = ['rollout', 'status', resource, ...scopeArgs(scope), `--timeout=${timeoutSec}s`];

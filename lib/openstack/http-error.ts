@@ -49,6 +49,8 @@ export function hintFor(e: {
   retryAt?: number; waited?: boolean;
   /** The request was sent again after a reset/cut-off before giving up. */
   retried?: boolean;
+  /** How many times the request was sent (a timed-out idempotent request is sent again with more time). */
+  attempts?: number;
 }): string | undefined {
   const where = !e.cloudFile ? '' : e.cloudFile === 'environment' ? ' (from the OS_* variables)' : ` (in ${e.cloudFile})`;
   const cloud = e.cloud ? ` of cloud "${e.cloud}"${where}` : '';
@@ -93,7 +95,7 @@ export function hintFor(e: {
         : `nothing listens at ${origin}: is ${e.service} running, and is its catalog endpoint right?`;
     case 'ETIMEDOUT':
     case 'ECONNABORTED':
-      return `${e.service} at ${origin} did not answer within ${seconds(e.timeoutMs)}: check network access (proxy, firewall, VPN)`;
+      return `${e.service} at ${origin} did not answer within ${seconds(e.timeoutMs)}${(e.attempts ?? 1) > 1 ? ` (sent ${e.attempts} times, each with twice the time of the one before)` : ''}: check network access (proxy, firewall, VPN); if the cloud is only slow, raise the deadline (kaas detect --timeout 2m)`;
     case 'EBUDGET':
       return `${e.service} at ${origin} answers too slowly for the run to finish (all requests together took over ${seconds(e.budgetMs)}); retry later or ask the cloud operator`;
     case 'ETOOBIG':

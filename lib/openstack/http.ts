@@ -28,23 +28,8 @@ export interface HttpResponse<T = unknown> {
   request?: { method: string; url: string; service: string };
 }
 
-/**
- * The list under `key` of a JSON answer (`{"providers": [...]}`). An answer without it is an error,
- * not an empty list: a proxy's page or a broken service read as "no providers" gave a green plan.
- */
-export function listIn<T>(res: HttpResponse<unknown>, key: string): T[] {
-  const list = (res.data as Record<string, unknown> | null | undefined)?.[key];
-  if (Array.isArray(list)) return list as T[];
-  const r = res.request ?? { method: 'GET', url: '(unknown URL)', service: 'OpenStack' };
-  throw new HttpError({
-    service: r.service, method: r.method, url: r.url, status: res.status,
-    detail: `the answer has no "${key}" list (${describeBody(res)})`,
-    hint: `${r.service} did not answer like its API: is the catalog endpoint right (not a proxy or web page)? If it is, the service is failing; ask the cloud operator`,
-  });
-}
-
 /** What an answer body is, in a few words, for messages ("text/html, 312 bytes: <html>…"). */
-function describeBody(res: HttpResponse<unknown>): string {
+export function describeBody(res: HttpResponse<unknown>): string {
   const type = res.headers['content-type'] ?? 'no content type';
   const text = typeof res.data === 'string' ? res.data : JSON.stringify(res.data) ?? '';
   return `${type}, ${text.length} chars: ${JSON.stringify(text.slice(0, 60))}`;
@@ -141,21 +126,21 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const stats = { requests: 0 };
   const log = opts.logger;
 
-  async function attempt(req: HttpRequest): Promise<AxiosResponse> {
+  async function attempt(req: HttpRequest, deadlineMs: number): Promise<AxiosResponse> {
     stats.requests++;
     const headers = { Accept: 'application/json', ...(req.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...req.headers };
     log.debug(`→ ${req.method} ${req.url} ${JSON.stringify(redactValue(headers))} ${trace(req.body)}`.trimEnd());
     const t0 = Date.now();
     // axios's own timeout is an idle timer on the socket: a server dripping one byte a second after its
     // headers kept a request alive for ever. The signal is a deadline for the whole request.
-    const deadline = AbortSignal.timeout(timeoutMs);
+    const deadline = AbortSignal.timeout(deadlineMs);
     let res: AxiosResponse;
     try {
-      res = await ax.request({ method: req.method, url: req.url, headers, data: req.body, signal: AbortSignal.any([deadline, budget]) });
+      res = await ax.request({ method: req.method, url: req.url, headers, data: req.body, timeout: deadlineMs, signal: AbortSignal.any([deadline, budget]) });
     } catch (err) {
       const e = err as { code?: string; message?: string };
       if (budget.aborted) throw Object.assign(new Error(`the run's requests took longer than ${Math.round(budgetMs / 1000)} s together`), { code: 'EBUDGET' });
-      if (deadline.aborted) throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: 'ETIMEDOUT' });
+      if (deadline.aborted) throw Object.assign(new Error(`timeout of ${deadlineMs}ms exceeded`), { code: 'ETIMEDOUT' });
       if (/maxContentLength size of \d+ exceeded/.test(e.message ?? '')) throw Object.assign(new Error(`the answer is larger than ${maxBody} bytes`), { code: 'ETOOBIG' });
       // axios's "stream has been aborted": headers came, then the connection closed before the body's end.
       if (e.code === 'ERR_BAD_RESPONSE' && /aborted/.test(e.message ?? '')) {
@@ -171,13 +156,23 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   async function send<T>(req: HttpRequest): Promise<HttpResponse<T>> {
     const mayRetry = req.retry ?? !['POST', 'PATCH'].includes(req.method);
     let waitedForRateLimit = false;
+    let deadlineMs = timeoutMs;
     for (let n = 0; ; n++) {
       const last = !mayRetry || n >= retries;
       let res: AxiosResponse;
       try {
-        res = await attempt(req);
+        res = await attempt(req, deadlineMs);
       } catch (err) {
         const code = (err as { code?: string }).code;
+        // A slow but live cloud (one busy worker serving many runs at once) gets its chance: an idempotent
+        // request that ran out of time is sent again with twice the time, while the run's budget lasts.
+        // The whole-request deadline stays, so a drip-fed answer still ends.
+        const left = budgetMs - (Date.now() - startedAt);
+        if (!last && code === 'ETIMEDOUT' && left > deadlineMs * 2) {
+          log.debug(`  no complete answer within ${deadlineMs} ms; retrying with ${deadlineMs * 2} ms`);
+          deadlineMs *= 2;
+          continue;
+        }
         if (!last && code && RETRY_CODES.has(code) && !budget.aborted) {
           log.debug(`  ${code}; retrying in ${backoffMs * 2 ** n} ms`);
           await sleep(backoffMs * 2 ** n);
@@ -185,7 +180,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
         }
         throw new HttpError({
           service: req.service, method: req.method, url: req.url, code, cause: err,
-          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, cloudFile: opts.cloudFile, timeoutMs, budgetMs, maxBodyBytes: maxBody, cacert: Boolean(opts.ca), retried: mayRetry && retries > 0 }),
+          detail: (err as Error).message, hint: hintFor({ service: req.service, url: req.url, code, cloud: opts.cloud, cloudFile: opts.cloudFile, timeoutMs, budgetMs, attempts: n + 1, maxBodyBytes: maxBody, cacert: Boolean(opts.ca), retried: mayRetry && retries > 0 }),
         });
       }
       // 2xx; a 1xx is never the final answer.

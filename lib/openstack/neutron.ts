@@ -1,4 +1,5 @@
 import { stripVersionSuffix } from './catalog.js';
+import { readAllPages } from './list-pages.js';
 import type { Connection } from './connection.js';
 
 /** A Neutron network (fields kaas uses). */
@@ -45,35 +46,23 @@ function query(params: Record<string, string | undefined>): string {
 
 /** Networks with router:external=True, i.e. the ones floating IPs come from. */
 export async function listExternalNetworks(c: Connection, root: string): Promise<Network[]> {
-  const res = await c.call<{ networks?: Network[] }>('network', root, {
-    method: 'GET', path: '/v2.0/networks?router%3Aexternal=true',
-  });
-  return res.data?.networks ?? [];
+  return readAllPages<Network>(c, 'network', root, '/v2.0/networks?router%3Aexternal=true', 'networks');
 }
 
 /** Floating IPs, optionally those attached to one port and those of one project (an admin token sees every project's). */
 export async function listFloatingIps(c: Connection, root: string, filter: { portId?: string; address?: string; projectId?: string } = {}): Promise<FloatingIp[]> {
-  const res = await c.call<{ floatingips?: FloatingIp[] }>('network', root, {
-    method: 'GET', path: `/v2.0/floatingips${query({ port_id: filter.portId, floating_ip_address: filter.address, project_id: filter.projectId })}`,
-  });
-  return res.data?.floatingips ?? [];
+  return readAllPages<FloatingIp>(c, 'network', root, `/v2.0/floatingips${query({ port_id: filter.portId, floating_ip_address: filter.address, project_id: filter.projectId })}`, 'floatingips');
 }
 
 /** Ports, optionally of one device (server) or network. */
 export async function listPorts(c: Connection, root: string, filter: { deviceId?: string; networkId?: string } = {}): Promise<Port[]> {
-  const res = await c.call<{ ports?: Port[] }>('network', root, {
-    method: 'GET', path: `/v2.0/ports${query({ device_id: filter.deviceId, network_id: filter.networkId })}`,
-  });
-  return res.data?.ports ?? [];
+  return readAllPages<Port>(c, 'network', root, `/v2.0/ports${query({ device_id: filter.deviceId, network_id: filter.networkId })}`, 'ports');
 }
 
-/** Every floating IP of the project in one call, with the fields doctor reads (description says who made it). */
+/** Every floating IP of the project (every page), with the fields doctor reads (description says who made it). */
 export async function listProjectFloatingIps(c: Connection, root: string): Promise<FloatingIp[]> {
   const fields = ['id', 'floating_ip_address', 'port_id', 'fixed_ip_address', 'description', 'status'];
-  const res = await c.call<{ floatingips?: FloatingIp[] }>('network', root, {
-    method: 'GET', path: `/v2.0/floatingips?${fields.map((f) => `fields=${f}`).join('&')}`,
-  });
-  return res.data?.floatingips ?? [];
+  return readAllPages<FloatingIp>(c, 'network', root, `/v2.0/floatingips?${fields.map((f) => `fields=${f}`).join('&')}`, 'floatingips');
 }
 
 /** A security group (fields kaas uses; OCCM's are recognised by their description). */
@@ -87,8 +76,8 @@ export interface SecurityGroup {
 /** Security groups with their descriptions (and project); `projectId` asks for one project's only (an admin token sees every project's). */
 export async function listSecurityGroups(c: Connection, root: string, projectId?: string): Promise<SecurityGroup[]> {
   const scope = projectId ? `&project_id=${encodeURIComponent(projectId)}` : '';
-  const res = await c.call<{ security_groups?: SecurityGroup[] }>('network', root, { method: 'GET', path: `/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id${scope}` });
-  return res.data?.security_groups ?? [];
+  const groups = await readAllPages<SecurityGroup>(c, 'network', root, `/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id${scope}`, 'security_groups');
+  return groups.map((g) => (g.name === null ? { ...g, name: '' } : g));
 }
 
 /** Deletes a security group; an already deleted one (404) counts as done. */

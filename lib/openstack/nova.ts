@@ -1,4 +1,5 @@
 import type { Connection } from './connection.js';
+import { readAllPages } from './list-pages.js';
 
 /** A server (fields kaas uses; `addresses` maps network name → addresses). */
 export interface Server {
@@ -35,22 +36,18 @@ const MICROVERSION = { 'OpenStack-API-Version': 'compute 2.64', 'X-OpenStack-Nov
 /** Servers whose name is exactly `name` (Nova's name filter is a regex, so the result is re-checked). */
 export async function findServersByName(c: Connection, root: string, name: string): Promise<Server[]> {
   const pattern = `^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
-  const res = await c.call<{ servers?: Server[] }>('compute', root, {
-    method: 'GET', path: `/servers/detail?name=${encodeURIComponent(pattern)}`, headers: MICROVERSION,
-  });
-  return (res.data?.servers ?? []).filter((s) => s.name === name);
+  const servers = await readAllPages<Server>(c, 'compute', root, `/servers/detail?name=${encodeURIComponent(pattern)}`, 'servers', MICROVERSION);
+  return servers.filter((s) => s.name === name);
 }
 
 /** All flavors with their sizes. */
 export async function listFlavors(c: Connection, root: string): Promise<Flavor[]> {
-  const res = await c.call<{ flavors?: Flavor[] }>('compute', root, { method: 'GET', path: '/flavors/detail', headers: MICROVERSION });
-  return res.data?.flavors ?? [];
+  return readAllPages<Flavor>(c, 'compute', root, '/flavors/detail', 'flavors', MICROVERSION);
 }
 
 /** Server groups of the project. */
 export async function listServerGroups(c: Connection, root: string): Promise<ServerGroup[]> {
-  const res = await c.call<{ server_groups?: ServerGroup[] }>('compute', root, { method: 'GET', path: '/os-server-groups', headers: MICROVERSION });
-  return res.data?.server_groups ?? [];
+  return readAllPages<ServerGroup>(c, 'compute', root, '/os-server-groups', 'server_groups', MICROVERSION);
 }
 
 /** Creates a server group with one policy (anti-affinity, soft-anti-affinity, …). */

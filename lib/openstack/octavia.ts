@@ -1,4 +1,5 @@
-import { listIn } from './http.js';
+import { checkedEntry, checkedList } from './answer-check.js';
+import { readAllPages } from './list-pages.js';
 import { OperationError } from '../errors.js';
 import { stripVersionSuffix } from './catalog.js';
 import type { Connection } from './connection.js';
@@ -61,15 +62,14 @@ export function octaviaRoot(endpointUrl: string): string {
 
 /** `GET /` → the version list. The root needs no token but sending one does no harm. */
 export async function listVersions(c: Connection, root: string): Promise<ApiVersion[]> {
-  const res = await c.call<{ versions?: ApiVersion[] }>('load-balancer', root, { method: 'GET', path: '/' });
-  return res.data?.versions ?? [];
+  const res = await c.call<unknown>('load-balancer', root, { method: 'GET', path: '/' });
+  return checkedList<ApiVersion>(res, 'versions');
 }
 
 /** `GET /v2/lbaas/providers` → enabled provider drivers. */
 export async function listProviders(c: Connection, root: string): Promise<Provider[]> {
-  const res = await c.call<{ providers?: Provider[] }>('load-balancer', root, { method: 'GET', path: '/v2/lbaas/providers' });
   // An answer without the list is an error, not "no providers" (that read as a green plan).
-  return listIn<Provider>(res, 'providers');
+  return readAllPages<Provider>(c, 'load-balancer', root, '/v2/lbaas/providers', 'providers');
 }
 
 /**
@@ -80,8 +80,8 @@ export async function listProviders(c: Connection, root: string): Promise<Provid
 export async function listLoadBalancers(c: Connection, root: string, name?: string, projectId?: string): Promise<LoadBalancer[]> {
   const params = [...(name ? [`name=${encodeURIComponent(name)}`] : []), ...(projectId ? [`project_id=${encodeURIComponent(projectId)}`] : [])];
   const q = params.length ? `?${params.join('&')}` : '';
-  const res = await c.call<{ loadbalancers?: LoadBalancer[] }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers${q}` });
-  return res.data?.loadbalancers ?? [];
+  // A load balancer created without a name may list it as null; kaas reads names as text.
+  return (await readAllPages<LoadBalancer>(c, 'load-balancer', root, `/v2/lbaas/loadbalancers${q}`, 'loadbalancers')).map((l) => (l.name === null ? { ...l, name: '' } : l));
 }
 
 /** The load balancer named `name`, or undefined; several with that name is an error. */
@@ -97,8 +97,8 @@ export async function findLoadBalancer(c: Connection, root: string, name: string
 
 /** `GET /v2/lbaas/loadbalancers/{id}`: the load balancer, or undefined when Octavia has none with that id (404). */
 export async function getLoadBalancer(c: Connection, root: string, id: string): Promise<LoadBalancer | undefined> {
-  const res = await c.call<{ loadbalancer?: LoadBalancer }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}`, expect: [200, 404] });
-  return res.status === 404 ? undefined : res.data?.loadbalancer;
+  const res = await c.call<unknown>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/loadbalancers/${encodeURIComponent(id)}`, expect: [200, 404] });
+  return res.status === 404 ? undefined : checkedEntry<LoadBalancer>(res, 'loadbalancer', 'loadbalancers');
 }
 
 /** Deletes a load balancer with its listeners, pools and monitors (cascade); an already deleted one (404) counts as done. */
@@ -186,27 +186,25 @@ function octaviaQuery(f: OctaviaFilter = {}): string {
 }
 
 async function listOf<T>(c: Connection, root: string, collection: string, f?: OctaviaFilter): Promise<T[]> {
-  const res = await c.call<Record<string, T[] | undefined>>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/${collection}${octaviaQuery(f)}` });
-  return res.data?.[collection] ?? [];
+  return readAllPages<T>(c, 'load-balancer', root, `/v2/lbaas/${collection}${octaviaQuery(f)}`, collection);
 }
 
-/** Listeners of the project in one call, optionally of one load balancer. */
+/** Listeners of the project (every page), optionally of one load balancer. */
 export function listListeners(c: Connection, root: string, f?: OctaviaFilter): Promise<Listener[]> {
   return listOf<Listener>(c, root, 'listeners', f);
 }
 
-/** Pools of the project in one call, optionally of one load balancer. */
+/** Pools of the project (every page), optionally of one load balancer. */
 export function listPools(c: Connection, root: string, f?: OctaviaFilter): Promise<Pool[]> {
   return listOf<Pool>(c, root, 'pools', f);
 }
 
-/** Health monitors of the project in one call (Octavia filters them by pool, not by load balancer). */
+/** Health monitors of the project (every page) (Octavia filters them by pool, not by load balancer). */
 export function listHealthMonitors(c: Connection, root: string): Promise<HealthMonitor[]> {
   return listOf<HealthMonitor>(c, root, 'healthmonitors');
 }
 
 /** Members of one pool (Octavia has no project-wide member list). */
 export async function listMembers(c: Connection, root: string, poolId: string): Promise<Member[]> {
-  const res = await c.call<{ members?: Member[] }>('load-balancer', root, { method: 'GET', path: `/v2/lbaas/pools/${encodeURIComponent(poolId)}/members` });
-  return res.data?.members ?? [];
+  return readAllPages<Member>(c, 'load-balancer', root, `/v2/lbaas/pools/${encodeURIComponent(poolId)}/members`, 'members');
 }

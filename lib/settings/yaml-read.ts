@@ -16,11 +16,11 @@ export const MAX_YAML_BYTES = 1024 * 1024;
 export const MAX_ALIAS_COUNT = 1000;
 
 /** A parsed document with a line counter, or the reason the text was refused before parsing. */
-export function parseUserYaml(text: string): { doc: Document.Parsed; lc: LineCounter } | { tooLarge: string } {
+export function parseUserYaml(text: string, opts: { merge?: boolean } = {}): { doc: Document.Parsed; lc: LineCounter } | { tooLarge: string } {
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_YAML_BYTES) return { tooLarge: `the file has ${bytes} bytes; kaas reads at most ${MAX_YAML_BYTES} (1 MiB)` };
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false });
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: false, merge: opts.merge ?? false });
   const expanded = expandedSize(doc);
   if (expanded > MAX_DOCUMENT_NODES) return { tooLarge: `its aliases expand to more than ${MAX_DOCUMENT_NODES} values (an alias bomb); write the values out` };
   return { doc, lc };

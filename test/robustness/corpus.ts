@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import os from 'node:os';
 import path from 'node:path';
 import { KAAS, ROOT } from '../support/cli.js';
+import { hostileCloudCases } from './hostile-cloud.js';
 
 /**
  * The bad-input corpus (test/fixtures/malformed): every file is run through the built CLI the way
@@ -148,10 +149,12 @@ function specialFileCases(env: Record<string, string>, scratch: string): Case[] 
     writeFileSync(cloudsWithCa, `clouds:\n  c:\n    auth: {auth_url: "http://127.0.0.1:9/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n    cacert: ${cacert}\n`);
     out.push({ suite: 'special-files', name: `cacert-${kind}`, args: ['detect', '--cloud', 'c'], env: { ...env, OS_CLIENT_CONFIG_FILE: cloudsWithCa }, exit: 2, fragments: [`cacert ${cacert}`, said] });
   }
-  // --output-dir: a file of the set is a FIFO or a link to a device; refused before any file of the set is written.
+  // --output-dir: a file of the set is a FIFO, a link to a device or a link out of DIR; refused before any file of the set is written.
   for (const [kind, make, said] of [
     ['fifo', (p: string) => spawnSync('mkfifo', [p]), 'it is a named pipe (FIFO), not a regular file'],
-    ['device', (p: string) => symlinkSync('/dev/null', p), 'it is a character device, not a regular file'],
+    ['device', (p: string) => symlinkSync('/dev/null', p), 'it is a symbolic link to /dev/null; kaas does not write through links inside --output-dir'],
+    // Issue 31: a link to a file outside DIR was written through, exit 0.
+    ['link-outside', (p: string) => symlinkSync(path.join(dir, 'outside-victim.conf'), p), `it is a symbolic link to ${path.join(dir, 'outside-victim.conf')}; kaas does not write through links inside --output-dir`],
   ] as [string, (p: string) => void, string][]) {
     const out2 = path.join(dir, `output-dir-${kind}`);
     mkdirSync(out2);
@@ -295,6 +298,8 @@ export async function judge(c: Case): Promise<Verdict> {
   const stackTrace = STACK_FRAME.test(all) || /internal error/.test(all);
   const secret = all.includes(TEST_SECRET);
   if (stackTrace) problems.push('stack trace in the output');
+  // Names from the cloud or the cluster are printed with their control characters escaped (NO_COLOR is set, no terminal).
+  if (!c.tty && /\u001b/.test(all)) problems.push('a raw escape character in the output');
   if (secret) problems.push('a test secret in the output');
   if (problems.length) problems.push(`stderr was:\n${r.stderr.split('\n').slice(0, 12).map((l) => `      ${l}`).join('\n')}`);
   return { case: c, clear: problems.length === 0, stackTrace, secret, problems };
@@ -305,7 +310,8 @@ export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availab
   const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-home-'));
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-settings-'));
   const served = await httpAnswerCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` });
-  const cases = [...loadCorpus(home, scratch), ...served.cases];
+  const hostile = await hostileCloudCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` }, TEST_SECRET);
+  const cases = [...loadCorpus(home, scratch), ...served.cases, ...hostile.cases];
   const verdicts: Verdict[] = new Array(cases.length);
   let next = 0;
   await Promise.all(
@@ -317,6 +323,7 @@ export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availab
     }),
   );
   await served.close();
+  await hostile.close();
   const count = (f: (v: Verdict) => boolean) => verdicts.filter(f).length;
   const summary = `${cases.length} bad inputs, ${count((v) => v.clear)} clear errors, ${count((v) => v.stackTrace)} stack traces, ${count((v) => v.secret)} secrets`;
   return { verdicts, summary };

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DOCTOR_CHECKS, runDoctor, type DoctorOptions } from '../../../lib/doctor/doctor.js';
+import { incompleteError } from '../../../lib/doctor/findings.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
@@ -64,7 +65,16 @@ describe('kaas doctor, cluster side (kubectl fake)', () => {
     // Per check, in the text: "could not run: <why>"; never a bare "no findings".
     for (const c of DOCTOR_CHECKS) expect(r.text).toMatch(new RegExp(`^  ${c.id}: could not run: (cloud|cluster) `, 'm'));
     expect(r.text).not.toMatch(/^no findings$/m);
-    expect(r.text).toMatch(new RegExp(`^error: ${DOCTOR_CHECKS.length} check\\(s\\) could not run \\(.*\\); this is not a clean bill of health$`, 'm'));
+    // Issue 31: the error line goes to stderr (not into the report on stdout), with the causes' hints.
+    expect(r.text).not.toMatch(/^error: /m);
+    expect(r.stderr).toMatch(new RegExp(`^error: ${DOCTOR_CHECKS.length} check\\(s\\) could not run \\(.*\\); this is not a clean bill of health$`, 'm'));
+  });
+
+  it('the stderr error of an incomplete report carries the hints of its causes, each once and on one line', () => {
+    const data = { findings: [], checked: [], skipped: [], couldNotRun: [{ check: 'lb-error', reason: 'cloud c not readable: Octavia: GET x failed' }, { check: 'lb-stuck', reason: 'cloud c not readable: Octavia: GET x failed' }] };
+    expect(incompleteError(data, ['Octavia did not answer like its API', 'Octavia did not answer like its API', 'a\nhint: fake'])).toBe(
+      'error: 2 check(s) could not run (cloud c not readable: Octavia: GET x failed); this is not a clean bill of health\nhint: Octavia did not answer like its API\nhint: a\\u000ahint: fake');
+    expect(incompleteError({ ...data, couldNotRun: [] }, ['x'])).toBeUndefined();
   });
 
   // Issue 23, item 6 (rest): the cluster side unreachable was a skip with exit 0 — doctor green with half its checks not run.

@@ -59,4 +59,23 @@ describe('writeOutputDir: one command\'s files replace its previous files as a s
     expect(fs.readFileSync(path.join(dir, 'a.yaml'), 'utf8')).toBe('old');
     expect(records(dir)).toEqual([]);
   });
+
+  // Issue 31, section 5: links planted in --output-dir were written through (files outside DIR, exit 0).
+  it.each([
+    ['a link at a file of the set', (dir: string, outside: string) => fs.symlinkSync(path.join(outside, 'victim'), path.join(dir, 'b.yaml')), 'b.yaml', 'it is a symbolic link to'],
+    ['a link at a namespace folder', (dir: string, outside: string) => fs.symlinkSync(outside, path.join(dir, 'ns')), 'ns', 'it is a symbolic link to'],
+    ['a FIFO at a namespace folder', (dir: string) => expect(spawnSync('mkfifo', [path.join(dir, 'ns')]).status).toBe(0), 'ns', 'it is a named pipe (FIFO), not a directory'],
+    ['a file at a namespace folder', (dir: string) => fs.writeFileSync(path.join(dir, 'ns'), 'mine'), 'ns', 'it is a regular file, not a directory'],
+  ])('%s is refused before anything is written, nothing outside DIR is touched, no commit marker is left', (_what, plant, at, said) => {
+    const dir = tempDir();
+    const outside = tempDir();
+    writeOutputDir(dir, [{ name: 'a.yaml', text: 'old', secret: false }], 'migrate-ingress');
+    plant(dir, outside);
+    expect(() => writeOutputDir(dir, [{ name: 'a.yaml', text: 'new', secret: false }, { name: 'b.yaml', text: 'x', secret: false }, { name: 'ns/svc.yaml', text: 'y', secret: true }], 'migrate-ingress'))
+      .toThrow(`cannot write ${path.join(dir, at)}: `);
+    expect(() => writeOutputDir(dir, [{ name: 'b.yaml', text: 'x', secret: false }, { name: 'ns/svc.yaml', text: 'y', secret: false }], 'migrate-ingress')).toThrow(said);
+    expect(fs.readFileSync(path.join(dir, 'a.yaml'), 'utf8')).toBe('old');
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(records(dir)).toEqual([]);
+  });
 });

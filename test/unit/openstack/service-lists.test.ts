@@ -28,10 +28,10 @@ describe('Octavia list calls', () => {
       { method: 'GET', path: '/lb/v2/lbaas/listeners?loadbalancer_id=l1', response: { listeners: [{ id: 'li1', protocol: 'TCP', protocol_port: 80 }] } },
       { method: 'GET', path: '/lb/v2/lbaas/listeners?loadbalancer_id=l1&name=x', response: { listeners: [] } },
       { method: 'GET', path: '/lb/v2/lbaas/pools?name=p', response: { pools: [{ id: 'po1', protocol: 'PROXY', lb_algorithm: 'ROUND_ROBIN' }] } },
-      { method: 'GET', path: '/lb/v2/lbaas/pools', response: {} },
+      { method: 'GET', path: '/lb/v2/lbaas/pools', response: { pools: [] } },
       { method: 'GET', path: '/lb/v2/lbaas/healthmonitors', response: { healthmonitors: [{ id: 'h1', type: 'HTTP' }] } },
       { method: 'GET', path: '/lb/v2/lbaas/pools/po%201/members', response: { members: [{ id: 'm1', address: '10.0.0.5', protocol_port: 31000 }] } },
-      { method: 'GET', path: '/lb/v2/lbaas/pools/po2/members', response: {} },
+      { method: 'GET', path: '/lb/v2/lbaas/pools/po2/members', response: { members: [] } },
     ], async (c, base) => {
       const root = `${base}/lb`;
       expect(await listVersions(c, root)).toEqual([{ id: 'v2.0', status: 'SUPPORTED' }]);
@@ -48,18 +48,18 @@ describe('Octavia list calls', () => {
     });
   });
 
-  it('answers without the collection are empty lists, except providers (an error)', async () => {
+  it('answers without the collection are errors naming the call, not empty lists (issue 31: doctor said "no findings" for `{}`)', async () => {
     await withCloud([
       { method: 'GET', path: '/lb/', response: {} },
       { method: 'GET', path: '/lb/v2/lbaas/providers', response: {} },
       { method: 'GET', path: '/lb/v2/lbaas/providers', response: '<html>proxy login</html>', responseHeaders: { 'content-type': 'text/html' } },
       { method: 'GET', path: '/lb/v2/lbaas/loadbalancers', response: {} },
     ], async (c, base) => {
-      expect(await listVersions(c, `${base}/lb`)).toEqual([]);
+      await expect(listVersions(c, `${base}/lb`)).rejects.toThrow(/GET .*\/lb\/ failed with HTTP 200: the answer has no "versions" list/);
       // Issue 23, item 6: providers are what the plan rests on; missing or HTML is an error, not "none".
       await expect(listProviders(c, `${base}/lb`)).rejects.toThrow(/GET .*\/lb\/v2\/lbaas\/providers failed with HTTP 200: the answer has no "providers" list/);
       await expect(listProviders(c, `${base}/lb`)).rejects.toThrow(/the answer is not JSON \(text\/html/);
-      expect(await listLoadBalancers(c, `${base}/lb`)).toEqual([]);
+      await expect(listLoadBalancers(c, `${base}/lb`)).rejects.toThrow(/GET .*\/lb\/v2\/lbaas\/loadbalancers failed with HTTP 200: the answer has no "loadbalancers" list/);
     });
   });
 
@@ -93,17 +93,17 @@ describe('Neutron list calls', () => {
       { method: 'GET', path: '/network/v2.0/networks?router%3Aexternal=true', response: { networks: [{ id: 'n1', name: 'public', 'router:external': true }] } },
       { method: 'GET', path: '/network/v2.0/floatingips', response: { floatingips: [] } },
       { method: 'GET', path: '/network/v2.0/floatingips?floating_ip_address=203.0.113.7', response: { floatingips: [{ id: 'f1', floating_ip_address: '203.0.113.7' }] } },
-      { method: 'GET', path: '/network/v2.0/floatingips?port_id=p1&floating_ip_address=203.0.113.7', response: {} },
-      { method: 'GET', path: '/network/v2.0/ports', response: {} },
+      { method: 'GET', path: '/network/v2.0/floatingips?port_id=p1&floating_ip_address=203.0.113.7', response: { floatingips: [] } },
+      { method: 'GET', path: '/network/v2.0/ports', response: { ports: [] } },
       { method: 'GET', path: '/network/v2.0/ports?network_id=n1', response: { ports: [{ id: 'p1' }] } },
       { method: 'GET', path: '/network/v2.0/ports?device_id=d+1&network_id=n1', response: { ports: [] } },
       {
         method: 'GET', path: '/network/v2.0/floatingips?fields=id&fields=floating_ip_address&fields=port_id&fields=fixed_ip_address&fields=description&fields=status',
         response: { floatingips: [{ id: 'f2', floating_ip_address: '198.51.100.2', description: 'Floating IP for Kubernetes external service x' }] },
       },
-      { method: 'GET', path: '/network/v2.0/floatingips?fields=id&fields=floating_ip_address&fields=port_id&fields=fixed_ip_address&fields=description&fields=status', response: {} },
-      { method: 'GET', path: '/network/v2.0/networks?router%3Aexternal=true', response: {} },
-      { method: 'GET', path: '/network/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id', response: {} },
+      { method: 'GET', path: '/network/v2.0/floatingips?fields=id&fields=floating_ip_address&fields=port_id&fields=fixed_ip_address&fields=description&fields=status', response: { floatingips: [] } },
+      { method: 'GET', path: '/network/v2.0/networks?router%3Aexternal=true', response: { networks: [] } },
+      { method: 'GET', path: '/network/v2.0/security-groups?fields=id&fields=name&fields=description&fields=project_id', response: { security_groups: [] } },
     ], async (c, base) => {
       const root = `${base}/network`;
       expect(await listExternalNetworks(c, root)).toEqual([{ id: 'n1', name: 'public', 'router:external': true }]);
@@ -147,12 +147,12 @@ describe('Neutron list calls', () => {
 });
 
 describe('Nova and Glance list calls', () => {
-  it('server groups and flavors with the 2.64 microversion; answers without the collection are empty', async () => {
+  it('server groups and flavors with the 2.64 microversion; empty collections are empty lists', async () => {
     await withCloud([
       { method: 'GET', path: '/compute/v2.1/p1/os-server-groups', headers: MICROVERSION, response: { server_groups: [{ id: 'g1', name: 'capi-demo-controller', policy: 'anti-affinity' }] } },
-      { method: 'GET', path: '/compute/v2.1/p1/os-server-groups', headers: MICROVERSION, response: {} },
-      { method: 'GET', path: '/compute/v2.1/p1/flavors/detail', headers: MICROVERSION, response: {} },
-      { method: 'GET', path: `/compute/v2.1/p1/servers/detail?name=${encodeURIComponent('^a\\.b\\*\\(c\\)\\[d\\]\\$$')}`, headers: MICROVERSION, response: {} },
+      { method: 'GET', path: '/compute/v2.1/p1/os-server-groups', headers: MICROVERSION, response: { server_groups: [] } },
+      { method: 'GET', path: '/compute/v2.1/p1/flavors/detail', headers: MICROVERSION, response: { flavors: [] } },
+      { method: 'GET', path: `/compute/v2.1/p1/servers/detail?name=${encodeURIComponent('^a\\.b\\*\\(c\\)\\[d\\]\\$$')}`, headers: MICROVERSION, response: { servers: [] } },
     ], async (c, base) => {
       const root = `${base}/compute/v2.1/p1`;
       expect(await listServerGroups(c, root)).toEqual([{ id: 'g1', name: 'capi-demo-controller', policy: 'anti-affinity' }]);
@@ -188,9 +188,14 @@ describe('quotas', () => {
   });
 });
 
-describe('every call names its service, method and URL when it fails; a JSON null answer is an empty result', () => {
+describe('every call names its service, method and URL when it fails; a JSON null answer is refused, not read as empty', () => {
   type Call = (c: Connection, base: string) => Promise<unknown>;
   const LF = '/network/v2.0/floatingips?fields=id&fields=floating_ip_address&fields=port_id&fields=fixed_ip_address&fields=description&fields=status';
+  const LIST_KEY: Record<string, string> = {
+    'Octavia versions': 'versions', 'Octavia load balancers': 'loadbalancers', 'Octavia listeners': 'listeners', 'Octavia members': 'members',
+    'Neutron external networks': 'networks', 'Neutron floating IPs': 'floatingips', 'Neutron ports': 'ports', 'Neutron project floating IPs': 'floatingips',
+    'Neutron security groups': 'security_groups', 'Nova servers': 'servers', 'Nova flavors': 'flavors', 'Nova server groups': 'server_groups',
+  };
   const calls: [string, Call, string, string, string, unknown][] = [
     ['Octavia versions', (c, b) => listVersions(c, `${b}/lb`), 'GET', '/lb/', 'Octavia', []],
     // Issue 23, item 6: a providers answer without its list is an error (it read as "providers: none", exit 0).
@@ -222,9 +227,10 @@ describe('every call names its service, method and URL when it fails; a JSON nul
     });
   });
 
-  it.each(calls.filter((row) => row[5] !== undefined))('%s: an answer of JSON null is empty, not a crash', async (_title, call, method, path, _service, empty) => {
+  // Issue 31: a list answered as JSON null read as "none" (doctor exit 0); quotas stay lenient (absent = no limit known).
+  it.each(calls.filter((row) => Array.isArray(row[5])))('%s: an answer of JSON null is an error naming the call', async (_title, call, method, path, service) => {
     await withCloud([{ method, path, response: 'null' }], async (c, base) => {
-      expect(await call(c, base)).toEqual(empty);
+      await expect(call(c, base)).rejects.toMatchObject({ message: `${service}: ${method} ${base}${path} failed with HTTP 200: the answer is null, not an object with a ${'"'}${LIST_KEY[_title]}" list (application/json, 4 chars: "null")` });
     });
   });
 });

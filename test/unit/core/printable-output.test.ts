@@ -1,0 +1,48 @@
+import { formatReport } from '../../../lib/doctor/findings.js';
+import { formatError, OperationError } from '../../../lib/errors.js';
+import { createLogger } from '../../../lib/log.js';
+import { oneLine, printable } from '../../../lib/visible.js';
+
+/** Issue 31, section 5: names from the cloud or the cluster reach the terminal with their control characters escaped. */
+
+describe('printable and oneLine', () => {
+  it.each([
+    ['plain text', 'kube_service_demo_a_b', 'kube_service_demo_a_b'],
+    ['an escape sequence', 'lb\u001b[2J\u001b]0;owned\u0007', 'lb\\u001b[2J\\u001b]0;owned\\u0007'],
+    ['a C1 control and DEL', 'a\u009bb\u007f', 'a\\u009bb\\u007f'],
+    ['a bidi override', 'a\u202eb', 'a\\u202eb'],
+    ['newline and tab stay', 'line 1\n\tline 2', 'line 1\n\tline 2'],
+    ['a carriage return', 'ok\rfake', 'ok\\u000dfake'],
+    ['ä stays', 'Gänse', 'Gänse'],
+  ])('printable: %s', (_what, text, want) => {
+    expect(printable(text)).toBe(want);
+  });
+
+  it('oneLine escapes newlines too: a name cannot fake a "hint:" line', () => {
+    expect(oneLine('lb\nhint: run rm -rf ~')).toBe('lb\\u000ahint: run rm -rf ~');
+  });
+});
+
+describe('the output layer escapes what it prints', () => {
+  it('the logger escapes the message but keeps its own colour', () => {
+    const lines: string[] = [];
+    const l = createLogger({ color: true, write: (t) => lines.push(t) });
+    l.warn('load balancer \u001b[31mred\u001b[0m is stuck');
+    l.info('x\u0007');
+    expect(lines).toEqual(['\u001b[33mwarning:\u001b[0m load balancer \\u001b[31mred\\u001b[0m is stuck\n', 'x\\u0007\n']);
+  });
+
+  it('an error line escapes control characters of the names it quotes', () => {
+    const text = formatError(new OperationError('load balancer "a\u001b[8m" is in ERROR', { hint: 'delete \u001b]0;x\u0007' }), false);
+    expect(text).toBe('error: load balancer "a\\u001b[8m" is in ERROR\nhint: delete \\u001b]0;x\\u0007');
+  });
+
+  it('doctor prints every field of a finding on its own line, whatever the name holds', () => {
+    const text = formatReport({
+      findings: [{ check: 'lb-error', severity: 'error', resource: { type: 'loadbalancer', id: 'l1', name: 'x\nhint: all is fine' }, message: 'Load balancer x\nhint: all is fine is in ERROR.', fix: 'delete it' }],
+      checked: ['lb-error'], skipped: [], couldNotRun: [],
+    } as never, 'doctor');
+    expect(text.split('\n').filter((l) => l.startsWith('hint:'))).toEqual([]);
+    expect(text).toContain('  [lb-error] loadbalancer x\\u000ahint: all is fine (l1)');
+  });
+});
