@@ -73,6 +73,7 @@ function importGatewayApi(raw: RawValue, c: ImportCollector): void {
   c.notes.push(`${raw.name} (${raw.where}) → deploy_gateway: true: kaas deploys Envoy Gateway (GatewayClass gateway_class, default kaas), not Cilium's Gateway; the cluster's Gateway API CRDs are taken over (apply-gateway names their bundle version and channel and the other GatewayClasses before it applies anything, and refuses a downgrade or an experimental channel without --force); Cilium's Gateways and their routes stay on Cilium`);
 }
 
+/**
  * The entries of a map with YAML merge keys (`<<: *base`, `<<: [*a, *b]`) applied as YAML 1.1 says:
  * the merged map's keys come in unless the map sets them itself (earlier maps of a list win). Each
  * merged entry is placed at its `<<` line. They used to be dropped with their values.
