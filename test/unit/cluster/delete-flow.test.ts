@@ -204,6 +204,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
     const { sb, c, found, deleteIt, noLeftovers } = provisioned();
     const fake = fakeTools([
       ...found,
+      c.getKubeconfig(),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       c.kc(c.w('get', 'persistentvolumeclaims', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
       deleteIt,
