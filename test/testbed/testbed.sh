@@ -14,7 +14,11 @@
 # lo; the peer's external (floating-IP) range PEER_EXTERNAL_CIDR is put on that lo, so the API load
 # balancer's floating IP that CAPI's ClusterCache dials, and any LB VIP, is an address of the namespace
 # itself: nothing can reach, or leave for, an address outside it. The build (Go module proxy) and the
-# peer's package install (Debian) run outside, before.
+# peer's package install (Debian) run outside, before. With the data path the range is the peer's br-ex
+# instead (OVN answers floating IPs; test/peer/datapath.sh), the API floating IP a /32 on lo, and the
+# namespace's other links (br-int, br-ex, ovs-netdev, the servers' tap*, the nodes' mg-*, the client's
+# cl-h) lead only to namespaces of this run: the VMs' kaas-vm-*, the pods' and CLIENT_NETNS, which sits
+# on br-ex with an address neutron never allocates.
 #
 # What runs inside (all on 127.0.0.1 unless said):
 #   the OpenStack peer       Keystone :5000, Octavia :9876/:9877 (+ worker), Neutron :9696, OVN NB/SB,
@@ -169,7 +173,7 @@ gw=$(python3 -c "import ipaddress,sys; n=ipaddress.ip_network(sys.argv[1]); prin
 # ovs-netdev), the servers' host ends (tap*), the management NICs (mg-*) and the client's host end (cl-h).
 [ "$(in_ns ip -o link show | grep -v -E ': (mg-[^:]*|tap[^:]*|br-int|br-ex|ovs-netdev|cl-h)(@[^:]*)?:' | grep -vc ': lo:')" = 0 ] \
   || die "namespace $NS has links other than lo"
-say "network namespace $NS (lo: 127.0.0.1/8, $gw)"
+say "network namespace $NS (lo: 127.0.0.1/8$([ "$DATAPATH" = 1 ] && echo "; $gw goes on the peer's br-ex" || echo ", $gw"))"
 if [ "$DATAPATH" = 1 ] && ! ip netns list | grep -qw "^$CLIENT_NS"; then
   ip netns add "$CLIENT_NS"; ip -n "$CLIENT_NS" link set lo up
   say "client namespace $CLIENT_NS (only lo: the peer attaches it to the external network)"
