@@ -14,7 +14,11 @@
 # lo; the peer's external (floating-IP) range PEER_EXTERNAL_CIDR is put on that lo, so the API load
 # balancer's floating IP that CAPI's ClusterCache dials, and any LB VIP, is an address of the namespace
 # itself: nothing can reach, or leave for, an address outside it. The build (Go module proxy) and the
-# peer's package install (Debian) run outside, before.
+# peer's package install (Debian) run outside, before. With the data path the range is the peer's br-ex
+# instead (OVN answers floating IPs; test/peer/datapath.sh), the API floating IP a /32 on lo, and the
+# namespace's other links (br-int, br-ex, ovs-netdev, the servers' tap*, the nodes' mg-*, the client's
+# cl-h) lead only to namespaces of this run: the VMs' kaas-vm-*, the pods' and CLIENT_NETNS, which sits
+# on br-ex with an address neutron never allocates.
 #
 # What runs inside (all on 127.0.0.1 unless said):
 #   the OpenStack peer       Keystone :5000, Octavia :9876/:9877 (+ worker), Neutron :9696, OVN NB/SB,
@@ -76,7 +80,9 @@ if [ "$CMD" = build ]; then
   [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && datapath_packages
   # The peer's Debian packages, while the registries are reachable (the namespace has no network).
   grep -q PEER_INSTALL_ONLY "$PEER_SCRIPTS/start.sh" || die "$PEER_SCRIPTS/start.sh cannot install its packages alone (PEER_INSTALL_ONLY)"
-  PEER_INSTALL_ONLY=1 NOVA=1 OCTAVIA_WORKER=1 NEUTRON=1 bash "$PEER_SCRIPTS/start.sh" "$ROOT/.kaas-test/testbed-packages"
+  # (with the data path also Open vSwitch, OVN and the fixed ovn provider from PyPI: PEER_DATAPATH=1)
+  PEER_INSTALL_ONLY=1 NOVA=1 OCTAVIA_WORKER=1 NEUTRON=1 PEER_DATAPATH="${KAAS_TESTBED_DATAPATH:-0}" \
+    bash "$PEER_SCRIPTS/start.sh" "$ROOT/.kaas-test/testbed-packages"
   exit 0
 fi
 
@@ -159,11 +165,15 @@ mkdir -p "$LOG" "$DIR/pki" "$DIR/settings"
 if ! ip netns list | grep -qw "^$NS"; then ip netns add "$NS"; fi
 in_ns ip link set lo up
 gw=$(python3 -c "import ipaddress,sys; n=ipaddress.ip_network(sys.argv[1]); print(f'{next(n.hosts())}/{n.prefixlen}')" "$EXTERNAL_CIDR")
-in_ns ip addr replace "$gw" dev lo
-# Nothing but lo: the namespace cannot send to any address outside itself (the data path's management NICs
-# mg-*, left from an earlier start of this DIR, lead only to the VM namespaces of this run).
-[ "$(in_ns ip -o link show | grep -v ': mg-' | grep -vc ': lo:')" = 0 ] || die "namespace $NS has links other than lo"
-say "network namespace $NS (lo: 127.0.0.1/8, $gw)"
+# With the data path the peer puts the gateway address on br-ex instead (test/peer/datapath.sh): floating IPs
+# are then OVN's, reached through br-ex, and only the addresses that must stay local go on lo as /32s.
+[ "$DATAPATH" = 1 ] || in_ns ip addr replace "$gw" dev lo
+# Nothing but lo: the namespace cannot send to any address outside itself. Left from an earlier start of
+# this DIR, the data path's links lead only to namespaces of this run: the peer's bridges (br-int, br-ex,
+# ovs-netdev), the servers' host ends (tap*), the management NICs (mg-*) and the client's host end (cl-h).
+[ "$(in_ns ip -o link show | grep -v -E ': (mg-[^:]*|tap[^:]*|br-int|br-ex|ovs-netdev|cl-h)(@[^:]*)?:' | grep -vc ': lo:')" = 0 ] \
+  || die "namespace $NS has links other than lo"
+say "network namespace $NS (lo: 127.0.0.1/8$([ "$DATAPATH" = 1 ] && echo "; $gw goes on the peer's br-ex" || echo ", $gw"))"
 if [ "$DATAPATH" = 1 ] && ! ip netns list | grep -qw "^$CLIENT_NS"; then
   ip netns add "$CLIENT_NS"; ip -n "$CLIENT_NS" link set lo up
   say "client namespace $CLIENT_NS (only lo: the peer attaches it to the external network)"
@@ -172,11 +182,30 @@ fi
 # ---------------------------------------------------------------- the OpenStack peer, inside
 # The ovn provider's agent sockets live under DIR/peer/run (test/peer/start.sh repoints octavia-lib's
 # /run/octavia default), so this peer and one outside the namespace do not meet.
-in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" OVN_METADATA=1 bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
+in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" OVN_METADATA=1 PEER_DATAPATH="$DATAPATH" bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
   || { tail -30 "$LOG/peer-start.log" >&2; die "the OpenStack peer did not start in $NS (log: $LOG/peer-start.log)"; }
 say "OpenStack peer up ($(tail -1 "$LOG/peer-start.log" | sed 's/^\[[^]]*\] //'))"
 # shellcheck disable=SC1091
 . "$DIR/peer/peer.env"
+if [ "$DATAPATH" = 1 ]; then
+  # The internet client: CLIENT_NS hangs on br-ex only, with an address of the external subnet that
+  # neutron never allocates (the pool ends 10 hosts before the subnet does), so it reaches floating IPs
+  # only through OVN, as test/peer/prove-datapath.sh's client does.
+  read -r CL_IP CL_PREFIX POOL_START POOL_END <<<"$(python3 -c "import ipaddress,sys; n=ipaddress.ip_network(sys.argv[1]); h=list(n.hosts()); print(h[-5], n.prefixlen, h[1], h[-10])" "$EXTERNAL_CIDR")"
+  in_ns env OS_CLIENT_CONFIG_FILE="$OS_CLIENT_CONFIG_FILE" openstack --os-cloud peer-admin subnet show public-subnet -f value -c allocation_pools \
+    | grep -q "'end': '$POOL_END'" || in_ns env OS_CLIENT_CONFIG_FILE="$OS_CLIENT_CONFIG_FILE" openstack --os-cloud peer-admin \
+      subnet set --no-allocation-pool --allocation-pool "start=$POOL_START,end=$POOL_END" public-subnet
+  if ! ip -n "$CLIENT_NS" link show eth0 >/dev/null 2>&1; then
+    in_ns ip link add cl-h type veth peer name eth0 netns "$CLIENT_NS"
+    ip -n "$CLIENT_NS" addr add "$CL_IP/$CL_PREFIX" dev eth0
+    ip -n "$CLIENT_NS" link set eth0 up
+    # The userspace datapath gets unchecksummed packets from a veth with tx offload on.
+    ip netns exec "$CLIENT_NS" ethtool -K eth0 tx off >/dev/null; in_ns ethtool -K cl-h tx off >/dev/null
+    in_ns ip link set cl-h up
+    in_ns ovs-vsctl --db="unix:$DIR/peer/ovs/db.sock" --timeout=10 --may-exist add-port br-ex cl-h
+  fi
+  say "client namespace $CLIENT_NS: $CL_IP/$CL_PREFIX on br-ex (neutron's pool: $POOL_START-$POOL_END)"
+fi
 
 # ---------------------------------------------------------------- certificates
 PKI=$DIR/pki

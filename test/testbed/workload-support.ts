@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { cloudConfigHash } from '../../lib/cluster/cloud-config-rollout.js';
 import { ROOT } from '../support/peer-paths.js';
 import { parseEnvFile } from './env.js';
 import { LbReader } from './openstack-reader.js';
@@ -114,13 +115,14 @@ export function note(tb: Testbed, text: string): void {
  * costs its 3-minute verification of an LB whose members never come ONLINE here; the first row and the
  * provider-switch scenario run the full create-cluster instead.
  */
-export async function applyEdge(tb: Testbed, label: string, sets: Record<string, string>, o: { full: boolean; command: 'apply-ingress' | 'apply-gateway'; extra?: string[] }): Promise<{ dry: Run; create?: Run; apply: Run }> {
+export async function applyEdge(tb: Testbed, label: string, sets: Record<string, string>, o: { full: boolean; command: 'apply-ingress' | 'apply-gateway'; extra?: string[]; handEdit?: (conf: string) => string }): Promise<{ dry: Run; create?: Run; apply: Run }> {
   let create: Run | undefined;
   const slug = label.replace(/[^a-z0-9]+/g, '-');
   const out = path.join(tb.dir, 'workload', 'rows', slug);
   fs.rmSync(out, { recursive: true, force: true });
   const dry = kaas(tb, ['create-cluster', tb.cluster, '--dry-run', '--output-dir', out], { sets: sets });
   if (dry.code !== 0) return { dry, apply: dry };
+  if (o.handEdit) handEditCloudConf(out, o.handEdit);
   const conf = fs.readFileSync(path.join(out, 'cloud.conf'), 'utf8');
   if (o.full) {
     create = kaas(tb, ['create-cluster', tb.cluster], { sets: sets });
@@ -135,4 +137,22 @@ export async function applyEdge(tb: Testbed, label: string, sets: Record<string,
   const apply = kaas(tb, [o.command, tb.cluster, '--verify-timeout', tb.env.DATAPATH === '1' ? '180' : '30', ...(o.extra ?? [])], { sets });
   note(tb, `${label}: ${o.command} exit ${apply.code} in ${apply.ms} ms\n${apply.stderr.slice(-3000)}`);
   return { dry, create, apply };
+}
+
+/**
+ * A cloud.conf kaas would refuse to write (a control row: OCCM's monitors off on ovn, as the seeds had it):
+ * `edit` rewrites the rendered cloud.conf, the add-on's Secret (every line of it, as indented in the YAML)
+ * and the pod template's kaas.dev/cloud-config-hash, so that OCCM rolls onto it as after create-cluster.
+ */
+function handEditCloudConf(out: string, edit: (conf: string) => string): void {
+  const confFile = path.join(out, 'cloud.conf');
+  const before = fs.readFileSync(confFile, 'utf8');
+  const after = edit(before);
+  if (after === before) throw new Error(`handEdit changed nothing in ${confFile}`);
+  fs.writeFileSync(confFile, after);
+  const addon = path.join(out, 'addon-occm.yaml');
+  const yaml = fs.readFileSync(addon, 'utf8');
+  const edited = edit(yaml).replace(cloudConfigHash({ 'cloud.conf': before }), cloudConfigHash({ 'cloud.conf': after }));
+  if (!edited.includes(cloudConfigHash({ 'cloud.conf': after }))) throw new Error(`${addon}: the Secret or the pod template's cloud-config hash did not follow the hand edit`);
+  fs.writeFileSync(addon, edited);
 }
