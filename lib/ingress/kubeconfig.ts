@@ -69,7 +69,7 @@ export async function edgeKubeTarget(
   );
   if (!access.target) {
     throw new UsageError(`no kubeconfig for cluster ${o.cluster} of environment ${o.env}: ${recorded} does not exist`, {
-      hint: `kaas create-cluster ${o.cluster} ${envFlag} writes it (kaas get kubeconfig ${o.cluster} ${envFlag} --output-file ${recorded} fetches it); or pass --kubeconfig FILE`,
+      hint: `kaas create-cluster ${o.cluster} ${envFlag} writes it; kaas get kubeconfig ${o.cluster} ${envFlag} --output-file ${recorded} fetches it; or pass --kubeconfig FILE`,
     });
   }
   if (o.context && !access.target.context) return { ...access.target, context: o.context };

@@ -38,7 +38,7 @@ describe('a cluster name the environment file does not list (M10)', () => {
     const home = tempDir();
     const r = runKaas(['apply-ingress', 'staging', '--env', 'example', '--new-cluster'], { env: { HOME: home } });
     expect(r.stderr).not.toMatch(/clusters\.staging/);
-    expect(r.stderr).toMatch(/error: the workload kubeconfig .*staging\.yaml does not exist/);
+    expect(r.stderr).toMatch(/error: no kubeconfig for cluster staging of environment example: .*staging\.yaml does not exist/);
     expect(r.code).toBe(2);
   }, T);
 

@@ -110,7 +110,7 @@ function run(lbName: string) {
   fake = fakeTools(cluster(kc, lbName));
   const o: ApplyIngressOptions = {
     cluster: 'demo', settingsDir: 'settings', env: 'example', environ: { OS_CLIENT_CONFIG_FILE: t.cloudsFile }, cwd: process.cwd(), home, kubeconfig: kc,
-    sets: [`cloud=${PROJECT}`, 'use_ovn_lb_provider=true', 'namespace=staging'], verify: true, timeouts: { pollMs: 1, addressSec: 60, verifySec: 0 },
+    sets: [`cloud=${PROJECT}`, 'use_ovn_lb_provider=true', 'namespace=staging', 'external_network=public'], verify: true, timeouts: { pollMs: 1, addressSec: 60, verifySec: 0 },
   };
   const logger = memoryLogger();
   const deps = { logger, runner: fakeRunner(fake), sleep: async () => {}, kubectlFor: (tg: { kubeconfig?: string }) => createKubectl(fakeRunner(fake!), tg, fake!.bin('kubectl')) };
