@@ -25,6 +25,14 @@ export interface Row {
 export const DATA_PATH_ONLY = new Set(['verify-lb-status', 'verify-members']);
 
 /**
+ * Without the data path, the testbed's Octavia leaves the monitors OCCM creates in PENDING_CREATE (seen on
+ * 2026-11-27 for amphora and ovn rows alike, beside an ACTIVE LB; on the data-path testbed with provider
+ * 3.1.2 they are ACTIVE): kaas rightly reports that as `verify-monitor-status`, so it is excused there, and
+ * only there, as long as no monitor is in ERROR (the state issue 29 found unreported).
+ */
+const PENDING_MONITOR = 'verify-monitor-status';
+
+/**
  * The mismatches a row may show for want of a data path: none on the ovn rows of a testbed with the
  * data path (testbed.env DATAPATH=1: ovn-controller runs the monitors, kube-proxy answers them, so
  * member and LB statuses are real); DATA_PATH_ONLY elsewhere (amphora has no data path yet).
@@ -113,9 +121,12 @@ export function rowTests(tb: () => Testbed, row: Row, ports: number[], state: ()
 
   // Issue 29: on the testbed every ovn monitor sat in ERROR (provider 3.0.0 without the OVN metadata port)
   // beside an ACTIVE LB, and every ovn row passed. Without a health-check source port this fails, as it should.
-  test('Octavia: every pool\'s health monitor is ACTIVE (provisioning_status), where the row has one', () => {
+  test('Octavia: every pool\'s health monitor is ACTIVE (PENDING_CREATE without the data path), never ERROR, where the row has one', () => {
     const monitors = state().lb.pools.flatMap((p) => (p.monitor ? [`${p.name}: ${p.monitor.type} ${p.monitor.provisioning_status}`] : []));
-    expect(monitors).toEqual(row.monitor === 'none' ? [] : state().lb.pools.map((p) => `${p.name}: ${row.monitor} ACTIVE`));
+    // Without the data path the testbed's monitors stay PENDING_CREATE (see PENDING_MONITOR): never ERROR.
+    const want = tb().env.DATAPATH === '1' ? /^ACTIVE$/ : /^(ACTIVE|PENDING_CREATE)$/;
+    expect(monitors.map((m) => m.replace(/ \S+$/, ''))).toEqual(row.monitor === 'none' ? [] : state().lb.pools.map((p) => `${p.name}: ${row.monitor}`));
+    for (const p of state().lb.pools) if (p.monitor) expect(p.monitor.provisioning_status).toMatch(want);
   });
 
   test('Neutron: one floating IP on the VIP port, from the external network CAPO uses', async () => {
@@ -141,7 +152,8 @@ export function rowTests(tb: () => Testbed, row: Row, ports: number[], state: ()
     const text = [runs.apply, runs.create].filter(Boolean).map((r) => r!.stderr + r!.stdout).join('\n');
     const ids = checkIds(text).filter((c) => c.startsWith('verify-'));
     const excused = dataPathOnly(tb(), row.provider);
-    expect(ids.filter((c) => !excused.has(c))).toEqual([]);
+    const pendingOk = tb().env.DATAPATH !== '1' && lb.pools.every((p) => !p.monitor || p.monitor.provisioning_status === 'PENDING_CREATE' || p.monitor.provisioning_status === 'ACTIVE');
+    expect(ids.filter((c) => !excused.has(c) && !(pendingOk && c === PENDING_MONITOR))).toEqual([]);
     // Each data-path mismatch kaas reports is what Octavia really says: the LB not ONLINE (amphora: no
     // amphora sends heartbeats), no member ONLINE (no health check runs; OVN: NO_MONITOR without northd).
     if (ids.includes('verify-lb-status')) {
