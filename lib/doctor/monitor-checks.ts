@@ -28,7 +28,7 @@ export const healthMonitorNotActive: Check = {
       const since = octaviaTime(hm.updated_at) ?? octaviaTime(hm.created_at);
       if (since === undefined || i.now - since < i.stuckAfterSec * 1000) return [];
     }
-    const p = monitorProblem(hm, { lbName: lb.name, poolName: poolName(pool), provider: lb.provider });
+    const p = monitorProblem(hm, { lbName: lb.name, poolName: poolName(pool), provider: lb.provider, lbStatus: lb.provisioning_status });
     return [finding(healthMonitorNotActive, { type: 'healthmonitor', id: hm.id, name: `${lb.name}/${poolName(pool)}` }, p.message, p.fix)];
   })),
 };

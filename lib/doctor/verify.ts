@@ -70,7 +70,7 @@ function mismatches(x: EdgeExpectation, i: CheckInput): Mismatch[] {
   for (const p of c.pools) {
     const hm = c.healthMonitors.find((m) => m.id === p.healthmonitor_id);
     if (!hm || monitorState(hm) === 'ok') continue;
-    const problem = monitorProblem(hm, { lbName: name, poolName: p.name || p.id, provider: lb.provider ?? x.provider });
+    const problem = monitorProblem(hm, { lbName: name, poolName: p.name || p.id, provider: lb.provider ?? x.provider, lbStatus: lb.provisioning_status });
     out.push({ check: 'verify-monitor-status', explainedBy: [], fix: problem.fix, message: problem.message });
   }
   if (!membersExact) {

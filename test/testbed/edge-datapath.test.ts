@@ -8,6 +8,9 @@
  *   - after the monitor's window every request is answered, by that node only, and the backend sees the
  *     client's own address; Octavia's members are ONLINE exactly for that node; the pod moves, the
  *     answers and the ONLINE member follow;
+ *   - OCCM's default one-call (fully populated) create: the fixed provider makes the monitors ACTIVE;
+ *     3.0.0 never makes them (PENDING_CREATE for ever, Launchpad bug 1997094) and kaas's verification must
+ *     name that and its fix (provider-requires-serial-api-calls), with which the 3.0.0 rows then run;
  *   - on ovn-octavia-provider 3.0.0 (Debian's; no health check on the floating-IP VIP, Launchpad bug
  *     1997418) the members follow the pod but a share of the requests through the floating IP still
  *     time out — and `kaas check-lb` must say so, naming the cause and the fix;
@@ -32,6 +35,8 @@ const SVC = { ns: 'ingress-nginx', name: 'ingress-nginx-controller' };
  * the ovn row's with the monitor switched off by hand, and apply-ingress runs with --force.
  */
 const CONTROL: Row = { variant: 'ovn without a monitor (control)', sets: { use_ovn_lb_provider: 'true' }, provider: 'ovn', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false };
+/** kaas's fix for ovn-octavia-provider < 3.1.0 (bug 1997094): OCCM creates each monitor in a call of its own. */
+const SERIAL = '{provider-requires-serial-api-calls: "true"}';
 const monitorOff = (text: string) => text.replace(/^(\s*)create-monitor=true$/m, '$1create-monitor=false');
 // The control first: the ovn rows then leave OCCM with monitors on for check-lb at the end.
 const ROWS: Row[] = [CONTROL, ...INGRESS_ROWS.filter((r) => r.provider === 'ovn')];
@@ -57,10 +62,24 @@ describe.each(ROWS)('data path of row $variant: requests from the internet clien
   let fip: string;
   const control = row === CONTROL;
 
+  let oneCall: { apply: { code: number | null; stderr: string }; monitors: (string | undefined)[] } | undefined;
+
   beforeAll(async () => {
     await removeIngress(tb);
-    const runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress', ...(control ? { extra: ['--force'], handEdit: monitorOff } : {}) });
+    let runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress', ...(control ? { extra: ['--force'], handEdit: monitorOff } : {}) });
     expect(runs.dry.code).toBe(0);
+    if (!control) {
+      // OCCM's default: the whole tree in one call. What the provider made of the monitors, and what kaas said.
+      const first = await readLb(tb, SVC.ns, SVC.name, 2);
+      oneCall = { apply: runs.apply, monitors: first.pools.map((p) => p.monitor?.provisioning_status) };
+      note(tb, `${row.variant}, one-call create: monitors ${oneCall.monitors.join(',')}, apply-ingress exit ${runs.apply.code}`);
+      if (!fipHealthChecked(dp.providerVersion)) {
+        // 3.0.0 (bug 1997094): the row runs with kaas's fix, a monitor call of its own, on a new LB.
+        await removeIngress(tb);
+        runs = await applyEdge(tb, `${row.variant} (serial calls)`, { ...row.sets, occm_loadbalancer: SERIAL }, { full: false, command: 'apply-ingress' });
+        expect(runs.dry.code).toBe(0);
+      }
+    }
     // kaas names the missing monitor even when told to go ahead.
     if (control) expect(runs.apply.stderr).toContain('--force: the plan relies on cloud.conf create-monitor=true for health monitors');
     if (control) wk(tb, ['-n', SVC.ns, 'patch', 'service', SVC.name, '--type', 'merge', '-p', '{"spec":{"externalTrafficPolicy":"Local"}}']);
@@ -84,6 +103,19 @@ describe.each(ROWS)('data path of row $variant: requests from the internet clien
     });
     return;
   }
+
+  test('OCCM\'s one-call create: the fixed provider makes the monitors ACTIVE; 3.0.0 leaves them PENDING_CREATE and kaas names Launchpad bug 1997094 with the fix', () => {
+    const o = oneCall!;
+    if (fipHealthChecked(dp.providerVersion)) {
+      expect(o.monitors).toEqual(['ACTIVE', 'ACTIVE']);
+      expect(o.apply.code).toBe(0);
+    } else {
+      expect(o.monitors).toEqual(['PENDING_CREATE', 'PENDING_CREATE']);
+      expect(o.apply.code).not.toBe(0);
+      expect(o.apply.stderr).toMatch(/PENDING_CREATE beside its ACTIVE load balancer: ovn-octavia-provider before 3\.1\.0 .*Launchpad bug 1997094/);
+      expect(o.apply.stderr).toContain('provider-requires-serial-api-calls: "true"');
+    }
+  });
 
   test('pinned to one worker: after the monitor\'s window Octavia has exactly its member ONLINE, every request is answered by it with the client\'s own address (provider ≥ 3.1.2; on 3.0.0 a share through the floating IP still times out)', async () => {
     const [w] = workers(tb);
@@ -114,7 +146,7 @@ describe.each(ROWS)('data path of row $variant: requests from the internet clien
 });
 
 test('kaas check-lb on ovn: passes for real with the fixed provider; on 3.0.0 fails naming the floating-IP cause and the fix', () => {
-  const r = kaas(tb, ['check-lb', tb.cluster, '--tries', String(N), '--address-timeout', '10m', '-o', 'json'], { sets: { use_ovn_lb_provider: 'true' } });
+  const r = kaas(tb, ['check-lb', tb.cluster, '--tries', String(N), '--address-timeout', '10m', '-o', 'json'], { sets: { use_ovn_lb_provider: 'true', ...(fipHealthChecked(dp.providerVersion) ? {} : { occm_loadbalancer: SERIAL }) } });
   note(tb, `check-lb (provider ${dp.providerVersion}) exit ${r.code}\n${r.stdout.slice(0, 3000)}\n${r.stderr.slice(-2000)}`);
   const report = JSON.parse(r.stdout) as { provider: string; checks: { check: string; result: string; detail: string }[] };
   expect(report.provider).toBe('ovn');

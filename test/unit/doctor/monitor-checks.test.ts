@@ -51,6 +51,23 @@ describe('health-monitor-not-active', () => {
     expect(f.fix).toMatch(fix);
   });
 
+  // Launchpad bug 1997094 (ovn-octavia-provider < 3.1.0, Debian bookworm's 3.0.0 on the testbed): OCCM's one-call
+  // create leaves the monitors PENDING_CREATE for ever beside an ACTIVE ovn LB.
+  it.each([
+    ['ovn LB ACTIVE, monitor PENDING_CREATE: the one-call-create bug', 'ovn', 'ACTIVE', 'PENDING_CREATE', true],
+    ['ovn LB still PENDING_CREATE itself: Octavia is working', 'ovn', 'PENDING_CREATE', 'PENDING_CREATE', false],
+    ['amphora LB ACTIVE, monitor PENDING_CREATE: not the ovn bug', 'amphora', 'ACTIVE', 'PENDING_CREATE', false],
+    ['ovn LB ACTIVE, monitor PENDING_UPDATE: not a create', 'ovn', 'ACTIVE', 'PENDING_UPDATE', false],
+    ['ovn LB ACTIVE, monitor ERROR: the metadata-port cause', 'ovn', 'ACTIVE', 'ERROR', false],
+  ])('%s', (_, provider, lbStatus, hmStatus, bug) => {
+    const theLb = lb(ING, { provider, provisioning_status: lbStatus });
+    const found = healthMonitorNotActive.run(input({ stuckAfterSec: 600, cloud: cloud({ loadBalancers: [theLb], pools: [pool(theLb.id)], healthMonitors: [hm('hm1', 'TCP', ['pool1'], { provisioning_status: hmStatus, updated_at: '2026-05-01T11:01:00' })] }) }));
+    expect(found).toHaveLength(1);
+    expect(/Launchpad bug 1997094/.test(found[0].message)).toBe(bug);
+    expect(/provider-requires-serial-api-calls: "true"/.test(found[0].fix)).toBe(bug);
+    if (bug) expect(found[0].fix).toMatch(/upgrade ovn-octavia-provider to 3\.1\.0 or later$/);
+  });
+
   it('is a doctor check, run before the OVN pool checks', () => {
     const ids = DOCTOR_CHECKS.map((c) => c.id);
     expect(ids.indexOf('health-monitor-not-active')).toBeGreaterThan(ids.indexOf('lb-recreation-loop'));
