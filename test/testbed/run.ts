@@ -10,8 +10,9 @@
  * running afterwards (a later run reuses what still runs); KAAS_TESTBED_WORKLOAD=1 also starts the workload
  * side (testbed.sh start --workload, read from the environment by testbed.sh) and runs the edge scenarios;
  * without it (and without a pattern) a short workload-side smoke follows the management scenarios (below,
- * KAAS_TESTBED_SMOKE=0 to leave it out). edge-datapath (real packets through the ovn rows) runs in both only
- * when testbed.env says DATAPATH=1 (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). The run fails, never skips,
+ * KAAS_TESTBED_SMOKE=0 to leave it out; the smoke turns the data path on unless KAAS_TESTBED_DATAPATH=0).
+ * edge-datapath (real packets through the ovn rows) runs in both only when testbed.env says DATAPATH=1
+ * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). The run fails, never skips,
  * when the testbed cannot be built or started: the reason is printed.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,7 +34,14 @@ function stop(): void {
   spawnSync('bash', [script, 'stop', dir], { stdio: 'inherit', timeout: 300_000 });
 }
 
-process.stderr.write(`[testbed] building (or finding up to date) the Go-built components and the peer's packages\n`);
+const workload = process.env.KAAS_TESTBED_WORKLOAD === '1';
+const patterns = process.argv.slice(2);
+// Without KAAS_TESTBED_WORKLOAD=1 (npm test, CI) the workload side still runs once, briefly (the smoke below).
+const smoke = !workload && patterns.length === 0 && process.env.KAAS_TESTBED_SMOKE !== '0';
+// The smoke sends real packets (issue 29): the data path is on unless KAAS_TESTBED_DATAPATH=0 says otherwise,
+// so the testbed is built and started with it from the first start (the peer's OVN runs from there on).
+if (smoke && process.env.KAAS_TESTBED_DATAPATH === undefined) process.env.KAAS_TESTBED_DATAPATH = '1';
+process.stderr.write(`[testbed] building (or finding up to date) the Go-built components and the peer's packages (data path ${process.env.KAAS_TESTBED_DATAPATH === '1' ? 'on' : 'off'})\n`);
 const built = spawnSync('bash', [script, 'build'], { stdio: 'inherit', timeout: 60 * 60_000 });
 if (built.status !== 0) {
   process.stderr.write(`[testbed] FAILED to build (exit ${built.status ?? built.signal}) after ${secs()}: the testbed tests did not run; see the lines above\n`);
@@ -49,7 +57,6 @@ if (started.status !== 0) {
 process.stderr.write(`[testbed] started in ${secs()}\n`);
 // The edge scenarios (edge-*.test.ts) need the workload side (testbed.sh start --workload); without it
 // they are left out, and this says so.
-const workload = process.env.KAAS_TESTBED_WORKLOAD === '1';
 const envFile = path.join(dir, 'testbed.env');
 const runJest = (args: string[], extraEnv: Record<string, string> = {}) => {
   const env = parseEnvFile(fs.readFileSync(envFile, 'utf8'));
@@ -59,7 +66,6 @@ const runJest = (args: string[], extraEnv: Record<string, string> = {}) => {
     stdio: 'inherit', cwd: ROOT, env: { ...process.env, ...extraEnv, KAAS_TESTBED_ENV: envFile },
   }).status ?? 1;
 };
-const patterns = process.argv.slice(2);
 // edge-datapath (real packets) needs the data path: testbed.env DATAPATH=1 (KAAS_TESTBED_DATAPATH=1). Without
 // it the workload set leaves it out, unless a pattern selects it — then it runs and fails saying why.
 const datapath = parseEnvFile(fs.readFileSync(envFile, 'utf8')).DATAPATH === '1';
@@ -68,12 +74,12 @@ const ignored = workload ? (datapath || patterns.length ? [] : ['/edge-datapath'
 let status = runJest([...patterns, ...(ignored.length ? ['--testPathIgnorePatterns', ...ignored] : [])]);
 process.stderr.write(`[testbed] scenarios finished (exit ${status}) after ${secs()}\n`);
 
-// Without KAAS_TESTBED_WORKLOAD=1 (npm test, CI) the workload side still runs once, briefly: it starts on
-// the same testbed (without Envoy Gateway, whose build only the gateway rows need) and edge-ingress runs
-// two rows of the decision table — amphora with PROXY (after a full create-cluster: v1beta2 readiness through
-// the harness, the add-ons, OCCM from kaas's DaemonSet) and OVN — through the real OCCM and Octavia. The
-// whole edge set (about 45 minutes) is `npm run test:testbed:workload`. KAAS_TESTBED_SMOKE=0 leaves it out.
-const smoke = !workload && patterns.length === 0 && process.env.KAAS_TESTBED_SMOKE !== '0';
+// The smoke: the workload side starts on the same testbed (without Envoy Gateway, whose build only the
+// gateway rows need) and edge-ingress runs two rows of the decision table — amphora with PROXY (after a full
+// create-cluster: v1beta2 readiness through the harness, the add-ons, OCCM from kaas's DaemonSet) and OVN —
+// through the real OCCM and Octavia; then, with the data path (on by default here), edge-datapath sends real
+// requests through the ovn rows and the monitors-off control and runs check-lb. The whole edge set is
+// `npm run test:testbed:workload`. KAAS_TESTBED_SMOKE=0 leaves the smoke out.
 if (smoke) {
   process.stderr.write('[testbed] workload-side smoke: the workload side (no Envoy Gateway) and edge-ingress rows amphora-proxy and ovn; the whole edge set is npm run test:testbed:workload\n');
   const w = spawnSync('bash', [script, 'start', '--workload', dir], { stdio: 'inherit', timeout: 30 * 60_000, env: { ...process.env, KAAS_TESTBED_ENVOY_GATEWAY: '0' } });
