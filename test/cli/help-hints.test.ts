@@ -134,12 +134,12 @@ describe('hints name only flags the command has', () => {
   }, T);
 });
 
-describe('-o json shapes (README "Output formats" table)', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+describe('-o json shapes (docs/reference/output.md table)', () => {
+  const readme = readFileSync(path.join(ROOT, 'docs', 'reference', 'output.md'), 'utf8');
   /** The documented top-level keys of a command's -o json result. */
   const documented = (cmd: string): string[] => {
     const row = readme.split('\n').find((l) => l.startsWith(`| \`${cmd}\``));
-    if (!row) throw new Error(`README has no -o json row for ${cmd}`);
+    if (!row) throw new Error(`docs/reference/output.md has no -o json row for ${cmd}`);
     return [...row.split('|')[2].matchAll(/`([a-zA-Z]+)\??`/g)].map((m) => m[1]);
   };
   const dir = tempDir();
