@@ -51,8 +51,9 @@ export function usage(c: CommandDoc): string {
 }
 
 /** One command's reference page (Markdown), from its recorded declarations. */
-export function commandPage(c: CommandDoc): string {
+export function commandPage(c: CommandDoc, guide?: string): string {
   const out = [GENERATED, '', `# kaas ${c.path.join(' ')}`, '', text(c.describe), '', '## Usage', '', '```', usage(c), '```'];
+  if (guide) out.push('', `What it does, step by step, and why: ${guide}.`);
   if (c.aliases.length) out.push('', `Aliases: ${c.aliases.map(code).join(', ')}.`);
   if (c.subcommands.length) {
     out.push('', '## Commands', '', '| command | what it does |', '| --- | --- |');
@@ -91,9 +92,12 @@ export function indexPage(commands: CommandDoc[], globals: OptionDoc[]): string 
   return `${out.join('\n')}\n`;
 }
 
-/** Every generated file: name (relative to COMMAND_DOCS_DIR) → content. */
-export function commandDocs(commands: CommandDoc[], globals: OptionDoc[]): Map<string, string> {
+/**
+ * Every generated file: name (relative to COMMAND_DOCS_DIR) → content. `guides` maps a command's
+ * words ('get kubeconfig') to the Markdown link of the page that explains it.
+ */
+export function commandDocs(commands: CommandDoc[], globals: OptionDoc[], guides: Record<string, string> = {}): Map<string, string> {
   const files = new Map<string, string>([['README.md', indexPage(commands, globals)]]);
-  for (const c of flatten(commands)) files.set(pageName(c), commandPage(c));
+  for (const c of flatten(commands)) files.set(pageName(c), commandPage(c, guides[c.path.join(' ')]));
   return files;
 }
