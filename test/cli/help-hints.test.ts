@@ -151,6 +151,9 @@ describe('-o json shapes (docs/reference/output.md table)', () => {
     ['settings import', ['settings', 'import', 'test/fixtures/scs/clusterctl.yaml', '--cluster', 'demo', '--settings-dir', dir, '--env', 'imp']],
     ['create-cluster', ['create-cluster', 'demo', '--env', 'example', '--dry-run', '--output-dir', path.join(dir, 'out')]],
     ['create-cluster --list-variables', ['create-cluster', 'demo', '--env', 'example', '--list-variables']],
+    ['apply-ingress', ['apply-ingress', 'demo', '--env', 'example', '--dry-run', '--output-dir', path.join(dir, 'ing')]],
+    ['apply-gateway', ['apply-gateway', 'demo', '--env', 'example', '--dry-run', '--output-dir', path.join(dir, 'gw')]],
+    ['migrate-ingress', ['migrate-ingress', '--file', 'test/fixtures/migrate/01-basic-prefix/ingress.yaml', '--output-dir', path.join(dir, 'routes')]],
   ])('%s -o json has exactly the documented keys', (cmd, args) => {
     const r = runKaas([...args, '-o', 'json']);
     expect(r.code).toBe(0);
