@@ -6,7 +6,7 @@ import { didYouMeanIn } from './suggest.js';
  * name outside the list is most often a typo (`dmo` for `demo`), and the cluster would be built from
  * the environment-level settings alone (in an imported file, nearly all defaults). A command that
  * changes things refuses it unless the user says the cluster is new (--new-cluster); a read-only run
- * (a dry run, doctor, detect, delete-cluster: see the README) only warns. Pure.
+ * (a dry run, doctor, detect, delete-cluster: see docs/reference/settings.md) only warns. Pure.
  */
 
 /** What a command does with a name missing from the clusters: map. */

@@ -2,12 +2,15 @@ import { show } from './check.js';
 import { expectation } from './schema.js';
 import { envName, SETTINGS, type SettingDecl, type SettingGroup } from './table.js';
 
-/** The README markers between which `npm run docs` writes the settings reference. */
+/** The file, relative to the repository, that holds the generated settings reference. */
+export const SETTINGS_DOC = 'docs/reference/settings.md';
+
+/** The marker after which `npm run docs` writes the settings reference (in SETTINGS_DOC). */
 export const DOCS_BEGIN = '<!-- settings:begin -->';
-/** The README marker after the generated settings reference. */
+/** The marker after the generated settings reference. */
 export const DOCS_END = '<!-- settings:end -->';
 
-/** Group headings, in documentation order (README reference and settings init). */
+/** Group headings, in documentation order (the settings reference and settings init). */
 export const GROUP_TITLES: Record<SettingGroup, string> = {
   cloud: 'Cloud',
   ingress: 'Ingress and load balancers',
@@ -41,17 +44,17 @@ export function settingsReference(): string {
   for (const group of Object.keys(GROUP_TITLES) as SettingGroup[]) {
     const decls = SETTINGS.filter((d) => d.group === group);
     if (!decls.length) continue;
-    out.push('', `#### ${GROUP_TITLES[group]}`, '', '| key | values | default | env var | legacy SCS names | description |', '|---|---|---|---|---|---|');
+    out.push('', `### ${GROUP_TITLES[group]}`, '', '| key | values | default | env var | legacy SCS names | description |', '|---|---|---|---|---|---|');
     out.push(...decls.map(row));
   }
   return out.join('\n');
 }
 
-/** The README with the block between the markers replaced; throws when a marker is missing. */
+/** The document with the block between the markers replaced; throws when a marker is missing. */
 export function replaceDocsBlock(readme: string, block: string): string {
   const b = readme.indexOf(DOCS_BEGIN);
   const e = readme.indexOf(DOCS_END);
-  if (b < 0 || e < b) throw new Error(`README.md has no ${DOCS_BEGIN} … ${DOCS_END} block`);
+  if (b < 0 || e < b) throw new Error(`${SETTINGS_DOC} has no ${DOCS_BEGIN} … ${DOCS_END} block`);
   return `${readme.slice(0, b + DOCS_BEGIN.length)}\n${block}\n${readme.slice(e)}`;
 }
 

@@ -51,7 +51,7 @@ function comment(text: string): string {
 const line = (key: string, value: unknown) => stringify({ [key]: value }, { collectionStyle: 'flow' }).trimEnd().replace(/^\{ (.*) \}$/, '$1');
 
 /**
- * The commented starter file: every setting with its description, grouped as in the README; the
+ * The commented starter file: every setting with its description, grouped as in docs/reference/settings.md; the
  * defaults commented out (uncomment to change), the cloud and an optional cluster section set.
  * Pure: the same input gives the same text, which always passes `settings validate`.
  */

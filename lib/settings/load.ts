@@ -95,7 +95,7 @@ export function loadSettings(opts: LoadOptions): ResolvedSettings {
   }
   const problems = [...parsed.problems, ...env.problems, ...flags.problems];
   if (problems.length) {
-    throw new SettingsError(`invalid settings (${problems.length} problem${problems.length > 1 ? 's' : ''})`, problems, 'fix the values above; `kaas settings schema` prints the allowed values, the README lists every setting');
+    throw new SettingsError(`invalid settings (${problems.length} problem${problems.length > 1 ? 's' : ''})`, problems, 'fix the values above; `kaas settings schema` prints the allowed values, docs/reference/settings.md lists every setting');
   }
   const layers = [defaultsLayer(), parsed.environment, ...(clusterLayer ? [clusterLayer] : []), env.layer, flags.layer];
   const merged = mergeLayers(layers);

@@ -47,7 +47,7 @@ export function validateSettings(opts: LoadOptions & { warn: (m: string) => void
   r.warnings.forEach(opts.warn);
   if (r.problems.length) {
     throw new SettingsError(`invalid settings (${r.problems.length} problem${r.problems.length > 1 ? 's' : ''})`, r.problems,
-      'fix the values above; `kaas settings schema` prints the allowed values, the README lists every setting');
+      'fix the values above; `kaas settings schema` prints the allowed values, docs/reference/settings.md lists every setting');
   }
   const rel = displayPath(r.file, opts.cwd);
   // Only env "default" may lack its file; then there is nothing to call valid but the defaults.

@@ -13,7 +13,7 @@ import { KAAS, type Bench } from './measure.js';
  * external networks; 5 ms per answer), timed until the last one ends, against fifty of the floor
  * script (test/bench/detect-floor.ts: the same four requests from a bare Node script) at once.
  *
- * What was measured (README, Development, `npm run bench`): with nothing waiting on a lock, no retry, no request sent one
+ * What was measured (docs/development/README.md, `npm run bench`): with nothing waiting on a lock, no retry, no request sent one
  * after another (the three service calls go at once) and no spinner off a terminal, the runs are
  * bound by CPU: each run's wall time is about (CPU of all runs + the server's) / cores, the same for
  * the floor. The notes give the CPU per run (children's user+sys, from /proc/self/stat), which is

@@ -134,12 +134,12 @@ describe('hints name only flags the command has', () => {
   }, T);
 });
 
-describe('-o json shapes (README "Output formats" table)', () => {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+describe('-o json shapes (docs/reference/output.md table)', () => {
+  const readme = readFileSync(path.join(ROOT, 'docs', 'reference', 'output.md'), 'utf8');
   /** The documented top-level keys of a command's -o json result. */
   const documented = (cmd: string): string[] => {
     const row = readme.split('\n').find((l) => l.startsWith(`| \`${cmd}\``));
-    if (!row) throw new Error(`README has no -o json row for ${cmd}`);
+    if (!row) throw new Error(`docs/reference/output.md has no -o json row for ${cmd}`);
     return [...row.split('|')[2].matchAll(/`([a-zA-Z]+)\??`/g)].map((m) => m[1]);
   };
   const dir = tempDir();
@@ -151,6 +151,9 @@ describe('-o json shapes (README "Output formats" table)', () => {
     ['settings import', ['settings', 'import', 'test/fixtures/scs/clusterctl.yaml', '--cluster', 'demo', '--settings-dir', dir, '--env', 'imp']],
     ['create-cluster', ['create-cluster', 'demo', '--env', 'example', '--dry-run', '--output-dir', path.join(dir, 'out')]],
     ['create-cluster --list-variables', ['create-cluster', 'demo', '--env', 'example', '--list-variables']],
+    ['apply-ingress', ['apply-ingress', 'demo', '--env', 'example', '--dry-run', '--output-dir', path.join(dir, 'ing')]],
+    ['apply-gateway', ['apply-gateway', 'demo', '--env', 'example', '--dry-run', '--output-dir', path.join(dir, 'gw')]],
+    ['migrate-ingress', ['migrate-ingress', '--file', 'test/fixtures/migrate/01-basic-prefix/ingress.yaml', '--output-dir', path.join(dir, 'routes')]],
   ])('%s -o json has exactly the documented keys', (cmd, args) => {
     const r = runKaas([...args, '-o', 'json']);
     expect(r.code).toBe(0);

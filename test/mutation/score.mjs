@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Mutation scores from one or more Stryker JSON reports (scoped runs, README "Mutation testing"):
+// Mutation scores from one or more Stryker JSON reports (scoped runs, docs/development/mutation-testing.md):
 //   node test/mutation/score.mjs [--under DIR] [--survivors] reports/mutation/*.json
 // Prints the score per file, per directory and overall, as Stryker counts it:
 // (killed + timeout) / (killed + timeout + survived + no coverage); compile and runtime errors and

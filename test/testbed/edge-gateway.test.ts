@@ -6,7 +6,7 @@
  *   applies; `kaas migrate-ingress` output for every migration fixture is applied to the same server, and
  *   Envoy Gateway's controller Accepts each SecurityPolicy that carries an Ingress's converted protection
  *   (basic auth, external auth, IP allow/deny lists) on its route;
- * - the Gateway rows of the README's decision table, row by row: `kaas apply-gateway` (no dry-run) with
+ * - the Gateway rows of the decision table in docs/concepts/gateway.md, row by row: `kaas apply-gateway` (no dry-run) with
  *   the row's cloud.conf in place; Envoy Gateway turns kaas's GatewayClass + EnvoyProxy + Gateway into the
  *   envoy Service, the real OCCM builds its Octavia LB, the test reads the LB back from Octavia and Neutron
  *   (lb-rows.ts, the same checks as the ingress rows) and the Gateway's status (Programmed, with the

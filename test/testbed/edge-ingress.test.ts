@@ -1,5 +1,5 @@
 /**
- * The load-balancer decision table of `kaas apply-ingress` (README), row by row, for real: kaas renders
+ * The load-balancer decision table of `kaas apply-ingress` (docs/concepts/load-balancers.md), row by row, for real: kaas renders
  * and applies cloud.conf (create-cluster's add-on step: the kube-system/cloud-config Secret and the
  * OCCM DaemonSet whose hash annotation rolls OCCM) and ingress-nginx (apply-ingress, no dry-run) to the
  * testbed's workload apiserver; the real openstack-cloud-controller-manager v1.34.1 (workload.sh's occm

@@ -1,5 +1,5 @@
 /**
- * The rows of the README's `kaas apply-ingress` load-balancer decision table, as the testbed runs them:
+ * The rows of the `kaas apply-ingress` load-balancer decision table (docs/concepts/load-balancers.md), as the testbed runs them:
  * edge-ingress.test.ts checks what OCCM builds for each, edge-datapath.test.ts sends packets through the
  * ovn rows. Plain data, no tests (a test file cannot be imported without running its tests).
  */

@@ -1,5 +1,5 @@
 /**
- * One row of the README's load-balancer decision tables, checked for real: what the real OCCM made in
+ * One row of the load-balancer decision tables (docs/concepts/), checked for real: what the real OCCM made in
  * Octavia and Neutron for an edge Service (ingress-nginx's controller Service, or the envoy Service Envoy
  * Gateway makes for kaas's Gateway), read back with the independent REST reader. Shared by
  * edge-ingress.test.ts and edge-gateway.test.ts, which differ only in how the Service comes about.
