@@ -21,22 +21,26 @@ export function durationOption(flag: string, defaultText: string, describe: stri
 }
 
 /**
- * `--kubeconfig` and `--context`, declared once for every command that reaches a cluster: the
- * workload cluster (apply-*, check-lb, doctor) or the management cluster (create/delete-cluster, get).
- * `use` says what the management kubeconfig is for where it is not the command's main input.
+ * The kubeconfig flag of a command that reaches a cluster, named after the cluster it means:
+ * `--workload-kubeconfig` (apply-*, check-lb, doctor, migrate-ingress) or `--mgmt-kubeconfig`
+ * (create/delete-cluster, get), as the settings call them (workload_kubeconfig, mgmt_kubeconfig);
+ * `--kubeconfig` stays an alias of it. `--context` is a context in that file. `use` says what the
+ * management kubeconfig is for where it is not the command's main input.
  */
 export function kubeconfigOptions(of: 'workload' | 'management', use?: string) {
   const workload = of === 'workload';
+  const flag = workload ? 'workload-kubeconfig' : 'mgmt-kubeconfig';
   return {
-    kubeconfig: {
+    [flag]: {
       type: 'string' as const,
+      alias: 'kubeconfig',
       describe: workload
-        ? 'workload cluster kubeconfig (default: from the management cluster, else workload_kubeconfig, else ~/.kube/kaas/env.<env>/<namespace>/<cluster>.yaml)'
-        : `management cluster kubeconfig${use ? `, ${use}` : ''} (default: mgmt_kubeconfig, else KUBECONFIG or ~/.kube/config)`,
+        ? 'workload cluster kubeconfig (default: from the management cluster, else workload_kubeconfig, else ~/.kube/kaas/env.<env>/<namespace>/<cluster>.yaml); --kubeconfig is the same flag'
+        : `management cluster kubeconfig${use ? `, ${use}` : ''} (default: mgmt_kubeconfig, else KUBECONFIG or ~/.kube/config); --kubeconfig is the same flag`,
     },
     context: {
       type: 'string' as const,
-      describe: workload ? 'context in that kubeconfig (default: its current context)' : 'context in that kubeconfig (default: mgmt_context, else its current context)',
+      describe: workload ? `context in the workload cluster kubeconfig (default: its current context)` : 'context in the management cluster kubeconfig (default: mgmt_context, else its current context)',
     },
   };
 }

@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { readCloudsFiles } from '../lib/openstack/clouds-files.js';
 
 /**
  * Shell completion beyond what yargs knows from the command table: environment names after
- * `--env`, cluster names where a command takes a cluster. Both are read from the settings files,
- * so completion never talks to a cloud or a cluster.
+ * `--env`, cluster names where a command takes a cluster (both read from the settings files), and
+ * the clouds.yaml entries after `--cloud` (their names only; yargs itself offers the choices of a
+ * flag such as -o). Completion never talks to a cloud or a cluster.
  */
 
 /** Commands (by their words) whose first positional is a cluster name. */
@@ -15,10 +17,11 @@ const CLUSTER_COMMANDS = ['create-cluster', 'delete-cluster', 'apply-ingress', '
 const VALUE_FLAGS = new Set([
   '--env', '-e', '--settings-dir', '--output', '-o', '--set', '--cloud', '--capabilities', '--kubeconfig', '--context', '--output-dir',
   '--output-file', '--timeout', '--rollout-timeout', '--address-timeout', '--cloud-conf', '--harbor-settings', '--cluster', '--tfvars',
+  '--mgmt-kubeconfig', '--workload-kubeconfig', '--verify-timeout', '--stuck-after', '--namespace', '-n', '--file', '-f', '--port', '--tries',
 ]);
 
 /** What to complete at the cursor, from the words typed so far (the last one is being typed). */
-export type CompletionWant = { kind: 'env' } | { kind: 'cluster' } | { kind: 'default' };
+export type CompletionWant = { kind: 'env' } | { kind: 'cluster' } | { kind: 'cloud' } | { kind: 'default' };
 
 /** Decides what the word under the cursor is: an environment, a cluster, or anything yargs knows. */
 export function completionWant(words: string[]): CompletionWant {
@@ -27,6 +30,7 @@ export function completionWant(words: string[]): CompletionWant {
   const prev = typed[typed.length - 1];
   if (prev === '--env' || prev === '-e') return { kind: 'env' };
   if (prev === '--cluster') return { kind: 'cluster' };
+  if (prev === '--cloud') return { kind: 'cloud' };
   if (current.startsWith('-')) return { kind: 'default' };
   const positionals: string[] = [];
   for (let i = 0; i < typed.length; i++) {
@@ -69,4 +73,18 @@ export function clusterNames(settingsDir: string, env: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Cloud names: the entries of the clouds.yaml openstacksdk would read (none when it does not parse). */
+export function cloudNames(environ: NodeJS.ProcessEnv, cwd: string, home: string): string[] {
+  try {
+    return Object.keys(readCloudsFiles({ environ, cwd, home }).clouds).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** yargs's own completions without the one-letter aliases it offers as long flags (`--e`, `--q`). */
+export function withoutLetterFlags(words: string[]): string[] {
+  return words.filter((w) => !/^--[a-zA-Z](:|$)/.test(w));
 }

@@ -12,7 +12,9 @@ import { printable } from '../lib/visible.js';
 import os from 'node:os';
 import { commands } from './commands/index.js';
 import { globalOptions, settingsDirOf, skipHelpCache, takeResult, type OutputFormat } from './context.js';
-import { checkBooleanFlags, type OptionTable } from './strict-booleans.js';
+import { checkBooleanFlags } from './strict-booleans.js';
+import { globalGroup } from './help-groups.js';
+import { checkUnknownFlags, usageFailure, type FlagTable } from './usage-errors.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -40,18 +42,28 @@ function completionShell(argv: string[]): string[] {
   return [argv[0], ...argv.slice(2)];
 }
 
-/** Completes environments after --env and cluster names where a command takes one; else yargs's own. */
+/** Completes environments after --env, cluster names where a command takes one and --cloud entries; else yargs's own (with -o's choices). */
 function completeWords(argv: string[], c: typeof import('./completion.js')) {
   return (current: string, _parsed: unknown, fallback: (cb?: unknown) => void, done: (c: string[]) => void) => {
     let words = argv.slice(argv.indexOf('--get-yargs-completions') + 1);
     // bash and zsh pass the program name first, fish does not.
     if (words.length && /(^|\/)kaas(\.js)?$|main\.js$/.test(words[0])) words = words.slice(1);
     const want = c.completionWant(words.length ? words : [current]);
-    if (want.kind === 'default') return fallback();
-    const dir = settingsDirOf(c.flagValue(words, ['--settings-dir']), process.env, process.cwd(), os.homedir());
-    const names = want.kind === 'env' ? c.environmentNames(dir) : c.clusterNames(dir, c.flagValue(words, ['--env', '-e']) ?? process.env.KAAS_ENV ?? 'default');
+    if (want.kind === 'default') return fallback((_err: unknown, list: string[] = []) => done(c.withoutLetterFlags(list)));
+    const dir = () => settingsDirOf(c.flagValue(words, ['--settings-dir']), process.env, process.cwd(), os.homedir());
+    const names = want.kind === 'cloud' ? c.cloudNames(process.env, process.cwd(), os.homedir())
+      : want.kind === 'env' ? c.environmentNames(dir()) : c.clusterNames(dir(), c.flagValue(words, ['--env', '-e']) ?? process.env.KAAS_ENV ?? 'default');
     done(names.filter((n) => n.startsWith(current)));
   };
+}
+
+/**
+ * The command yargs is running: its words (`settings`, `show`) and command strings (`settings
+ * <command>`, `show <cluster>`), from the run's context (yargs's internal methods, as skipHelpCache).
+ */
+function runContext(parser: unknown): { commands: string[]; fullCommands: string[] } {
+  type Internals = { getInternalMethods(): { getContext(): { commands: string[]; fullCommands: string[] } } };
+  return (parser as Internals).getInternalMethods().getContext();
 }
 
 /** Help fits an 80-column terminal (and narrower ones), whatever the terminal's width. */
@@ -74,7 +86,9 @@ function recordedHelp(argv: string[]): string | undefined {
   }
 }
 
-async function main(rawArgv: string[]): Promise<number> {
+async function main(givenArgv: string[]): Promise<number> {
+  // `kaas` alone prints the help (exit 0), as kubectl, helm and clusterctl do.
+  const rawArgv = givenArgv.length ? givenArgv : ['--help'];
   const recorded = recordedHelp(rawArgv);
   if (recorded !== undefined) {
     process.stdout.write(recorded);
@@ -116,11 +130,16 @@ async function main(rawArgv: string[]): Promise<number> {
     .fail((msg, err) => {
       // yargs rewraps what a coerce function throws as a YError: still a usage error (exit 2).
       if (err && err.name !== 'YError') throw err;
-      throw new UsageError(err?.message ?? msg, { hint: 'see kaas --help' });
+      const { commands: words, fullCommands } = runContext(parser);
+      throw usageFailure(err?.message ?? msg, words.join(' '), fullCommands.at(-1));
     });
+  parser = globalGroup(parser);
   for (const c of commands) parser = parser.command(c as never);
   // Before validation and before any handler: the command's builder has declared its flags by now.
-  parser = parser.middleware(((_parsed: unknown, y: { getOptions(): OptionTable }) => checkBooleanFlags(argv, y.getOptions())) as never, true);
+  parser = parser.middleware(((_parsed: unknown, y: { getOptions(): FlagTable }) => {
+    checkUnknownFlags(argv, y.getOptions(), runContext(parser).commands.join(' '));
+    checkBooleanFlags(argv, y.getOptions());
+  }) as never, true);
   skipHelpCache(parser);
   let format: OutputFormat = 'text';
   try {

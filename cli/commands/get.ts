@@ -1,5 +1,6 @@
 import { kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
+import { ownFlagsFirst } from '../help-groups.js';
 
 interface Args {
   cluster: string;
@@ -31,14 +32,43 @@ const getKubeconfig: Command = {
   }),
 };
 
-/** kaas get <kubeconfig> */
-export const get: Command = {
-  command: 'get <what>',
-  describe: 'get something of a cluster: kubeconfig',
+interface ClustersArgs {
+  kubeconfig?: string;
+  context?: string;
+  allNamespaces: boolean;
+}
+
+/** kaas get clusters [-A] [--mgmt-kubeconfig F] [--context C] */
+const getClusters: Command = {
+  command: 'clusters',
+  describe: "list the environment's clusters with their live phase, Kubernetes versions and ready machines (from the management cluster)",
   builder: (y) =>
     y
-      .command(getKubeconfig as never)
+      .option('all-namespaces', { alias: 'A', type: 'boolean', default: false, describe: "also list the management cluster's Clusters that the environment file has no section for" })
+      .options(kubeconfigOptions('management'))
+      .example('kaas get clusters --env prod', "prod's clusters: phase, control plane and worker versions")
+      .example('kaas get clusters -A -o json', 'every Cluster of the management cluster, as JSON'),
+  handler: handle<ClustersArgs>(async (ctx, argv) => {
+    const { getClusters: run } = await import('../../lib/cluster/get-clusters.js');
+    return run(
+      { env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, kubeconfig: argv.kubeconfig, context: argv.context, all: argv.allNamespaces, environ: ctx.environ, cwd: ctx.cwd },
+      { runner: ctx.runner, logger: ctx.logger },
+    );
+  }),
+};
+
+/** The get subcommands, in help order. */
+export const getCommands: Command[] = [getClusters, getKubeconfig].map(ownFlagsFirst);
+
+/** kaas get <clusters|kubeconfig> */
+export const get: Command = {
+  command: 'get <what>',
+  describe: 'get something of an environment or a cluster: clusters, kubeconfig',
+  builder: (y) =>
+    getCommands
+      .reduce((p, c) => p.command(c as never), y)
+      .example('kaas get clusters', "the environment's clusters and their live state")
       .example('kaas get kubeconfig demo > demo.yaml', "cluster demo's kubeconfig")
-      .demandCommand(1, 'name what to get: kubeconfig'),
+      .demandCommand(1, 'name what to get: clusters or kubeconfig'),
   handler: () => undefined,
 };

@@ -1,4 +1,5 @@
 import type { Command } from '../context.js';
+import { ownFlagsFirst } from '../help-groups.js';
 import { applyGateway } from './apply-gateway.js';
 import { applyIngress } from './apply-ingress.js';
 import { createCluster } from './create-cluster.js';
@@ -22,4 +23,5 @@ export const commands: Command[] = [
   get,
   doctor,
   checkLb,
-];
+].map(ownFlagsFirst);
+

@@ -1,4 +1,5 @@
 import { UsageError } from '../../lib/errors.js';
+import { kubeconfigOptions } from '../checks.js';
 import { handle, type Command } from '../context.js';
 
 interface Args {
@@ -28,8 +29,7 @@ export const migrateIngress: Command = {
       .option('detach-unprotected', { type: 'boolean', default: false, describe: 'write the routes of Ingresses whose auth, IP list or client-certificate check is not converted without parentRefs (not on the Gateway) instead of refusing' })
       .option('allow-unprotected', { type: 'boolean', default: false, describe: 'attach those routes to the Gateway anyway, without that protection (open to anyone who reaches the Gateway)' })
       .option('capabilities', { type: 'string', describe: 'the cloud\'s capabilities (kaas detect -o json): decides whether the gateway keeps client IPs (IP allow/deny lists convert only then) when use_ovn_lb_provider is auto' })
-      .option('kubeconfig', { type: 'string', describe: 'workload cluster kubeconfig (default: from the management cluster, else workload_kubeconfig, else ~/.kube/kaas/env.<env>/<namespace>/<cluster>.yaml)' })
-      .option('context', { type: 'string', describe: 'context in that kubeconfig' })
+      .options(kubeconfigOptions('workload'))
       .example('kaas migrate-ingress --file k8s/ingress/ > routes.yaml', 'convert a GitOps folder offline; the not-converted list goes to stderr')
       .example('kaas migrate-ingress demo -n shop -o json', 'the routes and notConverted [{ingress, annotation, reason}] as JSON')
       .example('kaas migrate-ingress demo --apply', 'apply the routes beside the Ingresses; switch DNS per host afterwards'),

@@ -144,10 +144,10 @@ export async function labelledNames(k: Kubectl, kind: string, cluster: string, n
   return (list?.items ?? []).map((i) => i.metadata.name).sort();
 }
 
-/** Every object of a kind in all namespaces (`get <kind> --all-namespaces -o json`). */
-export async function listAllNamespaces<T = { metadata: { name: string; namespace: string } }>(k: Kubectl, kind: string): Promise<T[]> {
+/** Every object of a kind (or of several: `a,b`) in all namespaces (`get <kind> --all-namespaces -o json`); `hint` for a failure. */
+export async function listAllNamespaces<T = { metadata: { name: string; namespace: string } }>(k: Kubectl, kind: string, hint?: string): Promise<T[]> {
   const args = ['get', kind, '--all-namespaces', '-o', 'json'];
   const r = await k.run(args, { reject: false, timeoutMs: 60_000 });
-  if (r.exitCode !== 0) throw new ExecError('kubectl', args, r.exitCode, r.stderr);
+  if (r.exitCode !== 0) throw new ExecError('kubectl', args, r.exitCode, r.stderr, hint);
   return ((JSON.parse(r.stdout) as { items?: T[] }).items ?? []);
 }

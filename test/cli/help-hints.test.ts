@@ -17,7 +17,8 @@ function flagsOf(cmd: string): Set<string> {
   let flags = flagCache.get(cmd);
   if (!flags) {
     const help = runKaas([...cmd.split(' '), '--help']).stdout;
-    const options = help.slice(help.indexOf('Options:'), help.indexOf('Examples:') > 0 ? help.indexOf('Examples:') : undefined);
+    // The command's own flags ("Options:", absent when it has none), then the global ones.
+    const options = help.slice(help.search(/^(Options|Global options):$/m), help.indexOf('Examples:') > 0 ? help.indexOf('Examples:') : undefined);
     flags = new Set([...options.matchAll(/(?:^|[\s,])(--[a-z][a-z-]*)/gm)].map((m) => m[1]));
     if (flags.has('--color')) flags.add('--no-color');
     flagCache.set(cmd, flags);
@@ -49,14 +50,15 @@ describe('help', () => {
   }, T);
 
   // Which cluster --kubeconfig means is part of each command's contract: the workload cluster for the
-  // commands that act inside it, the management cluster for those that drive Cluster API.
+  // commands that act inside it, the management cluster for those that drive Cluster API (the flag is
+  // named after it, --kubeconfig its alias: test/cli/cli-values.test.ts).
   it.each([
     ['apply-ingress', 'workload'], ['apply-gateway', 'workload'], ['check-lb', 'workload'], ['doctor', 'workload'],
     ['create-cluster', 'management'], ['delete-cluster', 'management'], ['get kubeconfig', 'management'],
   ])('%s takes --kubeconfig of the %s cluster and --context', (cmd, of) => {
     const help = runKaas([...cmd.split(' '), '--help']).stdout.replace(/\s+/g, ' ');
     expect(help).toMatch(new RegExp(`--kubeconfig ${of} cluster kubeconfig`));
-    expect(help).toMatch(/--context context in that kubeconfig \(default: [^)]*its current context\)/);
+    expect(help).toMatch(new RegExp(`--context context in the ${of} cluster kubeconfig \\(default: [^)]*its current context\\)`));
   }, T);
 });
 

@@ -79,10 +79,10 @@ describe('kaas create-cluster / delete-cluster errors (built CLI)', () => {
     expect(existsSync(path.join(r.home, '.kube'))).toBe(false);
   }, T);
 
-  it.each([['create-cluster'], ['delete-cluster']])('%s without a cluster name exits 2', (cmd) => {
+  it.each([['create-cluster'], ['delete-cluster']])('%s without a cluster name exits 2, naming the argument', (cmd) => {
     const r = kaas([cmd, '--env', 'example']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Not enough non-option arguments: got 0, need at least 1/);
+    expect(r.stderr).toContain(`error: kaas ${cmd} needs the cluster name: kaas ${cmd} <cluster>`);
   }, T);
 
   it('rejects an invalid cluster name (exit 2)', () => {
