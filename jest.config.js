@@ -5,7 +5,8 @@ export default {
   testMatch: ['**/*.test.js'],
   // The testbed scenarios run inside the testbed's network namespace: npm test runs them after this suite
   // (dist/test/testbed/run.js, jest.testbed.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/test/testbed/'],
+  // The release's executable is tested by `npm run test:release` (jest.release.config.js), which builds it first.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/test/testbed/', '<rootDir>/dist/test/release/'],
   globalSetup: '<rootDir>/dist/test/support/global-setup.js',
   globalTeardown: '<rootDir>/dist/test/support/global-teardown.js',
   testTimeout: 60000,

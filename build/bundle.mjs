@@ -27,7 +27,7 @@ import { inputsHash, STAMP } from './inputs.mjs';
 const OUT = path.join(ROOT, 'dist', 'bundle');
 
 /** Formats of @kubernetes-models/validate that come from the modules trimmed away. */
-async function trimmedFormats() {
+export async function trimmedFormats() {
   const draft2019 = (await import('ajv-formats-draft2019/formats/index.js')).default;
   return new Set([...Object.keys(draft2019), 'cidr']);
 }
@@ -97,7 +97,7 @@ function checkAxiosUse(metafile) {
 
 const BANNER = "import { createRequire as __kaasCreateRequire } from 'node:module'; const require = __kaasCreateRequire(import.meta.url);";
 
-const kaasPlugin = (trimmed, core) => ({
+export const kaasPlugin = (trimmed, core) => ({
   name: 'kaas',
   setup(build) {
     if (core) coreChunk(build, core);
@@ -299,6 +299,12 @@ function dropUnusedBanners(metafile) {
   }
 }
 
+/** One self-contained CommonJS output for Node (the gateway validators; the single-file executable's script, build/release/sea.mjs). */
+export const CJS_OPTIONS = {
+  absWorkingDir: ROOT, bundle: true, format: 'cjs', platform: 'node', target: 'node20.19',
+  minifyWhitespace: true, minifySyntax: true, legalComments: 'none', metafile: true, logLevel: 'warning',
+};
+
 /**
  * The gateway validators (see gatewayValidatorSources): one self-contained CommonJS file each in
  * dist/bundle/validators/, required by lib/gateway/crd-validators.bundle.ts when its kind is checked.
@@ -307,19 +313,10 @@ async function bundleGatewayValidators() {
   const sources = Object.values(await gatewayValidatorSources());
   const code = new Map(sources.map((s) => [s.file, s.code]));
   const result = await esbuild.build({
-    absWorkingDir: ROOT,
+    ...CJS_OPTIONS,
     entryPoints: sources.map((s) => ({ in: `kaas-validator:${s.file}`, out: s.file.replace(/\.cjs$/, '') })),
     outdir: path.join(OUT, 'validators'),
     outExtension: { '.js': '.cjs' },
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20.19',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    metafile: true,
-    logLevel: 'warning',
     plugins: [{
       name: 'kaas-validators',
       setup(build) {

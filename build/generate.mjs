@@ -2,6 +2,7 @@
 // generated from the tsc-built lib/ (dist/lib), so that they are computed by the very code the
 // run-time twins use: templates precompiled with the same Handlebars and options, manifests parsed
 // and checked by the same parser, validators compiled by the same ajv with the same options.
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -152,8 +153,25 @@ async function k8sModels() {
 }
 
 /** name → generator of the module `kaas-gen:<name>`. */
+/**
+ * What this build is (lib/version/build-info.bundle.ts): package.json's version and the checkout's
+ * commit, `dirty` when tracked files differ from it; no commit outside a git checkout.
+ */
+async function buildInfo() {
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const git = (...args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const head = git('rev-parse', '--verify', 'HEAD');
+  const info = { version };
+  if (head.status === 0) {
+    info.commit = head.stdout.trim();
+    info.dirty = git('status', '--porcelain', '--untracked-files=no').stdout.trim() !== '';
+  }
+  return `export const BUILD = ${JSON.stringify(info)};\n`;
+}
+
 export const GENERATED = {
   bundled,
+  'build-info': buildInfo,
   'settings-validators': settingsValidators,
   'crd-validators': crdValidators,
   'answer-validators': answerValidators,

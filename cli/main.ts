@@ -3,10 +3,10 @@
  * The kaas entry point: the only place that parses argv, prints results and exits.
  * Exit codes: 0 ok, 1 the operation failed, 2 bad usage or invalid settings.
  */
-import { readFileSync } from 'node:fs';
 import { formatError, KaasError, UsageError } from '../lib/errors.js';
 import { fsError, isFsError } from '../lib/fs/errors.js';
-import { kaasVersion } from '../lib/paths.js';
+import { bundleText } from '../lib/assets.js';
+import { buildInfo } from '../lib/version/build-info.js';
 import { redact } from '../lib/redact.js';
 import { printable } from '../lib/visible.js';
 import os from 'node:os';
@@ -80,7 +80,7 @@ function recordedHelp(argv: string[]): string | undefined {
   if (argv.length !== 1 || (argv[0] !== '--help' && argv[0] !== '-h')) return undefined;
   if (process.env.KAAS_ENV || helpWidth() < HELP_WIDTH) return undefined;
   try {
-    return readFileSync(new URL('./data/help.txt', import.meta.url), 'utf8');
+    return bundleText('data/help.txt', () => new URL('./', import.meta.url));
   } catch {
     return undefined;
   }
@@ -124,7 +124,7 @@ async function main(givenArgv: string[]): Promise<number> {
     .strict()
     .help()
     .alias('help', 'h')
-    .version(kaasVersion())
+    .version(buildInfo().version)
     .wrap(helpWidth())
     .epilogue('Settings: <settings-dir>/<env>.yaml, then KAAS_<SETTING> variables, then --set.\nDocs: README.md')
     .fail((msg, err) => {

@@ -31,3 +31,7 @@ declare module 'kaas-gen:answer-validators' {
   /** List key of an OpenStack answer ("loadbalancers", …, "links") → the validator of one entry (ajv standalone code). */
   export const VALIDATORS: Record<string, ValidateFunction>;
 }
+declare module 'kaas-gen:build-info' {
+  /** package.json's version and the checkout's commit (`git rev-parse HEAD`, `dirty` with uncommitted changes) at build time. */
+  export const BUILD: { version: string; commit?: string; dirty?: boolean };
+}

@@ -10,6 +10,7 @@ import { doctor } from './doctor.js';
 import { checkLb } from './check-lb.js';
 import { migrateIngress } from './migrate-ingress.js';
 import { settings } from './settings.js';
+import { version } from './version.js';
 
 /** Every top-level command, in help order. Command files only declare flags and call one use case. */
 export const commands: Command[] = [
@@ -23,5 +24,6 @@ export const commands: Command[] = [
   get,
   doctor,
   checkLb,
+  version,
 ].map(ownFlagsFirst);
 

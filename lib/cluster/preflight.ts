@@ -87,6 +87,8 @@ export const CAPO_NEEDS_CAPI: readonly { capo: [number, number]; capi: [number, 
 export const ORC_SINCE_CAPO: [number, number] = [0, 12];
 /** The releases the fix lines name (the ones kaas is tested against). */
 export const CAPI_RELEASE = 'v1.12.11';
+/** The CAPO release kaas is tested against (its CRD schemas: scripts/extract-crd-schemas.mjs; `kaas version`). */
+export const CAPO_RELEASE = 'v0.14.7';
 
 const minorOf = (v: string | undefined): [number, number] | undefined => {
   const m = /^v?(\d+)\.(\d+)\./.exec(v ?? '');

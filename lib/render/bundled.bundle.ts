@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { DATA, TEMPLATES } from 'kaas-gen:bundled';
 import HandlebarsRuntime from 'handlebars/runtime.js';
+import { bundleText } from '../assets.js';
 import { OperationError } from '../errors.js';
 import { rememberDocument, type KubeObject } from './documents.js';
 import { HELPERS, makeTemplate, type Template } from './template.js';
@@ -18,8 +18,9 @@ import { HELPERS, makeTemplate, type Template } from './template.js';
 const hb = (HandlebarsRuntime as unknown as typeof import('handlebars')).create();
 for (const [name, fn] of Object.entries(HELPERS)) hb.registerHelper(name, fn);
 
-// This module is bundled into dist/bundle/chunks/ (build/bundle.mjs checks it); the data is in dist/bundle/data/.
-const DATA_DIR = new URL('../data/', import.meta.url);
+// This module is bundled into dist/bundle/chunks/ (build/bundle.mjs checks it); the data is in
+// dist/bundle/data/ (in the single-file executable: its assets data/…, see lib/assets.ts).
+const bundleRoot = () => new URL('../', import.meta.url);
 
 function missing(rel: string): never {
   throw new OperationError(`bundled file templates/${rel} is not in this build of kaas`, { hint: 'reinstall kaas: its bundle is incomplete' });
@@ -29,7 +30,7 @@ function missing(rel: string): never {
 function readData(rel: string, file = rel): string {
   if (!DATA.includes(rel)) missing(rel);
   try {
-    return readFileSync(new URL(file, DATA_DIR), 'utf8');
+    return bundleText(`data/${file}`, bundleRoot);
   } catch (e) {
     throw new OperationError(`bundled file templates/${rel} is missing: ${(e as Error).message}`, { hint: 'reinstall kaas: its bundle is incomplete' });
   }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { SettingsError, UsageError } from '../errors.js';
-import { packageRoot } from '../paths.js';
+import { packageFilePath } from '../assets.js';
 import { parseSettingsFile } from './file.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { checkEnvName, displayPath, settingsFilePath } from './load.js';
@@ -89,7 +89,9 @@ export function initSettings(o: InitOptions): { data: InitResult; text: string; 
   }
   const file = settingsFilePath(o.settingsDir, o.env, o.cwd);
   const shown = displayPath(file, o.cwd);
-  const schema = path.join(packageRoot(), 'settings', 'schema.json');
+  // The single-file executable has no schema file to point at: the line names one beside the settings file, which `kaas settings schema` writes.
+  const installed = packageFilePath('settings/schema.json');
+  const schema = installed ?? './schema.json';
   const text = starterText({ env: o.env, cloud: o.cloud, cluster: o.cluster, schema });
   const parsed = parseSettingsFile(text, shown);
   if (parsed.problems.length) throw new SettingsError('kaas wrote an invalid starter file (a bug)', parsed.problems);
@@ -99,5 +101,6 @@ export function initSettings(o: InitOptions): { data: InitResult; text: string; 
   }
   writeFileAtomic(file, text);
   const next = o.cluster ? `kaas settings show ${o.cluster}${o.env === 'default' ? '' : ` --env ${o.env}`}` : `kaas settings validate${o.env === 'default' ? '' : ` --env ${o.env}`}`;
-  return { data: { env: o.env, file, written: true, schema }, text: `wrote ${shown} (environment ${o.env}); edit it, then: ${next}` };
+  const editors = installed ? '' : `; for editors: kaas settings schema > ${displayPath(path.join(path.dirname(file), 'schema.json'), o.cwd)}`;
+  return { data: { env: o.env, file, written: true, schema }, text: `wrote ${shown} (environment ${o.env}); edit it, then: ${next}${editors}` };
 }

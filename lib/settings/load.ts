@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SettingsError } from '../errors.js';
 import { withFsErrors } from '../fs/errors.js';
+import { packageFilePath, packageText } from '../assets.js';
 import { MAX_YAML_BYTES } from './yaml-read.js';
 import { readTextCapped } from '../fs/read-capped.js';
 import { parseSettingsFile, type Layer, type ParsedFile } from './file.js';
@@ -44,7 +45,27 @@ export function checkEnvName(env: string): void {
   }
 }
 
-/** Reads and parses an environment file; a missing file is an error except for env "default". */
+/**
+ * Environment "example" is kaas's own settings/example.yaml wherever kaas is installed (the npm
+ * package, the single-file executable), unless the settings directory has an example.yaml: the
+ * quick start works outside a checkout.
+ */
+export const BUNDLED_EXAMPLE_ENV = 'example';
+/** The file name of the bundled example where it is no file (the single-file executable's asset). */
+const BUNDLED_EXAMPLE_ASSET = 'kaas:settings/example.yaml';
+
+function bundledExample(cwd?: string): { file: string; parsed: ParsedFile } {
+  const rel = 'settings/example.yaml';
+  const file = packageFilePath(rel) ?? BUNDLED_EXAMPLE_ASSET;
+  return { file, parsed: parseSettingsFile(packageText(rel), file === BUNDLED_EXAMPLE_ASSET ? file : displayPath(file, cwd)) };
+}
+
+/** Whether an environment's file (as readEnvironmentFile returned it) exists: the bundled example's asset does. */
+export function environmentFileExists(file: string): boolean {
+  return file === BUNDLED_EXAMPLE_ASSET || existsSync(file);
+}
+
+/** Reads and parses an environment file; a missing file is an error except for env "default" (and "example", see BUNDLED_EXAMPLE_ENV). */
 export function readEnvironmentFile(opts: LoadOptions): { file: string; parsed: ParsedFile } {
   checkEnvName(opts.env);
   const file = settingsFilePath(opts.settingsDir, opts.env, opts.cwd);
@@ -54,6 +75,7 @@ export function readEnvironmentFile(opts: LoadOptions): { file: string; parsed: 
   }
   if (!existsSync(file)) {
     if (opts.env === 'default') return { file, parsed: { environment: { values: {}, origins: {} }, clusters: new Map(), problems: [], warnings: [] } };
+    if (opts.env === BUNDLED_EXAMPLE_ENV) return bundledExample(opts.cwd);
     const envs = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)) : [];
     throw new SettingsError(`settings file ${file} not found`, [], envs.length
       ? `environments in ${dir}: ${envs.sort().join(', ')}; choose one with --env, or create ${path.basename(file)} (kaas settings import can convert an SCS clusterctl.yaml)`
@@ -88,7 +110,7 @@ export function loadSettings(opts: LoadOptions): ResolvedSettings {
   const flags = flagLayer(opts.sets ?? [], opts.flags);
   const warnings = [...parsed.warnings, ...env.warnings];
   const clusterLayer = opts.cluster ? parsed.clusters.get(opts.cluster) : undefined;
-  if (opts.cluster && !clusterLayer && !parsed.problems.length && existsSync(file)) {
+  if (opts.cluster && !clusterLayer && !parsed.problems.length && environmentFileExists(file)) {
     const verdict = missingClusterVerdict(opts.cluster, [...parsed.clusters.keys()], path.basename(file), opts.missingCluster ?? 'warn');
     if (verdict.refusal) throw verdict.refusal;
     if (verdict.warning) warnings.push(verdict.warning);

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { KaasError, SettingsError } from '../errors.js';
 import { redactValue } from '../redact.js';
-import { displayPath, loadSettings, validateAll, type LoadOptions } from './load.js';
+import { displayPath, environmentFileExists, loadSettings, validateAll, type LoadOptions } from './load.js';
 import { settingsFileSchema } from './schema.js';
 import { SETTINGS } from './table.js';
 
@@ -28,7 +27,7 @@ export function showSettings(opts: LoadOptions & { warn: (m: string) => void; ex
   const w1 = Math.max(...rows.map((x) => x.key.length));
   const w2 = Math.min(48, Math.max(...rows.map((x) => display(x.value).length)));
   const text = [
-    `# environment ${r.env}${r.cluster ? `, cluster ${r.cluster}` : ''} (${displayPath(r.file, opts.cwd)}${existsSync(r.file) ? '' : ' does not exist: built-in defaults'})`,
+    `# environment ${r.env}${r.cluster ? `, cluster ${r.cluster}` : ''} (${displayPath(r.file, opts.cwd)}${environmentFileExists(r.file) ? '' : ' does not exist: built-in defaults'})`,
     ...rows.map((x) => `${x.key.padEnd(w1)}  ${display(x.value).padEnd(w2)}  ${x.origin}`),
     ...(opts.explain && r.cluster ? ['', ...opts.explain(r.cluster, r.env, r.values)] : []),
   ].join('\n');
@@ -51,7 +50,7 @@ export function validateSettings(opts: LoadOptions & { warn: (m: string) => void
   }
   const rel = displayPath(r.file, opts.cwd);
   // Only env "default" may lack its file; then there is nothing to call valid but the defaults.
-  if (!existsSync(r.file)) {
+  if (!environmentFileExists(r.file)) {
     return {
       data: { valid: true, file: null, clusters: [], problems: [], warnings: r.warnings },
       text: `${rel} does not exist: only the built-in defaults, KAAS_* variables and --set flags were checked (valid)`,
@@ -80,7 +79,7 @@ export function validationReport(opts: LoadOptions): { data: ValidationReport; e
   let report: ValidationReport;
   try {
     const r = validateAll(opts);
-    report = { valid: r.problems.length === 0, file: existsSync(r.file) ? r.file : null, clusters: r.clusters, problems: r.problems, warnings: r.warnings };
+    report = { valid: r.problems.length === 0, file: environmentFileExists(r.file) ? r.file : null, clusters: r.clusters, problems: r.problems, warnings: r.warnings };
   } catch (e) {
     if (!(e instanceof KaasError)) throw e;
     report = { valid: false, file: null, clusters: [], problems: [e.message, ...e.problems], warnings: [] };
