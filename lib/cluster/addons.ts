@@ -2,6 +2,8 @@ import type { ProcessRunner } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { addonFlags, addonImages } from '../plan/addon-table.js';
+import { ciliumStep } from '../plan/cilium-step.js';
+import { orThrow } from '../plan/decision.js';
 import type { AddonStep } from '../plan/addons.js';
 import { bundledTemplate } from '../render/bundled.js';
 import { parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
@@ -70,6 +72,29 @@ export interface AddonTarget {
 
 const ciliumValues = (ctx: AddonContext) => ['ipam.mode=kubernetes', ...(ctx.mtu > 0 ? [`MTU=${ctx.mtu}`] : [])];
 
+interface DaemonSetJson {
+  spec?: { template?: { spec?: { containers?: { name: string; image?: string }[] } } };
+}
+
+/** The cilium version the cluster runs: the tag of the cilium DaemonSet's agent image (`…:v1.17.6@sha256:…`). */
+export function ciliumImageVersion(ds: DaemonSetJson): string {
+  const containers = ds.spec?.template?.spec?.containers ?? [];
+  const image = (containers.find((c) => c.name === 'cilium-agent') ?? containers[0])?.image ?? '';
+  return /:(v?\d+\.\d+\.\d+[^@]*)(@.*)?$/.exec(image)?.[1] ?? image;
+}
+
+/**
+ * The cilium version this run applies: at most one minor from the running one (lib/plan/cilium-step.ts,
+ * review 2026-11-27 N5); the remaining steps are logged and named in the summary.
+ */
+async function ciliumTarget(wanted: string, t: AddonTarget): Promise<{ present: boolean; version: string; later: string }> {
+  const ds = await t.kubectl.getJson<DaemonSetJson>('daemonset', 'cilium', { namespace: 'kube-system' });
+  const d = ciliumStep(ds === undefined ? undefined : ciliumImageVersion(ds), wanted);
+  const step = orThrow(d);
+  if (d.ok) for (const w of d.warnings) t.logger.warn(w);
+  return { present: ds !== undefined, version: step.version, later: step.remaining.length ? `; later runs: ${step.remaining.join(', then ')}` : '' };
+}
+
 /** Installs one add-on; returns a one-line summary. */
 export async function installAddon(step: AddonStep, ctx: AddonContext, t: AddonTarget): Promise<string> {
   const env = { KUBECONFIG: t.kubeconfig };
@@ -80,19 +105,20 @@ export async function installAddon(step: AddonStep, ctx: AddonContext, t: AddonT
       return `${step.name} ${step.version} applied (${changed} object${changed === 1 ? '' : 's'})`;
     }
     case 'cilium-cli': {
-      const present = (await t.kubectl.getJson('daemonset', 'cilium', { namespace: 'kube-system' })) !== undefined;
-      const args = [present ? 'upgrade' : 'install', '--version', step.version.replace(/^v/, ''), ...ciliumValues(ctx).flatMap((v) => ['--set', v])];
+      const cilium = await ciliumTarget(step.version, t);
+      const args = [cilium.present ? 'upgrade' : 'install', '--version', cilium.version.replace(/^v/, ''), ...ciliumValues(ctx).flatMap((v) => ['--set', v])];
       await t.runner.run('cilium', args, { env, timeoutMs: 600_000 });
-      return `cilium ${step.version} ${present ? 'upgraded' : 'installed'} (cilium CLI)`;
+      return `cilium ${cilium.version} ${cilium.present ? 'upgraded' : 'installed'} (cilium CLI)${cilium.later}`;
     }
     case 'helm': {
-      const chart = step.name === 'cilium'
-        ? { release: 'cilium', repo: 'https://helm.cilium.io', ns: 'kube-system', values: ciliumValues(ctx), version: step.version.replace(/^v/, '') }
+      const cilium = step.name === 'cilium' ? await ciliumTarget(step.version, t) : undefined;
+      const chart = cilium
+        ? { release: 'cilium', repo: 'https://helm.cilium.io', ns: 'kube-system', values: ciliumValues(ctx), version: cilium.version.replace(/^v/, '') }
         : { release: 'cert-manager', repo: 'https://charts.jetstack.io', ns: 'cert-manager', values: ['crds.enabled=true'], version: step.version };
       const args = ['upgrade', '--install', chart.release, chart.release, '--repo', chart.repo, '--version', chart.version,
         '--namespace', chart.ns, '--create-namespace', '--kubeconfig', t.kubeconfig, ...chart.values.flatMap((v) => ['--set', v])];
       await t.runner.run('helm', args, { timeoutMs: 600_000 });
-      return `${step.name} ${step.version} installed (helm)`;
+      return `${step.name} ${cilium?.version ?? step.version} installed (helm)${cilium?.later ?? ''}`;
     }
   }
 }

@@ -193,7 +193,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
     await wait('machines ready', t.machinesSec, machineHint, async () => {
       const cp = await controlPlaneStatus(mgmt, names.controlPlane, ns);
       const md = await machineDeploymentStatus(mgmt, names.machineDeployment, ns);
-      return machinesProgress(cp, md);
+      return machinesProgress(cp, md, upgrade?.to);
     }, t.stallSec);
     return `${s.controller_count} control-plane and ${s.worker_count} worker nodes ready`;
   });

@@ -2,6 +2,7 @@ import { OperationError } from '../errors.js';
 import { ExecError } from '../exec/runner.js';
 import { servedApiVersions } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
+import { CAPI_CURRENT, CAPO_CURRENT, clusterctlUpgrade, compareMinor, judgeManagementVersions, minorOf } from '../plan/management-versions.js';
 import type { CheckList } from './checks.js';
 
 /**
@@ -10,7 +11,8 @@ import type { CheckList } from './checks.js';
  * stores), CAPO serving OpenStackCluster v1beta1, provider versions that fit each
  * other (read from the controllers' image tags: CAPO v0.14 needs Cluster API ≥ v1.12), ORC
  * (openstack-resource-controller, a separate install since CAPO v0.12: CAPO resolves images through
- * its Image CRD and stops without it; not asked of an older CAPO), and each controller Deployment available. Every missing piece is reported at once, sorted,
+ * its Image CRD and stops without it; not asked of an older CAPO), provider versions kaas supports
+ * (Cluster API v1.12–v1.14 with CAPO v0.14: lib/plan/management-versions.ts), and each controller Deployment available. Every missing piece is reported at once, sorted,
  * each with the command that fixes it.
  */
 
@@ -69,55 +71,36 @@ export function fixCommands(target: { kubeconfig?: string; context?: string }) {
     init: `clusterctl init --infrastructure openstack${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''}${target.context ? ` --kubeconfig-context ${target.context}` : ''}`,
     orc: `kubectl${kc} apply --server-side -f https://github.com/k-orc/openstack-resource-controller/releases/download/${ORC_VERSION}/install.yaml`,
     upgrade: `clusterctl upgrade plan${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''} (then clusterctl upgrade apply as it says)`,
-    upgradeCapi: `clusterctl upgrade apply --core cluster-api:${CAPI_RELEASE} --bootstrap kubeadm:${CAPI_RELEASE} --control-plane kubeadm:${CAPI_RELEASE}${target.kubeconfig ? ` --kubeconfig ${target.kubeconfig}` : ''}`,
+    upgradeCapi: clusterctlUpgrade(CAPI_RELEASE, undefined, target.kubeconfig),
     look: (ns: string, name: string) => `kubectl${kc} -n ${ns} describe deployment ${name}; kubectl${kc} -n ${ns} logs deployment/${name}`,
   };
 }
 
-/**
- * The Cluster API release each CAPO minor needs (CAPO README@v0.14.7 "Compatibility": v0.14 ≥ v1.12,
- * v0.13 ≥ v1.11, v0.12 ≥ v1.9), newest first; and the CAPO minor from which it needs ORC (v0.12
- * resolves images through ORC's Image CRD; older releases do it themselves).
- */
-export const CAPO_NEEDS_CAPI: readonly { capo: [number, number]; capi: [number, number] }[] = [
-  { capo: [0, 14], capi: [1, 12] },
-  { capo: [0, 13], capi: [1, 11] },
-  { capo: [0, 12], capi: [1, 9] },
-];
+/** The CAPO minor from which it needs ORC (v0.12 resolves images through ORC's Image CRD; older releases do it themselves). */
 export const ORC_SINCE_CAPO: [number, number] = [0, 12];
-/** The releases the fix lines name (the ones kaas is tested against). */
-export const CAPI_RELEASE = 'v1.12.11';
-/** The CAPO release kaas is tested against (its CRD schemas: scripts/extract-crd-schemas.mjs; `kaas version`). */
-export const CAPO_RELEASE = 'v0.14.7';
+/** The Cluster API release the fix lines name: the current one (lib/plan/management-versions.ts). */
+export const CAPI_RELEASE = CAPI_CURRENT;
+/** The CAPO release the fix lines name (kaas is tested against it; `kaas version`). */
+export const CAPO_RELEASE = CAPO_CURRENT;
 
-const minorOf = (v: string | undefined): [number, number] | undefined => {
-  const m = /^v?(\d+)\.(\d+)\./.exec(v ?? '');
-  return m ? [Number(m[1]), Number(m[2])] : undefined;
-};
-const atLeast = (a: [number, number], b: [number, number]) => a[0] > b[0] || (a[0] === b[0] && a[1] >= b[1]);
-
-/** Judges the provider versions (pure): Cluster API new enough for CAPO; whether ORC is needed. */
+/**
+ * Judges the provider versions (pure): the versions kaas supports (judgeManagementVersions: Cluster
+ * API v1.12–v1.14 with CAPO v0.14, v1.12 with its end of life named); whether ORC is needed.
+ */
 export function assessProviderVersions(f: ManagementFacts, target: { kubeconfig?: string } = {}): { ok?: { name: string; detail: string }; problem?: string; skipped?: { name: string; detail: string }; orcNeeded: boolean } {
   const version = (name: string) => f.deployments?.find((d) => d.name === name)?.version;
   const capi = version('capi-controller-manager');
   const capo = version('capo-controller-manager');
   const capoMinor = minorOf(capo);
-  const orcNeeded = capoMinor === undefined || atLeast(capoMinor, ORC_SINCE_CAPO);
+  const orcNeeded = capoMinor === undefined || compareMinor(capoMinor, ORC_SINCE_CAPO) >= 0;
   // Deployments that cannot be listed are reported once, as the skipped controllers check.
   if (!f.deployments) return { orcNeeded };
   if (!capi || !capo) {
     return { orcNeeded, skipped: { name: 'provider versions', detail: `not checked: the image of ${!capi ? 'capi-controller-manager' : 'capo-controller-manager'} carries no version tag` } };
   }
-  const rule = CAPO_NEEDS_CAPI.find((r) => atLeast(capoMinor!, r.capo));
-  const capiMinor = minorOf(capi);
-  if (rule && capiMinor && !atLeast(capiMinor, rule.capi)) {
-    return {
-      orcNeeded,
-      problem: `Cluster API ${capi} is too old for CAPO ${capo}: CAPO v${rule.capo.join('.')} needs Cluster API ≥ v${rule.capi.join('.')} — ${fixCommands(target).upgradeCapi}`,
-    };
-  }
-  const needs = rule ? ` (CAPO v${rule.capo.join('.')} needs Cluster API ≥ v${rule.capi.join('.')})` : '';
-  return { orcNeeded, ok: { name: 'provider versions', detail: `Cluster API ${capi}, CAPO ${capo}${needs}${orcNeeded ? '' : `; ORC not needed (CAPO < v${ORC_SINCE_CAPO.join('.')} resolves images itself)`}` } };
+  const v = judgeManagementVersions(capi, capo, target.kubeconfig);
+  if (v.problem) return { orcNeeded, problem: v.problem };
+  return { orcNeeded, ok: { name: 'provider versions', detail: v.ok! } };
 }
 
 /** The Cluster API groups not served in the version kaas renders and reads (v1beta2), each with its fix (pure). */
@@ -128,7 +111,7 @@ export function clusterApiProblems(served: string[], target: { kubeconfig?: stri
     const older = served.filter((gv) => gv.startsWith(`${group}/`));
     // Installed, but older than v1.11: the providers must be upgraded, not installed again.
     return older.length
-      ? `${a.what} serves ${older.join(', ')} but not ${a.gv}, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${fix.upgradeCapi}`
+      ? `${a.what} serves ${older.join(', ')} but not ${a.gv}, which kaas renders (kaas supports Cluster API v1.12–v1.14; from below v1.11 upgrade at most three minors per step, CAPO and ORC in between: docs/guides/management-cluster-versions.md) — ${fix.upgradeCapi}`
       : `${a.what}: ${a.gv} is not served — ${fix.init}`;
   });
 }

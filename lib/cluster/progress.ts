@@ -1,4 +1,4 @@
-import { rolledOut, type ControlPlaneStatus, type ReplicaStatus } from '../kube/cluster-api.js';
+import { rolledOut, type ControlPlaneStatus, type MachineDeploymentStatus, type ReplicaStatus } from '../kube/cluster-api.js';
 import type { Probe } from './wait.js';
 
 /**
@@ -13,9 +13,21 @@ export function replicaProgress(r: ReplicaStatus): string {
   return `${r.readyReplicas}/${r.replicas} ready, ${r.upToDateReplicas}/${r.replicas} up to date${extra}`;
 }
 
-/** The "machines ready" probe: control plane and workers rolled out. */
-export function machinesProgress(cp: ReplicaStatus, md: ReplicaStatus): Probe {
-  return { done: rolledOut(cp) && rolledOut(md), progress: `control plane ${replicaProgress(cp)}; workers ${replicaProgress(md)}` };
+/**
+ * The "machines ready" probe: control plane and workers rolled out. After a change of
+ * kubernetes_version (`target`), also both at the target: KubeadmControlPlane status.version (its
+ * oldest machine) and the MachineDeployment's spec.template.spec.version — replica counts alone read
+ * "rolled out" at the old version until the workers' upgrade starts (review 2026-11-27 n5).
+ */
+export function machinesProgress(cp: ControlPlaneStatus | ReplicaStatus, md: MachineDeploymentStatus, target?: string): Probe {
+  const done = rolledOut(cp) && rolledOut(md);
+  if (!target) return { done, progress: `control plane ${replicaProgress(cp)}; workers ${replicaProgress(md)}` };
+  const cpVersion = (cp as ControlPlaneStatus).version;
+  const at = cpVersion === target && md.version === target;
+  return {
+    done: done && at,
+    progress: `control plane ${replicaProgress(cp)}, runs ${cpVersion ?? 'no version yet'}; workers ${replicaProgress(md)}, rolled to ${md.version ?? 'no version'} (want ${target})`,
+  };
 }
 
 /**

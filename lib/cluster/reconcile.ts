@@ -129,7 +129,13 @@ export function planConvergence(
     // The version the control plane runs (status.version, the oldest of its machines), which lags
     // spec.version while an upgrade (maybe one a previous run started) is under way.
     const running = String((kcpLive.status as Obj | undefined)?.version ?? at(kcpLive, ['spec']).version);
-    if (v.ok && running !== wantedVersion) upgrade = { from: running, to: wantedVersion };
+    // An upgrade still under way (spec v1.34, machines on v1.33) must finish before the next minor:
+    // else kubeadm would take the oldest machines from v1.33 straight to v1.35.
+    const fromRunning = v.ok && running !== String(at(kcpLive, ['spec']).version) ? classifyVersion(`KubeadmControlPlane ${refs.controlPlane} (its machines run ${running})`, running, wantedVersion) : undefined;
+    if (fromRunning && !fromRunning.ok) {
+      const rolling = String(at(kcpLive, ['spec']).version);
+      refusals.push(...fromRunning.refusals.map((r) => ({ ...r, hint: `the upgrade to ${rolling} is still rolling: run create-cluster with kubernetes_version=${rolling} until it finishes, then with kubernetes_version=${wantedVersion}` })));
+    } else if (v.ok && running !== wantedVersion) upgrade = { from: running, to: wantedVersion };
   }
   const mdWanted = objects.find((o) => o.kind === 'MachineDeployment');
   const mdLive = mdWanted ? liveObject(live, 'MachineDeployment', mdWanted.metadata.name) : undefined;

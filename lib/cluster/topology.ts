@@ -251,6 +251,12 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
   if (liveVersion !== wanted.version) {
     const v = classifyVersion(`Cluster ${name} spec.topology.version`, liveVersion, wanted.version);
     if (!v.ok) refusals.push(...v.refusals);
+    // An upgrade still rolling (topology v1.34, control plane on v1.33) finishes before the next minor.
+    const running = i.controlPlaneVersion;
+    const fromRunning = v.ok && running && running !== liveVersion ? classifyVersion(`Cluster ${name} (its control plane runs ${running})`, running, wanted.version) : undefined;
+    if (fromRunning && !fromRunning.ok) {
+      refusals.push(...fromRunning.refusals.map((r) => ({ ...r, hint: `the upgrade to ${liveVersion} is still rolling: run create-cluster with kubernetes_version=${liveVersion} until it finishes, then with kubernetes_version=${wanted.version}` })));
+    }
     const allowed = dig(live.clusterClass, ['spec', 'kubernetesVersions']) as string[] | undefined;
     if (allowed?.length && !allowed.includes(wanted.version)) {
       refusals.push({ message: `ClusterClass ${live.className} allows Kubernetes ${allowed.join(', ')}, not ${wanted.version}`, hint: `set kubernetes_version to one of ${allowed.join(', ')}, or add ${wanted.version} to the class's spec.kubernetesVersions` });

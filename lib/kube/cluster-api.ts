@@ -113,9 +113,21 @@ export async function controlPlaneStatus(k: Kubectl, name: string, namespace: st
   return { ...replicaStatus(o), initialized: init?.controlPlaneInitialized === true, ...(typeof version === 'string' ? { version } : {}) };
 }
 
-/** Reads a MachineDeployment's progress (replicas wanted, up to date and ready). */
-export async function machineDeploymentStatus(k: Kubectl, name: string, namespace: string): Promise<ReplicaStatus> {
-  return replicaStatus(await k.getJson<Obj>(MD_V1BETA2, name, { namespace }));
+/** Status fields of a MachineDeployment the waits use. */
+export interface MachineDeploymentStatus extends ReplicaStatus {
+  /**
+   * spec.template.spec.version: the Kubernetes version its machines are rolled to. During a topology
+   * upgrade the topology controller bumps it only after the control plane is stable (CAPI@v1.12.11
+   * internal/controllers/topology/cluster/desired_state.go), so until then the old counts read "rolled out".
+   */
+  version?: string;
+}
+
+/** Reads a MachineDeployment's progress (replicas wanted, up to date and ready) and the version it rolls to. */
+export async function machineDeploymentStatus(k: Kubectl, name: string, namespace: string): Promise<MachineDeploymentStatus> {
+  const o = await k.getJson<Obj>(MD_V1BETA2, name, { namespace });
+  const version = (o?.spec?.template as { spec?: { version?: unknown } } | undefined)?.spec?.version;
+  return { ...replicaStatus(o), ...(typeof version === 'string' ? { version } : {}) };
 }
 
 /** True when the object exists. */

@@ -95,6 +95,8 @@ export class ImportCollector {
   readonly conversions: Conversion[] = [];
   readonly problems: string[] = [];
   readonly notes: string[] = [];
+  /** Said as warnings when importing (and kept in the report's notes). */
+  readonly warnings: string[] = [];
 
   /** Types `raw` for `key` and keeps it, or records why not. */
   take(key: SettingKey, raw: RawValue): void {

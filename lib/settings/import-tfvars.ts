@@ -1,5 +1,6 @@
 import { ImportCollector, type RawValue } from './import-convert.js';
 import { show } from './check.js';
+import { scsProviderWarning } from './import-providers.js';
 import type { SettingKey } from './types.js';
 
 /**
@@ -162,6 +163,8 @@ export function importTfvars(raws: RawValue[], c: ImportCollector): void {
       c.set('ssh_key_name', `${raw.value}-keypair`, `${raw.name} (${raw.where}; SCS names the keypair <prefix>-keypair)`);
     }
   }
+  const providers = scsProviderWarning(raws);
+  if (providers) c.warnings.push(providers);
 }
 
 function takeUnlessSet(c: ImportCollector, key: SettingKey, raw: RawValue): void {

@@ -143,6 +143,7 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
     }
     const after = parseSettingsFile(merged.text, shown);
     if (after.problems.length) throw new SettingsError(`the imported ${shown} would be invalid`, after.problems, hint);
+    for (const w of c.warnings) deps.logger.warn(w);
     const mgmtWarning = restrictNeedsMgmtHost(opts.cluster, after.environment, after.clusters.get(opts.cluster));
     if (mgmtWarning) deps.logger.warn(mgmtWarning);
 
@@ -160,7 +161,7 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
     imported: Object.keys(section).map((key) => ({ key, value: section[key], from: c.sources[key as keyof typeof c.sources] ?? '' })),
     conversions: c.conversions,
     dropped: c.dropped,
-    notes: c.notes,
+    notes: [...c.notes, ...c.warnings],
   };
   const text = reportText(report, shown, opts.dryRun);
   if (opts.dryRun) {

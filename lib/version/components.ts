@@ -1,4 +1,5 @@
-import { CAPI_RELEASE, CAPO_NEEDS_CAPI, CAPO_RELEASE, ORC_SINCE_CAPO, ORC_VERSION } from '../cluster/preflight.js';
+import { CAPO_RELEASE, ORC_SINCE_CAPO, ORC_VERSION } from '../cluster/preflight.js';
+import { CAPI_CURRENT, CAPI_END_OF_LIFE, CAPI_SUPPORTED, CAPO_SUPPORTED } from '../plan/management-versions.js';
 import { ADDONS, type AddonEntry, type VersionRule } from '../plan/addon-table.js';
 import { BUNDLED_GATEWAY_VERSIONS } from '../plan/gateway-versions.js';
 import { BUNDLED_INGRESS_VERSIONS, rangeText } from '../plan/ingress-versions.js';
@@ -19,9 +20,9 @@ const minor = (m: readonly [number, number]) => `v${m[0]}.${m[1]}`;
 
 /** The management cluster's providers: the releases kaas is tested with (lib/cluster/preflight.ts). */
 function managementComponents(): ComponentVersions[] {
-  const [newest] = CAPO_NEEDS_CAPI;
+  const eol = Object.entries(CAPI_END_OF_LIFE).map(([m, when]) => `v${m} reaches end of life ${when}`).join('; ');
   return [
-    { name: 'cluster-api', cluster: 'management', versions: [CAPI_RELEASE], note: `tested with; CAPO ${minor(newest.capo)} needs Cluster API ≥ ${minor(newest.capi)}` },
+    { name: 'cluster-api', cluster: 'management', versions: [...CAPI_SUPPORTED].reverse().map(minor), note: `supported minors with CAPO ${CAPO_SUPPORTED.map(minor).join(', ')}; the fix lines name ${CAPI_CURRENT}${eol ? `; ${eol}` : ''}` },
     { name: 'cluster-api-provider-openstack', cluster: 'management', versions: [CAPO_RELEASE], note: 'tested with' },
     { name: 'openstack-resource-controller', cluster: 'management', versions: [ORC_VERSION], note: `the release kaas's fix installs; CAPO ≥ ${minor(ORC_SINCE_CAPO)} needs ORC` },
   ];

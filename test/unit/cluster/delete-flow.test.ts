@@ -297,7 +297,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       const e = await deleteCluster(runOptions(sb), fakeDeps(fake, cloud)).catch((x: unknown) => x) as { message: string; problems: string[]; hint: string; exitCode: number };
       fake.assertDone();
       expect(e.message).toBe('the management cluster does not serve the Cluster API version kaas reads (v1beta2, Cluster API ≥ v1.11)');
-      expect(e.problems).toContain(`Cluster API core serves cluster.x-k8s.io/v1beta1 but not cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — clusterctl upgrade apply --core cluster-api:v1.12.11 --bootstrap kubeadm:v1.12.11 --control-plane kubeadm:v1.12.11 --kubeconfig ${sb.mgmt}`);
+      expect(e.problems).toContain(`Cluster API core serves cluster.x-k8s.io/v1beta1 but not cluster.x-k8s.io/v1beta2, which kaas renders (kaas supports Cluster API v1.12–v1.14; from below v1.11 upgrade at most three minors per step, CAPO and ORC in between: docs/guides/management-cluster-versions.md) — clusterctl upgrade apply --core cluster-api:v1.14.2 --bootstrap kubeadm:v1.14.2 --control-plane kubeadm:v1.14.2 --kubeconfig ${sb.mgmt}`);
       expect(e.hint).not.toMatch(/cluster-info/);
       expect(e.exitCode).toBe(1);
       expect(cloud.log).toEqual([]);

@@ -38,11 +38,11 @@ describe('assessManagementCluster: what CAPO v0.14 needs on the management clust
 
   it('Cluster API older than v1.11 (v1beta1 only): each group says it lacks v1beta2, with the clusterctl upgrade line', () => {
     const v = assessManagementCluster({ ...READY, served: READY.served.filter((g) => !g.endsWith('/v1beta2')) }, { kubeconfig: '/m/kc' });
-    const upgrade = 'clusterctl upgrade apply --core cluster-api:v1.12.11 --bootstrap kubeadm:v1.12.11 --control-plane kubeadm:v1.12.11 --kubeconfig /m/kc';
+    const upgrade = 'clusterctl upgrade apply --core cluster-api:v1.14.2 --bootstrap kubeadm:v1.14.2 --control-plane kubeadm:v1.14.2 --kubeconfig /m/kc';
     expect(v.problems).toEqual([
-      `Cluster API core serves cluster.x-k8s.io/v1beta1 but not cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${upgrade}`,
-      `Cluster API kubeadm bootstrap provider serves bootstrap.cluster.x-k8s.io/v1beta1 but not bootstrap.cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${upgrade}`,
-      `Cluster API kubeadm control-plane provider serves controlplane.cluster.x-k8s.io/v1beta1 but not controlplane.cluster.x-k8s.io/v1beta2, which kaas renders (Cluster API ≥ v1.11; v1.12 for CAPO v0.14) — ${upgrade}`,
+      `Cluster API core serves cluster.x-k8s.io/v1beta1 but not cluster.x-k8s.io/v1beta2, which kaas renders (kaas supports Cluster API v1.12–v1.14; from below v1.11 upgrade at most three minors per step, CAPO and ORC in between: docs/guides/management-cluster-versions.md) — ${upgrade}`,
+      `Cluster API kubeadm bootstrap provider serves bootstrap.cluster.x-k8s.io/v1beta1 but not bootstrap.cluster.x-k8s.io/v1beta2, which kaas renders (kaas supports Cluster API v1.12–v1.14; from below v1.11 upgrade at most three minors per step, CAPO and ORC in between: docs/guides/management-cluster-versions.md) — ${upgrade}`,
+      `Cluster API kubeadm control-plane provider serves controlplane.cluster.x-k8s.io/v1beta1 but not controlplane.cluster.x-k8s.io/v1beta2, which kaas renders (kaas supports Cluster API v1.12–v1.14; from below v1.11 upgrade at most three minors per step, CAPO and ORC in between: docs/guides/management-cluster-versions.md) — ${upgrade}`,
     ]);
     expect(v.ok.map((c) => c.name)).not.toContain('Cluster API');
   });
@@ -67,14 +67,20 @@ describe('assessProviderVersions: the provider versions fit each other (CAPO REA
     ...READY,
     deployments: READY.deployments!.map((d) => ({ ...d, version: d.name === 'capi-controller-manager' ? capi : d.name === 'capo-controller-manager' ? capo : undefined })),
   });
-  const UPGRADE = 'clusterctl upgrade apply --core cluster-api:v1.12.11 --bootstrap kubeadm:v1.12.11 --control-plane kubeadm:v1.12.11';
+  const UPGRADE = 'clusterctl upgrade apply --core cluster-api:v1.14.2 --bootstrap kubeadm:v1.14.2 --control-plane kubeadm:v1.14.2';
+  const RANGE = '(supported: Cluster API v1.12–v1.14 with CAPO v0.14.x)';
   it.each<[string, ManagementFacts, string[], string | undefined]>([
-    ['CAPI v1.12 + CAPO v0.14: fine', withVersions('v1.12.1', 'v0.14.0'), [], 'Cluster API v1.12.1, CAPO v0.14.0 (CAPO v0.14 needs Cluster API ≥ v1.12)'],
-    ['CAPI v1.11 + CAPO v0.14: CAPI too old, with the clusterctl line', withVersions('v1.11.4', 'v0.14.0'), [`Cluster API v1.11.4 is too old for CAPO v0.14.0: CAPO v0.14 needs Cluster API ≥ v1.12 — ${UPGRADE}`], undefined],
-    ['CAPI v1.11 + CAPO v0.13: fine', withVersions('v1.11.4', 'v0.13.2'), [], 'Cluster API v1.11.4, CAPO v0.13.2 (CAPO v0.13 needs Cluster API ≥ v1.11)'],
-    ['CAPO v0.11 without ORC: ORC is not needed', { ...withVersions('v1.8.5', 'v0.11.3'), orcCrd: undefined, deployments: withVersions('v1.8.5', 'v0.11.3').deployments!.filter((d) => d.name !== 'orc-controller-manager') }, [],
-      'Cluster API v1.8.5, CAPO v0.11.3; ORC not needed (CAPO < v0.12 resolves images itself)'],
-    ['CAPO v0.12 without ORC: ORC is needed', { ...withVersions('v1.9.5', 'v0.12.4'), orcCrd: undefined }, [`ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${ORC_FIX}`], 'Cluster API v1.9.5, CAPO v0.12.4 (CAPO v0.12 needs Cluster API ≥ v1.9)'],
+    ['CAPI v1.12 + CAPO v0.14: accepted, its end of life and the upgrade named', withVersions('v1.12.1', 'v0.14.0'), [],
+      `Cluster API v1.12.1, CAPO v0.14.0 ${RANGE}; Cluster API v1.12 reaches end of life on 2026-12-08 (when Cluster API v1.15.0 ships): upgrade to v1.14.2 with ${UPGRADE}`],
+    ['CAPI v1.13 + CAPO v0.14.7: accepted', withVersions('v1.13.6', 'v0.14.7'), [], `Cluster API v1.13.6, CAPO v0.14.7 ${RANGE}`],
+    ['CAPI v1.14 + CAPO v0.14.7: accepted', withVersions('v1.14.2', 'v0.14.7'), [], `Cluster API v1.14.2, CAPO v0.14.7 ${RANGE}`],
+    ['CAPI v1.11 + CAPO v0.14: refused, with the clusterctl line', withVersions('v1.11.4', 'v0.14.0'),
+      [`Cluster API v1.11.4 is older than kaas supports (Cluster API v1.12–v1.14 with CAPO v0.14.x) — upgrade in this order: (1) Cluster API to v1.12.x: ${UPGRADE.replaceAll('v1.14.2', 'v1.12.x')} (x = the newest patch release; clusterctl upgrade plan lists it) — CAPO v0.14 needs Cluster API ≥ v1.12; Cluster API moves to the v1beta2 contract here; (2) Cluster API to v1.14.2: ${UPGRADE} — the current Cluster API release`], undefined],
+    ['CAPI v1.15 (newer than tested): refused', withVersions('v1.15.0', 'v0.14.7'),
+      ['Cluster API v1.15.0 with CAPO v0.14.7 is newer than this kaas supports (Cluster API v1.12–v1.14 with CAPO v0.14.x); kaas renders and reads the Cluster API and CAPO objects only in the versions it is tested with — use a kaas release that lists v1.15 as supported (docs/guides/management-cluster-versions.md)'], undefined],
+    ['CAPO v0.12 without ORC: ORC is needed, and CAPO v0.12 is refused', { ...withVersions('v1.12.5', 'v0.12.4'), orcCrd: undefined },
+      [`CAPO v0.12.4 is older than kaas supports (Cluster API v1.12–v1.14 with CAPO v0.14.x) — upgrade in this order: (1) CAPO to v0.14.7: clusterctl upgrade apply --infrastructure openstack:v0.14.7 — CAPO v0.14 needs Cluster API ≥ v1.12; Cluster API moves to the v1beta2 contract here; (2) Cluster API to v1.14.2: ${UPGRADE} — the current Cluster API release`,
+        `ORC (openstack-resource-controller) is not installed (no images.openstack.k-orc.cloud CRD); CAPO ≥ v0.12 needs it — ${ORC_FIX}`], undefined],
   ])('%s', (_n, facts, problems, ok) => {
     const v = assessManagementCluster(facts);
     expect(v.problems).toEqual(problems);

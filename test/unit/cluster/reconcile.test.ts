@@ -50,6 +50,15 @@ describe('planConvergence', () => {
     expect(!topo.ok && topo.refusals[0].message).toMatch(/managed by a ClusterClass/);
   });
 
+  it('refuses the next minor while the previous upgrade still rolls (spec v1.34, machines on v1.33): kubeadm would skip v1.34', () => {
+    const rolling = [cluster(), { ...kcp('v1.34.1', 'cp-new'), status: { version: 'v1.33.4' } }, md('v1.34.1', 'w-new'), tpl('cp-new', 'f1', 'img-1.34'), tpl('w-new', 'f1', 'img-1.34')];
+    const d = planConvergence([tpl('cp-x', 'f1', 'img-1.35'), tpl('w-x', 'f1', 'img-1.35'), kcp('v1.35.0', 'cp-x'), md('v1.35.0', 'w-x'), cluster()], live(rolling as KubeObject[]), 'demo', names);
+    expect(!d.ok && d.refusals[0]).toMatchObject({
+      message: 'KubeadmControlPlane demo-control-plane (its machines run v1.33.4): Kubernetes v1.33.4 → v1.35.0 skips a minor version (v1.34.x); kubeadm and Cluster API upgrade one minor at a time',
+      hint: 'the upgrade to v1.34.1 is still rolling: run create-cluster with kubernetes_version=v1.34.1 until it finishes, then with kubernetes_version=v1.35.0',
+    });
+  });
+
   it('replicas change in place', () => {
     const d = planConvergence([tpl('w-new', 'f1'), md('v1.33.4', 'w-new', 5)], live(liveObjects), 'demo', names);
     expect(d.ok && d.value.diffs.find((x) => x.kind === 'MachineDeployment')).toMatchObject({ action: 'update', fields: [{ path: 'spec.replicas', live: 2, wanted: 5 }] });

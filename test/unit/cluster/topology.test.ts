@@ -140,6 +140,14 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     expect(d.ok && d.value.upgrade).toEqual({ from: 'v1.34.10', to: 'v1.34.11' });
   });
 
+  it('refuses the next minor while the previous upgrade still rolls (topology v1.34, control plane on v1.33): kubeadm would skip v1.34', () => {
+    const d = planTopology({ live: live(), wanted: wanted({ version: 'v1.35.2', image: 'ubuntu-capi-image-v1.35.2' }), controlPlaneVersion: 'v1.33.9' });
+    expect(!d.ok && d.refusals.map((r) => [r.message, r.hint])).toContainEqual([
+      'Cluster scs1 (its control plane runs v1.33.9): Kubernetes v1.33.9 → v1.35.2 skips a minor version (v1.34.x); kubeadm and Cluster API upgrade one minor at a time',
+      'the upgrade to v1.34.10 is still rolling: run create-cluster with kubernetes_version=v1.34.10 until it finishes, then with kubernetes_version=v1.35.2',
+    ]);
+  });
+
   it.each([
     ['a minor skip', { version: 'v1.36.1' }, {}, /skips a minor version \(v1\.35\.x\)/],
     ['a downgrade', { version: 'v1.33.9' }, {}, /cannot be downgraded/],

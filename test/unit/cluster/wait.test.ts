@@ -1,4 +1,4 @@
-import type { ControlPlaneStatus, ReplicaStatus } from '../../../lib/kube/cluster-api.js';
+import type { ControlPlaneStatus, MachineDeploymentStatus, ReplicaStatus } from '../../../lib/kube/cluster-api.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { controlPlaneAt, machinesProgress } from '../../../lib/cluster/progress.js';
 import { machineWaits } from '../../../lib/cluster/timeouts.js';
@@ -45,6 +45,28 @@ describe('controlPlaneAt: the control plane runs the new version on every machin
     ['no version yet', cp(undefined, rs(1, 0, 0)), false],
   ])('%s → done %s', (_n, status, done) => {
     expect(controlPlaneAt(status, 'v1.34.1').done).toBe(done);
+  });
+});
+
+describe('machinesProgress after a kubernetes_version change: done only when control plane and workers are at the target (review 2026-11-27 n5)', () => {
+  const cp = (version: string | undefined, r: ReplicaStatus = rs(3, 3, 3)): ControlPlaneStatus => ({ ...r, initialized: true, ...(version ? { version } : {}) });
+  const md = (version: string | undefined, r: ReplicaStatus = rs(3, 3, 3)): MachineDeploymentStatus => ({ ...r, ...(version ? { version } : {}) });
+  it.each<[string, ControlPlaneStatus, MachineDeploymentStatus, boolean]>([
+    ['control plane done, workers not yet bumped by the topology controller (counts all "rolled out")', cp('v1.35.2'), md('v1.34.4'), false],
+    ['control plane still at the old minor, workers bumped', cp('v1.34.4'), md('v1.35.2'), false],
+    ['both at the target but a worker still rolling', cp('v1.35.2'), md('v1.35.2', rs(3, 3, 2, 4)), false],
+    ['control plane has no version yet', cp(undefined), md('v1.35.2'), false],
+    ['both at the target and rolled out', cp('v1.35.2'), md('v1.35.2'), true],
+  ])('%s → done %s', (_n, c, m, done) => {
+    expect(machinesProgress(c, m, 'v1.35.2').done).toBe(done);
+  });
+
+  it('the progress names both versions, so the stall timer sees the workers move', () => {
+    expect(machinesProgress(cp('v1.35.2'), md('v1.34.4'), 'v1.35.2').progress).toBe('control plane 3/3 ready, 3/3 up to date, runs v1.35.2; workers 3/3 ready, 3/3 up to date, rolled to v1.34.4 (want v1.35.2)');
+  });
+
+  it('without a version change only the counts decide (a create or a worker_count change)', () => {
+    expect(machinesProgress(cp('v1.34.4'), md('v1.34.4'))).toEqual({ done: true, progress: 'control plane 3/3 ready, 3/3 up to date; workers 3/3 ready, 3/3 up to date' });
   });
 });
 

@@ -10,12 +10,18 @@ describe('the add-on table', () => {
     ['occm', 'v1.36.0', 'v1.36.0'],
     ['occm', 'latest', 'v1.36.0'],
     ['cinder-csi', 'v1.31.2', 'v1.31.0'],
+    // The current Kubernetes minors: cloud-provider-openstack v1.35.0 and v1.36.0 exist (Go module proxy, 2026-11-27).
+    ['occm', 'v1.35.4', 'v1.35.0'],
+    ['cinder-csi', 'v1.35.4', 'v1.35.0'],
+    ['cinder-csi', 'v1.36.1', 'v1.36.0'],
     // Cilium by the Kubernetes versions each release is e2e-tested on (cilium's compatibility page).
     ['cilium', 'v1.31.9', 'v1.17.6'],
     ['cilium', 'v1.32.5', 'v1.17.6'],
     ['cilium', 'v1.33.4', 'v1.18.14'],
     ['cilium', 'v1.34.1', 'v1.19.3'],
     ['cilium', 'v1.35.0', 'v1.19.3'],
+    // Past 1.19's tested range (1.32–1.35): the newest release kaas knows, whose compatibility then rests on Kubernetes'.
+    ['cilium', 'v1.36.1', 'v1.19.3'],
     ['calico', 'v1.33.4', 'v3.27.3'],
     ['metrics-server', 'v1.20.0', 'v0.7.2'],
     ['cert-manager', 'v1.33.4', 'v1.17.2'],

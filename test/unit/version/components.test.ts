@@ -1,4 +1,4 @@
-import { CAPI_RELEASE, CAPO_RELEASE, ORC_VERSION } from '../../../lib/cluster/preflight.js';
+import { CAPO_RELEASE, ORC_VERSION } from '../../../lib/cluster/preflight.js';
 import { ADDONS, type AddonEntry } from '../../../lib/plan/addon-table.js';
 import { BUNDLED_GATEWAY_VERSIONS } from '../../../lib/plan/gateway-versions.js';
 import { BUNDLED_INGRESS_VERSIONS } from '../../../lib/plan/ingress-versions.js';
@@ -23,7 +23,7 @@ describe('kaas version: component versions', () => {
   // Every row of the tables kaas decides with shows up, so a new release there needs no change here.
   const byName = new Map(componentVersions().map((c) => [c.name, c]));
   it.each<[string, string, readonly string[]]>([
-    ['cluster-api', 'management', [CAPI_RELEASE]],
+    ['cluster-api', 'management', ['v1.14', 'v1.13', 'v1.12']],
     ['cluster-api-provider-openstack', 'management', [CAPO_RELEASE]],
     ['openstack-resource-controller', 'management', [ORC_VERSION]],
     ['ingress-nginx', 'workload', BUNDLED_INGRESS_VERSIONS.map((b) => b.version)],
@@ -48,7 +48,7 @@ describe('kaas version: the report', () => {
     expect(lines[0]).toBe(`kaas ${report.kaas.version}, commit 0123456789ab (with uncommitted changes), Node.js ${process.version}`);
     const management = lines.indexOf('management cluster (tested with):');
     const workload = lines.indexOf('workload cluster (deployed by kaas):');
-    expect(lines[management + 1]).toMatch(new RegExp(`^  cluster-api +${CAPI_RELEASE.replaceAll('.', '\\.')} +tested with`));
+    expect(lines[management + 1]).toMatch(/^  cluster-api +v1\.14, v1\.13, v1\.12 +supported minors with CAPO v0\.14; the fix lines name v1\.14\.2; v1\.12 reaches end of life 2026-12-08/);
     expect(lines.slice(workload + 1).find((l) => l.startsWith('  ingress-nginx '))).toContain(BUNDLED_INGRESS_VERSIONS.map((b) => b.version).join(', '));
     const columns = lines.filter((l) => l.startsWith('  ')).map((l) => l.search(/ v\d/));
     expect(new Set(columns).size).toBe(1);
