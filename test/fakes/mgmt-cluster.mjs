@@ -473,7 +473,18 @@ export function run(tool, argv, statePath, stdin) {
       if (r.namespaced && !all && o.metadata.namespace !== namespace) return false;
       return sel.every(([k, v]) => o.metadata.labels?.[k] === v);
     });
-    out.stdout = JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
+    // A listed control plane or MachineDeployment is read as a named one is (the controllers move on,
+    // the fake's own status fields are not shown).
+    const shownItems = items.map((o) => {
+      if (o.kind !== 'KubeadmControlPlane' && o.kind !== 'MachineDeployment') return o;
+      const shown = clone(o);
+      reconcile(o);
+      delete shown.status?.pending;
+      delete shown.status?.blockedBy;
+      return shown;
+    });
+    if (shownItems.some((o, i) => o !== items[i])) save();
+    out.stdout = JSON.stringify({ apiVersion: 'v1', items: shownItems, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
     return out;
   }
 
