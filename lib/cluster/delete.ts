@@ -10,7 +10,7 @@ import { removeContexts, userKubeconfigFile } from './kubeconfig.js';
 import { contextPrefix, localKey, workloadKubeconfigPath, type LocalKey } from './local-state.js';
 import { workloadAccess } from './workload-access.js';
 import { checkEndpoint } from './endpoint-check.js';
-import { findClusterNamespace } from './live-plan.js';
+import { findClusterNamespace } from './cluster-namespace.js';
 import { clusterNamespace, occmClusterName } from './model.js';
 import { readApplied, removeIngress } from '../ingress/applied.js';
 import { GATEWAY_RECORD, removeGateway } from '../gateway/applied.js';

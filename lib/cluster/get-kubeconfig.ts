@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import { writeSecretFile } from './kubeconfig.js';
 import { clusterNamespace } from './model.js';
-import { findClusterNamespace } from './live-plan.js';
+import { findClusterNamespace } from './cluster-namespace.js';
 import { createKubectl } from '../kube/kubectl.js';
 import { checkClusterName, clusterSettings, managementTarget, type ClusterRunOptions } from './setup.js';
 import type { Settings } from '../settings/types.js';

@@ -1,11 +1,11 @@
-import { CAPI_CLUSTER, listAllNamespaces } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
-import { decided, orThrow, refused, type Decision } from '../plan/decision.js';
+import { orThrow, type Decision } from '../plan/decision.js';
 import type { KubeObject } from '../render/documents.js';
 import type { LiveApiLb } from '../plan/kubeapi-live.js';
 import { defaultImageName } from '../plan/machines.js';
 import { pinKubernetesVersion } from '../plan/version-pin.js';
+import { liveClusterNamespace, namespacesHolding } from './cluster-namespace.js';
 import { liveObject, liveRefs, readLive } from './live.js';
 import { clusterNamespace, clusterObjectNames } from './model.js';
 import type { ClusterPlan } from './plan.js';
@@ -18,33 +18,6 @@ import { planTopology, readTopology, wantedFromRender } from './topology.js';
  * and what applying the plan would change per object. Reads only; a namespace conflict or a change
  * CAPO refuses is refused here (PlanError, exit 2), before anything is applied.
  */
-
-/**
- * Which namespace the live Cluster of this name is in, from the namespaces holding one (`found`):
- * undefined when none does. Refused when several do, and, with the namespace setting given, when
- * the one found is another: kaas never builds a second cluster of the same name beside it.
- */
-export function liveClusterNamespace(cluster: string, found: string[], setting = ''): Decision<string | undefined> {
-  const sorted = [...found].sort();
-  if (sorted.length > 1) {
-    return refused({ message: `Cluster ${cluster} exists in several namespaces (${sorted.join(', ')})`, hint: 'set the namespace setting to the one kaas manages' });
-  }
-  if (setting && sorted.length && sorted[0] !== setting) {
-    return refused({
-      message: `Cluster ${cluster} exists in namespace ${sorted[0]}, not in namespace ${setting} (setting namespace)`,
-      hint: `set namespace: ${sorted[0]} to converge on it (kaas settings show shows where the setting comes from)`,
-    });
-  }
-  return decided(sorted[0]);
-}
-
-const namespacesHolding = async (mgmt: Kubectl, cluster: string) =>
-  (await listAllNamespaces(mgmt, CAPI_CLUSTER)).filter((c) => c.metadata.name === cluster).map((c) => c.metadata.namespace);
-
-/** The namespace holding a Cluster of this name, when exactly one does; refused when several do. */
-export async function findClusterNamespace(mgmt: Kubectl, cluster: string): Promise<string | undefined> {
-  return orThrow(liveClusterNamespace(cluster, await namespacesHolding(mgmt, cluster)));
-}
 
 /** Creates the namespace when it is missing (as the SCS scripts' `kubectl create namespace`). */
 export async function ensureNamespace(mgmt: Kubectl, namespace: string): Promise<boolean> {

@@ -196,11 +196,16 @@ function imageVersion(containers: { name: string; image?: string }[]): { version
   return m ? { version: m[1] } : {};
 }
 
+const CAPO_CRD = 'openstackclusters.infrastructure.cluster.x-k8s.io';
+const ORC_CRD = 'images.openstack.k-orc.cloud';
+
 /** Asks the management cluster (read-only). Throws when it cannot be reached at all. */
 export async function gatherManagementFacts(k: Kubectl): Promise<ManagementFacts> {
   const served = await servedApiVersions(k);
-  const capoCrd = servedVersions(await k.getJson<CrdJson>('customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io'));
-  const orcCrd = servedVersions(await k.getJson<CrdJson>('customresourcedefinition', 'images.openstack.k-orc.cloud'));
+  // Both CRDs in one kubectl run (a missing one is left out of the answer).
+  const crds = await k.getMany<CrdJson & { metadata: { name: string } }>('customresourcedefinition', [CAPO_CRD, ORC_CRD]);
+  const capoCrd = servedVersions(crds.find((c) => c.metadata.name === CAPO_CRD));
+  const orcCrd = servedVersions(crds.find((c) => c.metadata.name === ORC_CRD));
   const r = await k.run(['get', 'deployments', '--all-namespaces', '-o', 'json'], { reject: false, timeoutMs: 60_000 });
   if (r.exitCode !== 0) return { served, capoCrd, orcCrd, deploymentsProblem: `cannot list Deployments: ${r.stderr.trim().split('\n')[0]}` };
   const deployments = ((JSON.parse(r.stdout) as DeploymentList).items ?? []).map((d) => ({

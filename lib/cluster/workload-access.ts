@@ -10,7 +10,7 @@ import { checkEndpoint, kubeconfigServer, type ClusterEndpoint } from './endpoin
 import { writeSecretFile } from './kubeconfig.js';
 import { migrateLegacy } from './legacy-state.js';
 import type { LocalKey } from './local-state.js';
-import { findClusterNamespace } from './live-plan.js';
+import { findClusterNamespace } from './cluster-namespace.js';
 
 /**
  * Which kubeconfig reaches a workload cluster, as `kaas get kubeconfig` finds it: the management

@@ -2,8 +2,6 @@ import { clusterNames } from '../cluster/model.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import type { ApplyIngressDeps, ApplyIngressOptions, ApplyIngressResult } from '../ingress/apply-ingress.js';
 import { checkFloatingNetwork, loadEdgeRun, requireNamedCloud, writeDryRun } from '../ingress/apply-ingress.js';
-import { edgeKey, edgeKubeTarget } from '../ingress/kubeconfig.js';
-import { applyGatewayToCluster } from './apply-steps.js';
 import { decideGateway, formatGatewayPlan } from './plan.js';
 import { gatewayObjects, renderGateway } from './render.js';
 
@@ -43,6 +41,8 @@ export async function runApplyGateway(o: ApplyGatewayOptions, deps: ApplyGateway
   }
 
   requireNamedCloud(getCloud());
+  // As in apply-ingress: the applying half loads only for a real run.
+  const [{ applyGatewayToCluster }, { edgeKey, edgeKubeTarget }] = await Promise.all([import('./apply-steps.js'), import('../ingress/kubeconfig.js')]);
   const target = await edgeKubeTarget(o, s, deps);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyGatewayToCluster(

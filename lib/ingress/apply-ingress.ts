@@ -7,9 +7,8 @@ import type { Logger } from '../log.js';
 import { CloudNotNamedError } from '../openstack/cloud-config.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
-import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
+import type { ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
-import { edgeKey, edgeKubeTarget } from './kubeconfig.js';
 import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
 import { orThrow } from '../plan/decision.js';
@@ -154,6 +153,10 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   }
 
   requireNamedCloud(getCloud());
+  // The applying half (kubectl, the workload kubeconfig with its lock, the post-apply verification
+  // with the HTTP stack and Octavia's answer validators) loads only for a real run: a dry run renders
+  // without it (npm run bench: apply-ingress --dry-run against kubectl kustomize).
+  const [{ applyToCluster }, { edgeKey, edgeKubeTarget }] = await Promise.all([import('./apply-steps.js'), import('./kubeconfig.js')]);
   const target = await edgeKubeTarget(o, s, deps);
   const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
   const applied = await applyToCluster(

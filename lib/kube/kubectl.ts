@@ -45,6 +45,11 @@ export interface Kubectl {
    * add `--show-managed-fields` (kubectl ≥ 1.21 leaves metadata.managedFields out of -o json otherwise).
    */
   getJson<T = unknown>(kind: string, name?: string, scope?: Scope, opts?: { managedFields?: boolean }): Promise<T | undefined>;
+  /**
+   * `get <kind> <names…> --ignore-not-found -o json`: the objects of these names that exist, in one
+   * kubectl run (a missing one is left out, never an error).
+   */
+  getMany<T = unknown>(kind: string, names: string[], scope?: Scope): Promise<T[]>;
   /** `rollout status <resource> --timeout=<s>s`; throws OperationError with kubectl's words on timeout. */
   rolloutStatus(resource: string, scope: Scope, timeoutSec: number): Promise<void>;
   /** `wait <resource…> --for=<condition> --timeout=<s>s` (one resource, or several of a kind: `crd/a crd/b`). */
@@ -65,6 +70,15 @@ export const FIELD_MANAGER = 'kaas';
 // Only the API server's NotFound means "no such object": kubectl's own errors also say "not found"
 // (`context was not found for specified context: x`), and those must fail, not read as absent.
 const NOT_FOUND = /^Error from server \(NotFound\)/m;
+
+/** Whether kubectl's JSON output is a List (unreadable output goes to readKubeJson, which says why). */
+function isList(stdout: string): boolean {
+  try {
+    return (JSON.parse(stdout) as { kind?: unknown }).kind === 'List';
+  } catch {
+    return false;
+  }
+}
 
 function scopeArgs(scope: Scope = {}): string[] {
   const a: string[] = [];
@@ -108,6 +122,15 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
         throw new ExecError(binary, [...prefix, ...args], r.exitCode, r.stderr, hint);
       }
       return readKubeJson<T>(r.stdout, `${binary} ${args.join(' ')}`, name !== undefined && !kind.includes(','));
+    },
+    async getMany<T>(kind: string, names: string[], scope?: Scope) {
+      if (!names.length) return [];
+      const args = ['get', kind, ...names, ...scopeArgs(scope), '--ignore-not-found', '-o', 'json'];
+      const r = await checked(args, { timeoutMs: 60_000 });
+      // kubectl prints nothing when none exists, the object itself for one name, else a List.
+      if (r.stdout.trim() === '') return [];
+      const command = `${binary} ${args.join(' ')}`;
+      return isList(r.stdout) ? readKubeJson<{ items: T[] }>(r.stdout, command, false).items : [readKubeJson<T>(r.stdout, command, true)];
     },
     async rolloutStatus(resource, scope, timeoutSec) {
       const args = ['rollout', 'status', resource, ...scopeArgs(scope), `--timeout=${timeoutSec}s`];

@@ -3,8 +3,7 @@ import { isNode, LineCounter, parseDocument } from 'yaml';
 import { readTextCapped } from '../fs/read-capped.js';
 import { MAX_YAML_BYTES } from '../settings/yaml-read.js';
 import { KaasError, UsageError } from '../errors.js';
-import { compareVersions } from './octavia.js';
-import { ALLOWED_CIDRS_VERSION, WALLABY_VERSION } from './detect.js';
+import { ALLOWED_CIDRS_VERSION, compareVersions, WALLABY_VERSION } from './api-versions.js';
 import type { Capabilities } from './types.js';
 
 type Obj = Record<string, unknown>;

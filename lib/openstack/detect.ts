@@ -1,12 +1,10 @@
 import type { Capabilities, NeutronCapabilities, NovaCapabilities, OctaviaCapabilities } from './types.js';
 import type { Connection } from './connection.js';
-import { compareVersions, highestVersion, listProviders, listVersions, octaviaRoot } from './octavia.js';
+import { ALLOWED_CIDRS_VERSION, compareVersions, WALLABY_VERSION } from './api-versions.js';
+import { highestVersion, listProviders, listVersions, octaviaRoot } from './octavia.js';
 import { listExternalNetworks, neutronRoot } from './neutron.js';
 
-/** Octavia v2.24 is the only API version introduced in Wallaby; Victoria tops out at v2.23. */
-export const WALLABY_VERSION = '2.24';
-/** Listener allowed_cidrs exists from Octavia API v2.12 (Train). */
-export const ALLOWED_CIDRS_VERSION = '2.12';
+export { ALLOWED_CIDRS_VERSION, WALLABY_VERSION };
 
 /** Plain facts derived from Octavia's highest version and its provider names. */
 export function octaviaFacts(maxVersion: string | undefined, providers: string[], endpoint?: string): OctaviaCapabilities {

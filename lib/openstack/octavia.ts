@@ -2,6 +2,9 @@ import { checkedEntry, checkedList } from './answer-check.js';
 import { readAllPages } from './list-pages.js';
 import { OperationError } from '../errors.js';
 import { stripVersionSuffix } from './catalog.js';
+import { compareVersions, parseVersion } from './api-versions.js';
+
+export { compareVersions, parseVersion };
 import type { Connection } from './connection.js';
 
 /** One entry of Octavia's `GET /` version document. */
@@ -28,19 +31,6 @@ export interface LoadBalancer {
   operating_status?: string;
   project_id?: string;
   [key: string]: unknown;
-}
-
-/** Parses "v2.24" / "2.24" into [2, 24]; undefined when it is not a version. */
-export function parseVersion(id: string): [number, number] | undefined {
-  const m = /^v?(\d+)\.(\d+)$/.exec(id.trim());
-  return m ? [Number(m[1]), Number(m[2])] : undefined;
-}
-
-/** Numeric comparison of two versions ("2.9" < "2.24"); negative when a < b. */
-export function compareVersions(a: string, b: string): number {
-  const pa = parseVersion(a) ?? [0, 0];
-  const pb = parseVersion(b) ?? [0, 0];
-  return pa[0] - pb[0] || pa[1] - pb[1];
 }
 
 /**

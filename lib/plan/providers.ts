@@ -1,5 +1,4 @@
-import { ALLOWED_CIDRS_VERSION, WALLABY_VERSION } from '../openstack/detect.js';
-import { compareVersions } from '../openstack/octavia.js';
+import { ALLOWED_CIDRS_VERSION, compareVersions, WALLABY_VERSION } from '../openstack/api-versions.js';
 
 /**
  * The one table of what each Octavia provider can do, as OCCM, CAPO and the providers themselves

@@ -439,19 +439,30 @@ export function run(tool, argv, statePath, stdin) {
       // CAPI v1.12 would answer in v1beta1 (converted, with a warning); kaas reads v1beta2, so a v1beta1 read is a regression.
       return { stdout: '', stderr: `${deprecation(v1beta1[1].group, v1beta1[1].kind)}fake kubectl: a v1beta1 read of ${v1beta1[1].kind} is not modelled (kaas reads v1beta2)\n`, exitCode: 97 };
     }
-    const name = args[2];
-    if (name) {
+    const wanted = args.slice(2);
+    if (wanted.length) {
+      // `get <kind> <name>…`: one name prints the object, several a List; --ignore-not-found leaves a
+      // missing one out (and prints nothing at all when none exists), as kubectl does.
       const r = names[0][1];
-      const o = cluster.objects[key(r, namespace, name)];
-      if (!o) return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
-      if (o.kind === 'KubeadmControlPlane' || o.kind === 'MachineDeployment') {
-        const shown = clone(o);
-        reconcile(o);
-        save();
-        delete shown.status.pending;
-        delete shown.status.blockedBy;
-        out.stdout = JSON.stringify(shown, null, 4);
-      } else out.stdout = JSON.stringify(o, null, 4);
+      const found = [];
+      for (const name of wanted) {
+        const o = cluster.objects[key(r, namespace, name)];
+        if (!o) {
+          if (argv.includes('--ignore-not-found')) continue;
+          return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
+        }
+        if (o.kind === 'KubeadmControlPlane' || o.kind === 'MachineDeployment') {
+          const shown = clone(o);
+          reconcile(o);
+          save();
+          delete shown.status.pending;
+          delete shown.status.blockedBy;
+          found.push(shown);
+        } else found.push(o);
+      }
+      if (!found.length) out.stdout = '';
+      else if (wanted.length === 1) out.stdout = JSON.stringify(found[0], null, 4);
+      else out.stdout = JSON.stringify({ apiVersion: 'v1', items: found, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
       return out;
     }
     const all = argv.includes('--all-namespaces') || argv.includes('-A');
@@ -462,7 +473,18 @@ export function run(tool, argv, statePath, stdin) {
       if (r.namespaced && !all && o.metadata.namespace !== namespace) return false;
       return sel.every(([k, v]) => o.metadata.labels?.[k] === v);
     });
-    out.stdout = JSON.stringify({ apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
+    // A listed control plane or MachineDeployment is read as a named one is (the controllers move on,
+    // the fake's own status fields are not shown).
+    const shownItems = items.map((o) => {
+      if (o.kind !== 'KubeadmControlPlane' && o.kind !== 'MachineDeployment') return o;
+      const shown = clone(o);
+      reconcile(o);
+      delete shown.status?.pending;
+      delete shown.status?.blockedBy;
+      return shown;
+    });
+    if (shownItems.some((o, i) => o !== items[i])) save();
+    out.stdout = JSON.stringify({ apiVersion: 'v1', items: shownItems, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
     return out;
   }
 

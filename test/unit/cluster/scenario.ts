@@ -30,12 +30,14 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
   const get = (kind: string, name: string, ns: string) => ['get', kind, name, '--namespace', ns, '-o', 'json'];
   return {
     apiVersions: (file = 'api-versions.txt') => kc(m('api-versions'), { stdoutFile: `${R}/${file}` }),
-    capoCrd: () => kc(m('get', 'customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io', '-o', 'json'), { stdoutFile: `${R}/get-crd-openstackclusters.json` }),
-    orcCrd: (present = true) => kc(m('get', 'customresourcedefinition', 'images.openstack.k-orc.cloud', '-o', 'json'), present ? { stdoutFile: `${R}/get-crd-images-orc.json` } : { stderrFile: `${R}/error-crd-orc-not-found.txt`, exitCode: 1 }),
+    /** Both CRDs the preflight reads, in one kubectl run (preflight.ts gatherManagementFacts). */
+    crds: () => kc(m('get', 'customresourcedefinition', 'openstackclusters.infrastructure.cluster.x-k8s.io', 'images.openstack.k-orc.cloud', '--ignore-not-found', '-o', 'json'), {
+      stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [`${R}/get-crd-openstackclusters.json`, `${R}/get-crd-images-orc.json`].map((f) => JSON.parse(readFileSync(f, 'utf8'))) }),
+    }),
     deployments: (file = 'get-deployments-all.json') => kc(m('get', 'deployments', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/${file}` }),
     /** The preflight of a ready CAPI v1.12 + CAPO v0.14 + ORC management cluster (preflight.ts). */
     preflight(): FakeCall[] {
-      return [this.apiVersions(), this.capoCrd(), this.orcCrd(), this.deployments()];
+      return [this.apiVersions(), this.crds(), this.deployments()];
     },
     rollout: (resource: string) => kc(w('rollout', 'status', resource, '--namespace', 'kube-system', '--timeout=300s'), { stdout: `${resource.startsWith('daemonset') ? 'daemon set' : 'deployment'} "${resource.split('/')[1]}" successfully rolled out\n` }),
     /** The cloud-config consumers' rollouts (OCCM, Cinder CSI) after the add-ons. */
