@@ -11,6 +11,8 @@ export type SettingType =
   | { kind: 'cidr' }
   | { kind: 'cidrList'; bareIpAsHost?: boolean; allowNone?: boolean }
   | { kind: 'ipList' }
+  /** containerd registry host configs, see ./registry-mirrors.ts. */
+  | { kind: 'registryMirrors' }
   /** `keys: 'metadata'` allows Nova metadata keys (upper case, '_', '.', ':'); else cloud.conf option names. */
   | { kind: 'map'; keys?: 'option' | 'metadata' };
 
@@ -167,6 +169,10 @@ const TABLE: Table = {
   etcd_unsafe_fs: {
     type: bool, default: false, group: 'cluster', legacy: ['ETCD_UNSAFE_FS'],
     description: 'Run etcd without fsync barriers (faster on slow disks, loses data on power failure).',
+  },
+  registry_mirrors: {
+    type: { kind: 'registryMirrors' }, default: [], group: 'cluster',
+    description: 'containerd registry mirrors and registry CAs on every node (control plane and workers), written as /etc/containerd/certs.d/<registry>/hosts.toml: a list of {registry, endpoints, server, capabilities, override_path, skip_verify, ca_file or ca}, e.g. [{registry: docker.io, endpoints: ["https://mirror.example:5000"], ca_file: ./mirror-ca.pem}]. ca_file is relative to the environment file. Needs a node image whose containerd reads /etc/containerd/certs.d (image-builder v0.1.31 and later). A change rolls every node.',
   },
   controller_metadata: {
     type: metadata, default: {}, group: 'cluster', legacy: ['OPENSTACK_CONTROL_PLANE_MACHINE_METADATA'],
