@@ -196,7 +196,7 @@ const TABLE: Table = {
   },
   deploy_cert_manager: {
     type: bov, default: false, group: 'add-ons', legacy: ['DEPLOY_CERT_MANAGER'],
-    description: 'Deploy cert-manager: true, false or a bundled version.',
+    description: 'Deploy cert-manager through helm: true, false or a version. Not bundled: the chart is fetched from https://charts.jetstack.io at run time, so air-gapped sites keep it false.',
   },
   deploy_occm: {
     type: bov, default: true, group: 'add-ons', legacy: ['DEPLOY_OCCM'],
