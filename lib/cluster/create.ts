@@ -197,7 +197,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   }
   const plan = await planCluster({
     cluster, settings: s, cloudConfig: creds.config, cloudConfigProblem: creds.problem, cloud: conn.cloud, cloudProblem: conn.problem, unreachable,
-    lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile, earlier,
+    lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile, earlier, settingsDir: path.dirname(resolved.file),
   });
   const addons = renderAddons(plan, creds.config, lb);
   let verdict: ManagementVerdict | undefined;

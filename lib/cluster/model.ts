@@ -1,4 +1,5 @@
 import type { FlavorChoice, ImageChoice } from '../plan/machines.js';
+import type { NodeFile } from '../plan/registry-hosts.js';
 import type { ServerGroupAction } from '../plan/server-groups.js';
 import type { Settings } from '../settings/types.js';
 
@@ -72,6 +73,8 @@ export interface ClusterDecisions {
   identity?: ClusterIdentity;
   /** Sources of the worker NodePort rules (OVN load balancers; empty = no rule), see lib/plan/nodeports.ts. */
   nodePortSources: string[];
+  /** Files on every node (control plane and workers): the registry_mirrors hosts.toml and CAs, see lib/plan/registry-hosts.ts. */
+  nodeFiles?: NodeFile[];
 }
 
 /** Names of the objects of one cluster on the management cluster. */
@@ -108,6 +111,7 @@ export function templateVariables(d: ClusterDecisions): Record<string, unknown> 
     sshKeyName: s.ssh_key_name,
     availabilityZone: s.availability_zone,
     etcdUnsafeFs: s.etcd_unsafe_fs,
+    nodeFiles: d.nodeFiles ?? [],
     tags: [`kaas-cluster-${d.cluster}`],
     identity: {
       secretName: names.secret,

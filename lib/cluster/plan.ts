@@ -7,6 +7,7 @@ import { kubeApiLbFacts, kubeApiMode, planKubeApiAccess, type KubeApiLbFacts, ty
 import { chooseExternalNetwork } from '../plan/external-network.js';
 import { chooseFlavor, chooseImage } from '../plan/machines.js';
 import { planNodePortSources } from '../plan/nodeports.js';
+import { registryNodeFiles } from '../plan/registry-hosts.js';
 import { planServerGroups, type ServerGroupAction } from '../plan/server-groups.js';
 import { checkWorkerCount } from '../plan/cluster-shape.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
@@ -44,6 +45,8 @@ export interface PlanClusterInput {
   strict: boolean;
   tools: { cilium: boolean; helm: boolean };
   readFile: (p: string) => string;
+  /** Directory that relative paths in the settings (registry_mirrors ca_file) are relative to: the environment file's. */
+  settingsDir?: string;
   /** Blocking problems found before planning (the load-balancer plan), listed with the others. */
   earlier?: Refusal[];
 }
@@ -181,6 +184,10 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
   } else {
     checks.skipped('credentials', `${i.cloudConfigProblem ?? 'no cloud configured'}; the cloud-config Secret is not rendered`);
   }
+  // Before the first throw: an unreadable CA is listed with the other blocking problems.
+  const registry = registryNodeFiles(s.registry_mirrors, i.settingsDir ?? process.cwd(), i.readFile);
+  reasons.push(...registry.reasons);
+  if (!registry.ok) block.refusals.push(...registry.refusals);
   block.throwIfAny(i.cluster, i.unreachable);
 
   const addonDecision = planAddons(s, image!.kubernetesVersion, i.tools);
@@ -203,6 +210,7 @@ export async function planCluster(i: PlanClusterInput): Promise<ClusterPlan> {
     serverGroups: sg.value!,
     identity,
     nodePortSources: orThrow(nodePorts),
+    nodeFiles: orThrow(registry),
   };
   const warnings = nodePorts.ok ? nodePorts.warnings : [];
   return { decisions, objects: renderClusterObjects(decisions), addons, serverGroups: sg.value!, checks, reasons, warnings };

@@ -159,6 +159,8 @@ export interface TopologyWanted {
   workerMachine: Obj;
   /** `spec` of the rendered OpenStackCluster. */
   openStackCluster: Obj;
+  /** The rendered workers' `files:` (registry_mirrors), which kaas does not carry into a class. */
+  nodeFiles?: unknown[];
 }
 
 /** The wanted values out of kaas's rendered objects. */
@@ -176,6 +178,7 @@ export function wantedFromRender(objects: KubeObject[]): TopologyWanted {
     controlPlaneMachine: osmt(cpName),
     workerMachine: osmt(mdName),
     openStackCluster: (dig(of('OpenStackCluster'), ['spec']) as Obj | undefined) ?? {},
+    nodeFiles: (dig(of('KubeadmConfigTemplate'), ['spec', 'template', 'spec', 'files']) as unknown[] | undefined) ?? [],
   };
 }
 
@@ -240,6 +243,11 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
       message: `Cluster ${ns}/${name} has ${pools.length} worker pools (${pools.map((p) => p.name).join(', ') || 'none'}); kaas's settings describe exactly one (worker_count, worker_flavor)`,
       hint: `change the pools with kubectl edit cluster ${name} -n ${ns} (spec.topology.workers.machineDeployments)`,
     });
+  }
+  // The class's KubeadmConfigTemplate / KubeadmControlPlaneTemplate belong to its author (the SCS
+  // template got its hosts.toml files from containerd_registry_files there): say so, never drop it silently.
+  if (wanted.nodeFiles?.length) {
+    reasons.push(`warning: registry_mirrors is not applied to Cluster ${ns}/${name}: it is made from ClusterClass ${live.className}, whose KubeadmConfigTemplate and KubeadmControlPlaneTemplate kaas does not change; the nodes keep the class's files (add /etc/containerd/certs.d/<registry>/hosts.toml to the class's templates' files: to change them)`);
   }
   const diffs: ObjectDiff[] = [];
   const objects: KubeObject[] = [];

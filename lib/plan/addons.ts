@@ -51,10 +51,10 @@ export function planAddons(s: Settings, kubernetesVersion: string, helmOrCiliumP
   if (s.deploy_cindercsi !== false) steps.push({ name: 'cinder-csi', version: pinned(s.deploy_cindercsi, defaultAddonVersion('cinder-csi', kubernetesVersion)), method: 'bundled' });
   if (s.deploy_metrics) steps.push({ name: 'metrics-server', version: defaultAddonVersion('metrics-server', kubernetesVersion), method: 'bundled' });
   if (s.deploy_cert_manager !== false) {
-    if (!helmOrCiliumPresent.helm) return refused({ message: 'deploy_cert_manager needs helm on PATH (cert-manager is not bundled: its CRDs alone are ~1 MB)', hint: 'install helm, or set deploy_cert_manager: false' }, reasons);
+    if (!helmOrCiliumPresent.helm) return refused({ message: 'deploy_cert_manager needs helm on PATH and access to https://charts.jetstack.io (cert-manager is not bundled: its CRDs alone are ~1 MB)', hint: 'install helm, or set deploy_cert_manager: false' }, reasons);
     const version = pinned(s.deploy_cert_manager, defaultAddonVersion('cert-manager', kubernetesVersion));
     steps.push({ name: 'cert-manager', version, method: 'helm' });
-    reasons.push(`cert-manager ${version} through helm (chart fetched from charts.jetstack.io at run time)`);
+    reasons.push(`cert-manager ${version} through helm: the chart is fetched from https://charts.jetstack.io at run time (not bundled; air-gapped sites set deploy_cert_manager: false and install it from their own mirror)`);
   }
   // Version-dependent container flags (add-on table): a version they cannot be told for is refused here, before rendering.
   for (const step of steps) {

@@ -1,5 +1,6 @@
 import { isIp, parseCidr } from '../net/cidr.js';
 import { KNOWN_LB_OPTIONS } from './occm-options.js';
+import { registryMirrorProblems } from './registry-mirrors.js';
 import { expectation } from './schema.js';
 import { valueSenseProblems } from './semantics.js';
 import { didYouMeanIn } from './suggest.js';
@@ -43,6 +44,7 @@ export function checkValue(decl: SettingDecl, value: unknown, path: string): str
 
 /** CIDR and IP problems item by item, with the precise reason (host bits, duplicates, "none"). */
 function addressProblems(t: SettingType, value: unknown, path: string): string[] {
+  if (t.kind === 'registryMirrors') return registryMirrorProblems(value, path);
   if ((t.kind === 'cidrList' || t.kind === 'ipList') && Array.isArray(value)) {
     const out: string[] = [];
     value.forEach((item, i) => {

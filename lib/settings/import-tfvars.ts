@@ -1,6 +1,7 @@
 import { ImportCollector, type RawValue } from './import-convert.js';
 import { show } from './check.js';
 import { scsProviderWarning } from './import-providers.js';
+import { importRegistryFiles, SCS_REGISTRY_DEFAULT, type RegistryFileRead } from './import-registry.js';
 import type { SettingKey } from './types.js';
 
 /**
@@ -26,7 +27,7 @@ export const TFVARS_KEYS: ReadonlyMap<string, SettingKey> = new Map<string, Sett
 
 /** tfvars of the management host and of features kaas does not deploy, and why they are dropped. */
 const TFVARS_DROPPED: ReadonlyMap<string, string> = new Map([
-  ...['kind_flavor', 'ssh_username', 'image', 'mgmt_cidr', 'mgmt_ip_range', 'kind_mtu', 'cilium_binaries', 'clusterapi_version', 'capi_openstack_version', 'containerd_registry_files']
+  ...['kind_flavor', 'ssh_username', 'image', 'mgmt_cidr', 'mgmt_ip_range', 'kind_mtu', 'cilium_binaries', 'clusterapi_version', 'capi_openstack_version']
     .map((k) => [k, 'management host only: kaas runs wherever kubectl and clusterctl reach the management cluster'] as [string, string]),
   ['kube_image_raw', 'not supported: kaas does not upload node images; register the image in Glance first'],
   ['deploy_gateway_api', 'not supported: kaas does not deploy the Gateway API CRDs'],
@@ -134,9 +135,16 @@ class Parser {
  * Takes the tfvars into the collector after the clusterctl.yaml: a setting the clusterctl.yaml
  * already gave keeps that value (a different tfvars value is noted); the rest are typed as usual.
  */
-export function importTfvars(raws: RawValue[], c: ImportCollector): void {
+export function importTfvars(raws: RawValue[], c: ImportCollector, registryFiles: ReadonlyMap<string, RegistryFileRead> = new Map()): void {
   const hasId = raws.some((r) => r.name === 'external_id' && r.value !== '' && r.value !== null);
+  if (!raws.some((r) => r.name === 'containerd_registry_files')) {
+    c.notes.push(`containerd_registry_files is not set, so SCS gave every node its default ${SCS_REGISTRY_DEFAULT} (Docker Hub through registry.scs.community); kaas configures no mirror unless registry_mirrors says so: to keep it, set registry_mirrors: [{registry: docker.io, endpoints: ["https://registry.scs.community/v2/docker.io"], server: "https://registry-1.docker.io", capabilities: [pull], override_path: true}]`);
+  }
   for (const raw of raws) {
+    if (raw.name === 'containerd_registry_files') {
+      importRegistryFiles(raw, registryFiles, c);
+      continue;
+    }
     const dropped = TFVARS_DROPPED.get(raw.name);
     if (dropped) {
       c.drop(raw, raw.name === 'testcluster_name' ? 'derived' : 'unsupported', dropped);

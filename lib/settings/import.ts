@@ -11,6 +11,8 @@ import { ImportCollector } from './import-convert.js';
 import { importHarbor, readShellVars } from './import-harbor.js';
 import { pinScsIngress } from './import-ingress.js';
 import { importTfvars, readTfvars } from './import-tfvars.js';
+import { readRegistryFiles } from './import-registry-read.js';
+import type { RegistryFileRead } from './import-registry.js';
 import { checkScsFileKind, restrictNeedsMgmtHost } from './import-kind.js';
 import { BUNDLED_INGRESS_VERSIONS, findBundled } from '../plan/ingress-versions.js';
 import { reportText, type ImportReport } from './import-report.js';
@@ -50,6 +52,8 @@ export interface ScsInputs {
   cloudConf?: { text: string; file: string };
   harborSettings?: { text: string; file: string };
   tfvars?: { text: string; file: string };
+  /** The files containerd_registry_files names, as read (key: the path as the tfvars write it). */
+  registryFiles?: ReadonlyMap<string, RegistryFileRead>;
 }
 
 /** Pure conversion of SCS files into one cluster's settings, with everything dropped and why. */
@@ -71,7 +75,7 @@ export function convertScs(inputs: ScsInputs): ImportCollector {
   if (inputs.tfvars) {
     const tf = readTfvars(inputs.tfvars.text, inputs.tfvars.file);
     c.problems.push(...tf.problems);
-    importTfvars(tf.raws, c);
+    importTfvars(tf.raws, c, inputs.registryFiles);
   }
   pinScsIngress(c);
   const pinned = c.values.deploy_nginx_ingress;
@@ -114,6 +118,7 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
     harborSettings: readInput(opts.harborSettingsFile, opts.cwd, '--harbor-settings'),
     tfvars: readInput(opts.tfvarsFile, opts.cwd, '--tfvars'),
   };
+  if (inputs.tfvars && opts.tfvarsFile) inputs.registryFiles = readRegistryFiles(inputs.tfvars.text, path.resolve(opts.cwd, opts.tfvarsFile), opts.cwd);
   // A cluster template or a tfvars file given as the clusterctl.yaml (and the like) is named, not parsed.
   checkScsFileKind(inputs.clusterctl.text, inputs.clusterctl.file, 'clusterctl.yaml', 'clusterctl.yaml');
   if (inputs.tfvars) checkScsFileKind(inputs.tfvars.text, inputs.tfvars.file, '--tfvars', 'tfvars');

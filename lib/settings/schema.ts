@@ -43,8 +43,28 @@ export function valueSchema(type: SettingType): JsonSchema {
         additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
         propertyNames: { pattern: type.keys === 'metadata' ? '^[A-Za-z0-9_.:-]+$' : '^[a-z0-9][a-z0-9-]*$' },
       };
+    case 'registryMirrors':
+      return { type: 'array', items: REGISTRY_MIRROR };
   }
 }
+
+// One registry_mirrors entry (kaas checks the rest, with reasons: ./registry-mirrors.ts).
+const URL_PATTERN = '^https?://[^/?#\\s]+[^?#\\s]*$';
+const REGISTRY_MIRROR = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['registry'],
+  properties: {
+    registry: { type: 'string', description: 'Registry host as in image names (docker.io, harbor.example:5000), or _default for every registry.' },
+    endpoints: { type: 'array', items: { type: 'string', pattern: URL_PATTERN }, uniqueItems: true, description: 'Mirrors, tried in order before server.' },
+    server: { type: 'string', pattern: URL_PATTERN, description: 'The registry endpoint tried last; unset = the registry host itself.' },
+    capabilities: { type: 'array', items: { enum: ['pull', 'resolve', 'push'] }, minItems: 1, uniqueItems: true, description: 'What the endpoints may do; default pull and resolve.' },
+    override_path: { type: 'boolean', description: 'The endpoint URLs carry the API root (no /v2 appended).' },
+    skip_verify: { type: 'boolean', description: 'Do not verify the endpoints\' certificates (testing only).' },
+    ca_file: { type: 'string', minLength: 1, description: 'PEM file of the CA that signed the endpoints\' certificates, relative to the environment file.' },
+    ca: { type: 'string', description: 'The CA as PEM text.' },
+  },
+};
 
 /** The wording used in error messages: `<path>: <value> is not <expectation>`. */
 export function expectation(type: SettingType): string {
@@ -71,6 +91,8 @@ export function expectation(type: SettingType): string {
       return type.keys === 'metadata'
         ? 'a map of metadata keys (letters, digits, _ . : -) to strings, numbers or booleans'
         : 'a map of lower-case option names to strings, numbers or booleans';
+    case 'registryMirrors':
+      return 'a list of registry mirror entries like {registry: docker.io, endpoints: ["https://mirror.example:5000"]}';
   }
 }
 

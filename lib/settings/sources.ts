@@ -35,8 +35,9 @@ export function coerceString(type: SettingType, text: string): unknown {
     case 'ipList':
       if (text.trim() === '') return [];
       return /^\s*\[/.test(text) ? parseScsList(text) : text.split(',').map((s) => s.trim()).filter(Boolean);
+    case 'registryMirrors':
     case 'map': {
-      if (text.trim() === '') return {};
+      if (text.trim() === '') return type.kind === 'map' ? {} : [];
       try {
         return parseYaml(text);
       } catch {

@@ -11,6 +11,8 @@ export type SettingType =
   | { kind: 'cidr' }
   | { kind: 'cidrList'; bareIpAsHost?: boolean; allowNone?: boolean }
   | { kind: 'ipList' }
+  /** containerd registry host configs, see ./registry-mirrors.ts. */
+  | { kind: 'registryMirrors' }
   /** `keys: 'metadata'` allows Nova metadata keys (upper case, '_', '.', ':'); else cloud.conf option names. */
   | { kind: 'map'; keys?: 'option' | 'metadata' };
 
@@ -168,6 +170,10 @@ const TABLE: Table = {
     type: bool, default: false, group: 'cluster', legacy: ['ETCD_UNSAFE_FS'],
     description: 'Run etcd without fsync barriers (faster on slow disks, loses data on power failure).',
   },
+  registry_mirrors: {
+    type: { kind: 'registryMirrors' }, default: [], group: 'cluster',
+    description: 'containerd registry mirrors and registry CAs on every node (control plane and workers), written as /etc/containerd/certs.d/<registry>/hosts.toml: a list of {registry, endpoints, server, capabilities, override_path, skip_verify, ca_file or ca}, e.g. [{registry: docker.io, endpoints: ["https://mirror.example:5000"], ca_file: ./mirror-ca.pem}]. ca_file is relative to the environment file. Needs a node image whose containerd reads /etc/containerd/certs.d (image-builder v0.1.31 and later). A change rolls every node.',
+  },
   controller_metadata: {
     type: metadata, default: {}, group: 'cluster', legacy: ['OPENSTACK_CONTROL_PLANE_MACHINE_METADATA'],
     description: 'Extra Nova server metadata for control-plane nodes.',
@@ -190,7 +196,7 @@ const TABLE: Table = {
   },
   deploy_cert_manager: {
     type: bov, default: false, group: 'add-ons', legacy: ['DEPLOY_CERT_MANAGER'],
-    description: 'Deploy cert-manager: true, false or a bundled version.',
+    description: 'Deploy cert-manager through helm: true, false or a version. Not bundled: the chart is fetched from https://charts.jetstack.io at run time, so air-gapped sites keep it false.',
   },
   deploy_occm: {
     type: bov, default: true, group: 'add-ons', legacy: ['DEPLOY_OCCM'],

@@ -8,6 +8,25 @@ export type TriState = true | false | 'auto';
 export type BoolOrVersion = boolean | string;
 export type ScalarMap = Record<string, string | number | boolean>;
 
+/** One registry's containerd host config (hosts.toml) on every node; see lib/plan/registry-hosts.ts. */
+export interface RegistryMirror {
+  /** Registry host as in image names ("docker.io", "harbor.example:5000"), or "_default" for every registry. */
+  registry: string;
+  /** Mirrors tried in order before `server` (http or https URLs). */
+  endpoints?: string[];
+  /** The registry's own endpoint, tried last; unset = the registry host itself. */
+  server?: string;
+  /** What the endpoints may do (containerd default: pull, resolve). */
+  capabilities?: ('pull' | 'resolve' | 'push')[];
+  /** The endpoint URLs carry the API root (no "/v2" added). */
+  override_path?: boolean;
+  skip_verify?: boolean;
+  /** PEM file of the CA that signed the endpoints' certificates (relative: to the environment file's directory). */
+  ca_file?: string;
+  /** The same CA as PEM text (what settings import writes). */
+  ca?: string;
+}
+
 export interface Settings {
   // --- cloud
   cloud: string;
@@ -47,6 +66,7 @@ export interface Settings {
   openstack_cluster_gen: string;
   instance_create_timeout: number;
   etcd_unsafe_fs: boolean;
+  registry_mirrors: RegistryMirror[];
   controller_metadata: ScalarMap;
   worker_metadata: ScalarMap;
   // --- add-ons

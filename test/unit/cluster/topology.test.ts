@@ -51,6 +51,7 @@ const wanted = (w: Partial<TopologyWanted> & { cpFlavor?: string; wFlavor?: stri
   controlPlaneMachine: { flavor: w.cpFlavor ?? 'small', image: { filter: { name: w.image ?? 'ubuntu-capi-image-v1.34.10' } }, sshKeyName: 'kaas-key' },
   workerMachine: { flavor: w.wFlavor ?? 'small', image: { filter: { name: w.image ?? 'ubuntu-capi-image-v1.34.10' } } },
   openStackCluster: { apiServerLoadBalancer: { enabled: true, ...(w.cidrs ? { allowedCIDRs: w.cidrs } : {}) } },
+  ...(w.nodeFiles ? { nodeFiles: w.nodeFiles } : {}),
 });
 const lines = (d: ReturnType<typeof planTopology>) => (d.ok ? d.value.diffs.map((x) => `${x.action} ${x.kind}/${x.name}`) : d.refusals.map((r) => r.message));
 
@@ -63,6 +64,16 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     ]);
     expect(d.ok && d.value.objects).toEqual([]);
     expect(d.ok && d.value.names).toEqual({ controlPlane: 'scs1-control-plane', machineDeployment: 'scs1-md-0-no1-x7k2p' });
+  });
+
+  it('registry_mirrors: a class cluster keeps the class\'s files, and the plan warns instead of dropping the setting silently', () => {
+    const file = { path: '/etc/containerd/certs.d/docker.io/hosts.toml', owner: 'root:root', permissions: '0644', content: 'server = "https://m.example"\n' };
+    const d = planTopology({ live: live(), wanted: wanted({ nodeFiles: [file] }) });
+    expect(d.ok && d.value.objects).toEqual([]);
+    expect(d.reasons.filter((r) => r.includes('registry_mirrors'))).toEqual([
+      'warning: registry_mirrors is not applied to Cluster scs1/scs1: it is made from ClusterClass scs1, whose KubeadmConfigTemplate and KubeadmControlPlaneTemplate kaas does not change; the nodes keep the class\'s files (add /etc/containerd/certs.d/<registry>/hosts.toml to the class\'s templates\' files: to change them)',
+    ]);
+    expect(planTopology({ live: live(), wanted: wanted({ nodeFiles: [] }) }).reasons.join('\n')).not.toContain('registry_mirrors');
   });
 
   it('replicas: the Cluster topology only (a partial object keyed by the pool name), no template', () => {
