@@ -10,6 +10,8 @@ import { loadSettings } from '../settings/load.js';
 import { applyToCluster, type ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
 import { edgeKey, edgeKubeTarget } from './kubeconfig.js';
+import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from '../cluster/edge-state.js';
+import { userPath, workloadKubeconfigPath } from '../cluster/local-state.js';
 import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
 import { orThrow } from '../plan/decision.js';
@@ -79,7 +81,12 @@ export function loadEdgeRun(o: ApplyIngressOptions, deps: ApplyIngressDeps): { s
   checkClusterName(o.cluster);
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, missingCluster: mutatingRunMode(o), environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => deps.logger.warn(w));
-  const s = settings.values;
+  // Unset edge switches: new clusters get the Gateway, existing ones keep what kaas's records say runs.
+  const key = edgeKey(o, settings.values);
+  const kubeconfig = o.kubeconfig ? userPath(o.kubeconfig, o.home, o.cwd) : workloadKubeconfigPath(settings.values, key, o.cwd);
+  const edge = withEdgeDefaults(settings, o.cluster, () => edgeKnowledge(localEdgeFacts(key, kubeconfig), undefined));
+  edge.decided.notes.forEach((n) => deps.logger.info(n));
+  const s = edge.values;
   let cloud = deps.cloud;
   const getCloud = () => (cloud ??= createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, mutating: !o.dryRun, logger: deps.logger }));
   return { s, getCloud };
