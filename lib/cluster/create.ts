@@ -15,7 +15,8 @@ import type { KubeObject } from '../render/documents.js';
 import { renderBundledAddon, type AddonContext } from './addons.js';
 import { applyCluster, type ApplyDeps, type ApplyInput, type CreateTimeouts, type StepTime } from './create-apply.js';
 import { readLiveEdge, recreateEdgeServices } from './live-edge.js';
-import { pinProvider } from '../plan/provider-pin.js';
+import { pinProvider, type LiveEdge } from '../plan/provider-pin.js';
+import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from './edge-state.js';
 import { localKey, workloadKubeconfigPath } from './local-state.js';
 import { workloadAccess } from './workload-access.js';
 import { legacyPaths } from './legacy-state.js';
@@ -136,7 +137,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   const cluster = checkClusterName(o.cluster);
   const resolved = clusterSettings(o, mutatingRunMode(o));
   for (const w of resolved.warnings) deps.logger.warn(w);
-  const s = resolved.values;
+  let s = resolved.values;
   const tolerant = o.dryRun;
 
   const tools: Record<string, boolean> = {};
@@ -174,18 +175,19 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   });
   // A running cluster keeps its Service LB provider unless a switch is safe or asked for (plan/provider-pin.ts).
   let edge: ApplyInput['edge'];
+  const key = localKey(o.home, o.env, s.namespace, cluster);
+  const recorded = workloadKubeconfigPath(s, key, o.cwd);
+  let live: LiveEdge | undefined;
   if (!o.dryRun) {
     // The live cluster as get kubeconfig reaches it (the Secret first: a recorded file with an expired
     // certificate must not hide the live provider); a file of another cluster is ignored, not read.
     // Without a recorded file (or a legacy one to move) the management cluster is not asked before
     // the preflight: a first create talks to it only once the settings and the cloud passed.
     const kubectlFor = deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t));
-    const key = localKey(o.home, o.env, s.namespace, cluster);
-    const recorded = workloadKubeconfigPath(s, key, o.cwd);
     const access = existsSync(recorded) || existsSync(legacyPaths(o.home, cluster).kubeconfig)
       ? await workloadAccess({ key, recorded, mgmt: kubectlFor(managementTarget(o, s)), namespaceSetting: s.namespace, refuse: false, envFlag: `--env ${o.env}` }, deps)
       : {};
-    const live = 'target' in access && access.target ? await readLiveEdge(kubectlFor(access.target), deps.logger) : undefined;
+    live = 'target' in access && access.target ? await readLiveEdge(kubectlFor(access.target), deps.logger) : undefined;
     const pin = pinProvider(s.use_ovn_lb_provider, lb.provider, live, o.recreateEdgeServices ?? false, caps?.octavia.present ? caps.octavia.providers : undefined);
     const v = orThrow(pin);
     if (v.useOvn !== s.use_ovn_lb_provider) lb = await deps.resolveLbPlan({ ...s, use_ovn_lb_provider: v.useOvn }, caps);
@@ -195,6 +197,11 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       recreate: v.recreate.length ? (workload) => recreateEdgeServices(workload, v.recreate, deps.logger, deps.clock) : undefined,
     };
   }
+  // Unset edge switches: the Gateway for a new cluster, what runs for an existing one (plan/edge-default.ts);
+  // the edge steps get the decision as --set values, since they resolve the settings again.
+  const edgeDefaults = withEdgeDefaults(resolved, cluster, () => edgeKnowledge(localEdgeFacts(key, recorded), live));
+  s = edgeDefaults.values;
+  if (edge) edge.sets.push(...edgeDefaults.sets);
   const plan = await planCluster({
     cluster, settings: s, cloudConfig: creds.config, cloudConfigProblem: creds.problem, cloud: conn.cloud, cloudProblem: conn.problem, unreachable,
     lb, caps, strict: !o.dryRun, tools: addonTools, readFile: deps.readFile, earlier, settingsDir: path.dirname(resolved.file),
@@ -208,14 +215,15 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
   }
   for (const w of [...plan.warnings, ...addons.cloudConf.warnings]) deps.logger.warn(w);
   for (const l of plan.checks.lines()) deps.logger.info(l);
-  for (const r of plan.reasons) deps.logger.info(`  ${r}`);
+  const reasons = [...plan.reasons, ...edgeDefaults.decided.notes];
+  for (const r of reasons) deps.logger.info(`  ${r}`);
 
   const base: CreateClusterResult = {
     cluster,
     dryRun: o.dryRun,
     kubernetesVersion: plan.decisions.image.kubernetesVersion,
     checks: plan.checks.items,
-    reasons: plan.reasons,
+    reasons,
     addons: plan.addons.steps.map((a) => `${a.name} ${a.version} (${a.method})`),
     ingress: ingressStep(addons.ingress),
     gateway: gatewayStep(addons.gateway),

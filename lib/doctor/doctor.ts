@@ -16,6 +16,9 @@ import { planOccmLoadBalancer } from '../plan/occm-loadbalancer.js';
 import { renderCloudConf } from '../render/cloud-conf.js';
 import { gcfgTrue } from '../render/gcfg.js';
 import { loadSettings } from '../settings/load.js';
+import type { ResolvedSettings } from '../settings/types.js';
+import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from '../cluster/edge-state.js';
+import { localKey, userPath, workloadKubeconfigPath } from '../cluster/local-state.js';
 import type { Settings } from '../settings/types.js';
 import { runChecks, type Check, type CheckInput } from './check.js';
 import { CLOUD_CHECKS } from './cloud-checks.js';
@@ -71,6 +74,13 @@ async function cloudSide(o: DoctorOptions, deps: DoctorDeps, s: Settings, cfg: C
   return { lb, ...fetched };
 }
 
+/** The settings with the unset edge switches decided from kaas's records of the cluster (cluster/edge-state.ts). */
+function clusterEdge(o: DoctorOptions, cluster: string, settings: ResolvedSettings): Settings {
+  const key = localKey(o.home, o.env, settings.values.namespace, cluster);
+  const kubeconfig = o.kubeconfig ? userPath(o.kubeconfig, o.home, o.cwd) : workloadKubeconfigPath(settings.values, key, o.cwd);
+  return withEdgeDefaults(settings, cluster, () => edgeKnowledge(localEdgeFacts(key, kubeconfig), undefined)).values;
+}
+
 /**
  * `kaas doctor`: reads the cloud (Octavia, Neutron, quotas) with the cluster's credentials and,
  * unless --cloud-only, the workload cluster through kubectl; runs every check whose data is there.
@@ -85,7 +95,8 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
   const stuckAfterSec = o.stuckAfterSec ?? DEFAULT_STUCK_AFTER_SEC;
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, environ: o.environ, sets: o.sets, cwd: o.cwd, flags: o.cloud ? { cloud: o.cloud } : undefined });
   settings.warnings.forEach((w) => deps.logger.warn(w));
-  const s = settings.values;
+  // Unset edge switches as the edge commands decide them (new clusters: the Gateway; existing: what runs).
+  const s = o.cluster ? clusterEdge(o, o.cluster, settings) : settings.values;
   const cfg = resolveCloudConfig({ cloudFlag: o.cloud, cloudSetting: s.cloud || undefined, environ: o.environ, cwd: o.cwd, home: o.home, note: (m) => deps.logger.info(m) });
 
   const unavailable: { cloud?: string; cluster?: string } = {};

@@ -9,6 +9,8 @@ import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
 import type { ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
+import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from '../cluster/edge-state.js';
+import { localKey, userPath, workloadKubeconfigPath } from '../cluster/local-state.js';
 import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
 import { orThrow } from '../plan/decision.js';
@@ -78,7 +80,12 @@ export function loadEdgeRun(o: ApplyIngressOptions, deps: ApplyIngressDeps): { s
   checkClusterName(o.cluster);
   const settings = loadSettings({ settingsDir: o.settingsDir, env: o.env, cluster: o.cluster, missingCluster: mutatingRunMode(o), environ: o.environ, sets: o.sets, cwd: o.cwd });
   settings.warnings.forEach((w) => deps.logger.warn(w));
-  const s = settings.values;
+  // Unset edge switches: new clusters get the Gateway, existing ones keep what kaas's records say runs.
+  const key = localKey(o.home, o.env, settings.values.namespace, o.cluster);
+  const kubeconfig = o.kubeconfig ? userPath(o.kubeconfig, o.home, o.cwd) : workloadKubeconfigPath(settings.values, key, o.cwd);
+  const edge = withEdgeDefaults(settings, o.cluster, () => edgeKnowledge(localEdgeFacts(key, kubeconfig), undefined));
+  edge.decided.notes.forEach((n) => deps.logger.info(n));
+  const s = edge.values;
   let cloud = deps.cloud;
   const getCloud = () => (cloud ??= createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, mutating: !o.dryRun, logger: deps.logger }));
   return { s, getCloud };

@@ -9,7 +9,7 @@ import { importCloudConf, readIni } from './import-cloudconf.js';
 import { importClusterctl, readClusterctl } from './import-clusterctl.js';
 import { ImportCollector } from './import-convert.js';
 import { importHarbor, readShellVars } from './import-harbor.js';
-import { pinScsIngress } from './import-ingress.js';
+import { pinScsEdgeDefaults, pinScsIngress } from './import-ingress.js';
 import { importTfvars, readTfvars } from './import-tfvars.js';
 import { readRegistryFiles } from './import-registry-read.js';
 import type { RegistryFileRead } from './import-registry.js';
@@ -77,6 +77,7 @@ export function convertScs(inputs: ScsInputs): ImportCollector {
     c.problems.push(...tf.problems);
     importTfvars(tf.raws, c, inputs.registryFiles);
   }
+  pinScsEdgeDefaults(c);
   pinScsIngress(c);
   const pinned = c.values.deploy_nginx_ingress;
   if (typeof pinned === 'string' && !findBundled(pinned)) {

@@ -32,8 +32,9 @@ export interface InitResult {
   schema: string;
 }
 
-// The settings a newcomer sets first; the rest stay commented out with their defaults.
-const FIRST = new Set(['cloud', 'kubernetes_version', 'worker_count', 'use_ovn_lb_provider']);
+// The settings a newcomer sets first; the rest stay commented out with their defaults. The edge is
+// written out too: the file then says which edge its clusters run, whatever later defaults say.
+const FIRST = new Set(['cloud', 'kubernetes_version', 'worker_count', 'use_ovn_lb_provider', 'deploy_nginx_ingress', 'deploy_gateway']);
 
 /** `# `-prefixed lines of at most 80 columns. */
 function comment(text: string): string {

@@ -45,8 +45,8 @@ const TABLE: Table = {
     description: 'Name of the clouds.yaml entry to use (else OS_CLOUD, else plain OS_* variables).',
   },
   deploy_nginx_ingress: {
-    type: bov, default: true, group: 'ingress', legacy: ['DEPLOY_NGINX_INGRESS'],
-    description: 'Deploy ingress-nginx: true (the bundled version matching kubernetes_version), false, or a bundled version "vX.Y.Z".',
+    type: bov, default: false, group: 'ingress', legacy: ['DEPLOY_NGINX_INGRESS'],
+    description: 'Deploy ingress-nginx (retired upstream: no security fixes after March 2026): true (the bundled version matching kubernetes_version), false, or a bundled version "vX.Y.Z". The default false is for clusters kaas creates; left unset, an existing cluster keeps what runs (one that runs ingress-nginx from the old default true keeps it), and settings import writes the SCS value explicitly.',
   },
   nginx_use_proxy: {
     type: bool, default: true, group: 'ingress', legacy: ['NGINX_INGRESS_PROXY', 'NGINX_USE_PROXY'],
@@ -69,8 +69,8 @@ const TABLE: Table = {
     description: 'Domain name of the Harbor registry (empty: no Harbor ingress).',
   },
   deploy_gateway: {
-    type: bov, default: false, group: 'ingress',
-    description: 'Deploy the Gateway API (standard CRDs) with Envoy Gateway, the supported successor of ingress-nginx: true (the bundled version), false, or a bundled version "vX.Y.Z". nginx_use_proxy, use_ovn_lb_provider and occm_loadbalancer apply to its load balancer too; it may run beside ingress-nginx during a migration.',
+    type: bov, default: true, group: 'ingress',
+    description: 'Deploy the Gateway API (standard CRDs) with Envoy Gateway, the supported successor of ingress-nginx: true (the bundled version), false, or a bundled version "vX.Y.Z". The default true is for clusters kaas creates; left unset, an existing cluster keeps what runs (one without the gateway gets none), and settings import writes it explicitly (false unless DEPLOY_GATEWAY_API is true). nginx_use_proxy, use_ovn_lb_provider and occm_loadbalancer apply to its load balancer too; it may run beside ingress-nginx during a migration.',
   },
   gateway_class: {
     type: str, default: 'kaas', group: 'ingress',

@@ -20,10 +20,13 @@ describe('settings init and the user-level settings directory', () => {
     const file = path.join(xdg, 'kaas', 'default.yaml');
     const text = readFileSync(file, 'utf8');
     expect(text).toMatch(/^# yaml-language-server: \$schema=.*settings\/schema\.json$/m);
-    expect(text).toMatch(/^# Deploy ingress-nginx: true/m);
+    expect(text).toMatch(/^# Deploy ingress-nginx \(retired upstream/m);
+    // The edge is written out (issue 33 §3): the Gateway for new clusters, no ingress-nginx.
+    expect(text).toMatch(/^deploy_nginx_ingress: false$/m);
+    expect(text).toMatch(/^deploy_gateway: true$/m);
     expect(text).toMatch(/^# worker_flavor: SCS-2V-4-20s$/m);
     expect(text.split('\n').slice(1).filter((l) => l.length > 80)).toEqual([]);
-    expect(parse(text)).toMatchObject({ cloud: 'mycloud', clusters: { demo: {} } });
+    expect(parse(text)).toMatchObject({ cloud: 'mycloud', deploy_nginx_ingress: false, deploy_gateway: true, clusters: { demo: {} } });
     expect(runKaas(['settings', 'validate'], { cwd, env }).code).toBe(0);
     expect(runKaas(['settings', 'show', 'demo'], { cwd, env }).stdout).toMatch(/^cloud +mycloud +.*default\.yaml:\d+$/m);
     // a second init refuses to overwrite, --force does

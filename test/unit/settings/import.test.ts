@@ -176,7 +176,23 @@ describe('other SCS shapes', () => {
 
   it('reads quoted and exported harbor-settings values', () => {
     const c = conv('{}\n', undefined, '# comment\nexport DEPLOY_HARBOR="true"\nHARBOR_DOMAIN_NAME=\'h.example.org\'\n');
-    expect(c.values).toEqual({ deploy_harbor: true, harbor_domain_name: 'h.example.org' });
+    // The edge switches the SCS files leave out are written as SCS's defaults (see the edge test below).
+    expect(c.values).toEqual({ deploy_harbor: true, harbor_domain_name: 'h.example.org', deploy_nginx_ingress: 'v1.9.6', deploy_gateway: false });
+  });
+
+  it.each([
+    // clusterctl.yaml → the edge written into the section (never left to kaas's defaults for new clusters)
+    ['DEPLOY_NGINX_INGRESS: true\n', 'v1.9.6', false, ['DEPLOY_GATEWAY_API is not in the SCS files']],
+    ['DEPLOY_NGINX_INGRESS: false\n', false, false, ['DEPLOY_GATEWAY_API is not in the SCS files']],
+    ['DEPLOY_NGINX_INGRESS: true\nDEPLOY_GATEWAY_API: true\n', 'v1.9.6', true, []],
+    ['DEPLOY_GATEWAY_API: false\n', 'v1.9.6', false, ['DEPLOY_NGINX_INGRESS is not in the SCS files']],
+    ['KUBERNETES_VERSION: v1.30.6\n', 'v1.9.6', false, ['DEPLOY_NGINX_INGRESS is not in the SCS files', 'DEPLOY_GATEWAY_API is not in the SCS files']],
+  ])('%j → deploy_nginx_ingress %p, deploy_gateway %p, noted: %j', (clusterctl, nginx, gateway, noted) => {
+    const c = conv(clusterctl);
+    expect(c.problems).toEqual([]);
+    expect(c.values.deploy_nginx_ingress).toBe(nginx);
+    expect(c.values.deploy_gateway).toBe(gateway);
+    expect(c.notes.filter((n) => / is not in the SCS files/.test(n)).map((n) => n.split(':')[0])).toEqual(noted);
   });
 
   it.each([
@@ -201,6 +217,9 @@ describe('writing the environment file', () => {
     expect(validateAll({ settingsDir: dir, env: 'imported', environ: {}, cwd: dir }).problems).toEqual([]);
     const s = loadSettings({ settingsDir: dir, env: 'imported', cluster: 'prod1', environ: {}, cwd: dir });
     expect(s.values.use_ovn_lb_provider).toBe('auto');
+    // The edge is written explicitly: kaas's defaults for new clusters (gateway on, ingress-nginx off) never reach it.
+    expect([s.values.deploy_nginx_ingress, s.values.deploy_gateway]).toEqual(['v1.11.3', false]);
+    expect([s.origins.deploy_nginx_ingress, s.origins.deploy_gateway]).toMatchObject([{ kind: 'file', section: 'cluster' }, { kind: 'file', section: 'cluster' }]);
     expect(s.origins.worker_count).toMatchObject({ kind: 'file', section: 'cluster' });
     expect(r.text).toMatch(/gained|created with/);
     for (const s2 of SECRETS) for (const out of [written, r.text, JSON.stringify(r.data), logger.lines.join('\n')]) expect(out).not.toContain(s2);
