@@ -1,6 +1,8 @@
 /** Tests are compiled by `tsc` first (npm test runs the build), then run as native ESM. */
 export default {
-  testEnvironment: 'node',
+  // Node's environment, plus: each test file's tempDir()s are removed when it ends, and what it leaves
+  // in the temp dir is reported under its name by the global teardown (test/support/temp-check.ts).
+  testEnvironment: '<rootDir>/dist/test/support/temp-environment.js',
   roots: ['<rootDir>/dist/test'],
   testMatch: ['**/*.test.js'],
   // The testbed scenarios run inside the testbed's network namespace: npm test runs them after this suite

@@ -13,7 +13,7 @@
 const only = (process.env.KAAS_MUTATION_TESTS ?? '').split(',').map((d) => d.trim()).filter(Boolean);
 
 export default {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/dist/test/support/temp-environment.js',
   roots: ['<rootDir>/dist/test/unit'],
   testMatch: only.length
     ? only.flatMap((d) => [`<rootDir>/dist/test/unit/${d}/**/*.test.js`, `<rootDir>/dist/test/unit/${d}.test.js`])

@@ -3,7 +3,7 @@
  * testbed's network namespace, one file at a time, after `test/testbed/testbed.sh start` (npm test does both).
  */
 export default {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/dist/test/support/temp-environment.js',
   roots: ['<rootDir>/dist/test/testbed'],
   testMatch: ['**/*.test.js'],
   testTimeout: 15 * 60_000,

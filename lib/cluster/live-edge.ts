@@ -1,7 +1,7 @@
 import { ExecError } from '../exec/runner.js';
 import { listAllNamespaces } from '../kube/cluster-api.js';
 import type { Kubectl } from '../kube/kubectl.js';
-import { OCCM_SECRET } from '../ingress/apply-steps.js';
+import { OCCM_SECRET } from '../kube/occm.js';
 import { parseCloudConf } from '../ingress/live-check.js';
 import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../ingress/render.js';
 import type { Logger } from '../log.js';

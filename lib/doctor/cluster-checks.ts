@@ -1,6 +1,6 @@
 import { liveCloudConfProblems, parseCloudConf } from '../ingress/live-check.js';
 import { CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../ingress/render.js';
-import { OCCM_DAEMONSET as OCCM_DAEMONSET_NAME } from '../ingress/apply-steps.js';
+import { OCCM_DAEMONSET as OCCM_DAEMONSET_NAME } from '../kube/occm.js';
 import { MONITOR_ANNOTATION, PROXY_ANNOTATION } from '../plan/edge.js';
 import { findBundled, kubernetesMinor, rangeText, supportsKubernetes } from '../plan/ingress-versions.js';
 import { providerFacts } from '../plan/providers.js';

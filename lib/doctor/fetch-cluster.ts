@@ -1,5 +1,5 @@
 import { CONTROLLER_CONFIGMAP, CONTROLLER_DEPLOYMENT, INGRESS_NAMESPACE } from '../ingress/render.js';
-import { OCCM_DAEMONSET, OCCM_SECRET } from '../ingress/apply-steps.js';
+import { OCCM_DAEMONSET, OCCM_SECRET } from '../kube/occm.js';
 import { listAllNamespaces } from '../kube/cluster-api.js';
 import { ExecError } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';

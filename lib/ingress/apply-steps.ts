@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigDrift } from '../cluster/cloud-config-rollout.js';
 import { OperationError, PlanError, UsageError } from '../errors.js';
 import type { Kubectl } from '../kube/kubectl.js';
+import { OCCM_DAEMONSET, OCCM_SECRET } from '../kube/occm.js';
 import type { Logger } from '../log.js';
 import type { LocalKey } from '../cluster/local-state.js';
 import { recordApplied } from './applied.js';
@@ -34,11 +35,6 @@ export interface AppliedIngress {
   realIpCidr?: string;
   recordedAt: string;
 }
-
-/** The OCCM cloud config kaas and create-cluster write (kube-system/cloud-config, key cloud.conf). */
-export const OCCM_SECRET = { namespace: 'kube-system', name: 'cloud-config', key: 'cloud.conf' };
-/** OCCM's DaemonSet as create-cluster deploys it (templates/addons/occm.yaml.hbs). */
-export const OCCM_DAEMONSET = 'openstack-cloud-controller-manager';
 
 /**
  * Reads OCCM's live cloud config and refuses (PlanError, nothing applied) when it contradicts the

@@ -35,18 +35,23 @@ export const bench: Bench = {
   async run(runs) {
     const { cloudsFile } = await prepare();
     const settingsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-bench-'));
-    const env = { PATH: process.env.PATH, HOME: settingsDir, OS_CLIENT_CONFIG_FILE: cloudsFile, NO_COLOR: '1' };
-    const args = [KAAS, 'doctor', 'bench', '--cloud-only', '--cloud', PROJECT, '-o', 'json', '--settings-dir', settingsDir];
-    const floorArgs = [FLOOR, 'http://127.0.0.1:5000/v3', 'demo', 'demo-secret', PROJECT];
-    const once = spawnSync(process.execPath, [...args, '--verbose'], { encoding: 'utf8', env });
-    const m = /openstack: (\d+) HTTP requests/.exec(once.stderr);
-    if (once.status !== 0 || !m) throw new Error(`kaas doctor failed (${once.status}): ${once.stderr.slice(-500)}`);
-    const floorOut = spawnSync(process.execPath, floorArgs, { encoding: 'utf8', env });
-    const floorReq = Number(/requests (\d+)/.exec(floorOut.stdout)?.[1]);
-    const { candidateMs, baselineMs } = compareMs({ command: process.execPath, args, opts: { env } }, { command: process.execPath, args: floorArgs, opts: { env } }, runs);
-    return {
-      candidateMs, baselineMs,
-      notes: [`HTTP requests: kaas ${m[1]}, floor ${floorReq} (ratio ${(Number(m[1]) / floorReq).toFixed(2)}); one GET per LB would be ${LBS}+`],
-    };
+    // The settings dir is the HOME too: removed after the runs, whatever they end with.
+    try {
+      const env = { PATH: process.env.PATH, HOME: settingsDir, OS_CLIENT_CONFIG_FILE: cloudsFile, NO_COLOR: '1' };
+      const args = [KAAS, 'doctor', 'bench', '--cloud-only', '--cloud', PROJECT, '-o', 'json', '--settings-dir', settingsDir];
+      const floorArgs = [FLOOR, 'http://127.0.0.1:5000/v3', 'demo', 'demo-secret', PROJECT];
+      const once = spawnSync(process.execPath, [...args, '--verbose'], { encoding: 'utf8', env });
+      const m = /openstack: (\d+) HTTP requests/.exec(once.stderr);
+      if (once.status !== 0 || !m) throw new Error(`kaas doctor failed (${once.status}): ${once.stderr.slice(-500)}`);
+      const floorOut = spawnSync(process.execPath, floorArgs, { encoding: 'utf8', env });
+      const floorReq = Number(/requests (\d+)/.exec(floorOut.stdout)?.[1]);
+      const { candidateMs, baselineMs } = compareMs({ command: process.execPath, args, opts: { env } }, { command: process.execPath, args: floorArgs, opts: { env } }, runs);
+      return {
+        candidateMs, baselineMs,
+        notes: [`HTTP requests: kaas ${m[1]}, floor ${floorReq} (ratio ${(Number(m[1]) / floorReq).toFixed(2)}); one GET per LB would be ${LBS}+`],
+      };
+    } finally {
+      fs.rmSync(settingsDir, { recursive: true, force: true });
+    }
   },
 };

@@ -26,6 +26,8 @@ const dir = path.resolve(process.argv[2] ?? '');
 const env = parseEnvFile(fs.readFileSync(path.join(dir, 'testbed.env'), 'utf8'));
 const peer = parseEnvFile(fs.readFileSync(path.join(dir, 'peer', 'peer.env'), 'utf8'));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-bench-tb-'));
+// Also when a step below throws (the end removes it too, before its process.exit).
+process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
 const ROOT = process.cwd();
 const KAAS = path.join(ROOT, 'dist', 'bundle', 'kaas.js');
 // CAPO's own template for v1beta1 objects (testbed.bench.ts finds it in the Go module cache).

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
 
 /**
  * The bundled CLI (dist/bundle/kaas.js: precompiled templates and validators, parsed manifests,
@@ -85,7 +85,7 @@ function run(entry: string, args: string[], env: Record<string, string>, home: s
 }
 
 describe('the bundled CLI prints what the tsc-built CLI prints', () => {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-equiv-'));
+  const home = tempDir('kaas-equiv-');
 
   it('is built (npm run build bundles after tsc)', () => {
     expect(existsSync(BUNDLE)).toBe(true);

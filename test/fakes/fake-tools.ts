@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { createProcessRunner, type ProcessRunner } from '../../lib/exec/runner.js';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../support/temp.js';
 
 /** One expected invocation of a faked tool and what it answers. Paths are relative to the repo root. */
 export interface FakeCall {
@@ -58,7 +58,7 @@ export const RECORDED = 'test/fakes/recorded/kubectl-v1.32';
  * is resolved against process.cwd().
  */
 export function fakeTools(calls: FakeCall[]): FakeTools {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-fake-'));
+  const dir = tempDir('kaas-fake-');
   const scenario = path.join(dir, 'scenario.json');
   const log = path.join(dir, 'calls.jsonl');
   writeFileSync(scenario, JSON.stringify({ baseDir: process.cwd(), calls }, null, 2));
@@ -164,7 +164,7 @@ export function installedObjects(installed: ManagementInstall): FakeObject[] {
  * (and clusterctl) act on it; any other kubeconfig is a workload cluster that accepts add-ons.
  */
 export function fakeManagementCluster(mgmtKubeconfig: string, opts: { apiVersionsFile?: string; installed?: ManagementInstall; cloudFile?: string; firstEndpoint?: number } = {}): FakeManagementCluster {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-mgmt-'));
+  const dir = tempDir('kaas-mgmt-');
   const state = path.join(dir, 'state.json');
   const log = path.join(dir, 'calls.jsonl');
   const objects = Object.fromEntries(installedObjects(opts.installed ?? 'capi+capo+orc').map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, o]));

@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KAAS, ROOT } from '../support/cli.js';
 import { hostileCloudCases } from './hostile-cloud.js';
+import { tempDir } from '../support/temp.js';
 
 /**
  * The bad-input corpus (test/fixtures/malformed): every file is run through the built CLI the way
@@ -122,7 +123,7 @@ function flagValueCases(env: Record<string, string>): Case[] {
  * naming the path, within the input-size cap; none hangs or grows without bound.
  */
 function specialFileCases(env: Record<string, string>, scratch: string): Case[] {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-special-'));
+  const dir = tempDir('kaas-robust-special-');
   const kinds: [string, (p: string) => void, string][] = [
     ['zero', (p) => symlinkSync('/dev/zero', p), 'has more than'],
     ['urandom', (p) => symlinkSync('/dev/urandom', p), 'has more than'],
@@ -215,7 +216,7 @@ export async function httpAnswerCases(env: Record<string, string>): Promise<{ ca
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-http-'));
+  const dir = tempDir('kaas-robust-http-');
   const cases: Case[] = Object.entries(HTTP_ANSWERS).map(([name, a]) => {
     const clouds = path.join(dir, `${name}.yaml`);
     writeFileSync(clouds, `clouds:\n  c:\n    auth: {auth_url: "${url}/${name}/v3", username: u, password: ${TEST_SECRET}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n`);
@@ -307,8 +308,8 @@ export async function judge(c: Case): Promise<Verdict> {
 
 /** Runs every case, a few at a time; returns the verdicts and the summary line. */
 export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availableParallelism()))): Promise<{ verdicts: Verdict[]; summary: string }> {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-home-'));
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-settings-'));
+  const home = tempDir('kaas-robust-home-');
+  const scratch = tempDir('kaas-robust-settings-');
   const served = await httpAnswerCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` });
   const hostile = await hostileCloudCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` }, TEST_SECRET);
   const cases = [...loadCorpus(home, scratch), ...served.cases, ...hostile.cases];

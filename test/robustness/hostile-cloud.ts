@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../support/cli.js';
 import type { Case } from './corpus.js';
+import { tempDir } from '../support/temp.js';
 
 /**
  * Kinds "cloud answers", "pages" and "names" (issue 31, section 5): a cloud whose Keystone is
@@ -69,7 +69,7 @@ export async function hostileCloudCases(env: Record<string, string>, secret: str
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-robust-cloud-'));
+  const dir = tempDir('kaas-robust-cloud-');
   const cases = Object.entries(HOSTILE).map(([name, [command, , said]]): Case => {
     const clouds = path.join(dir, `${name}.yaml`);
     writeFileSync(clouds, `clouds:\n  c:\n    auth: {auth_url: "${base}/${name}/v3", username: u, password: ${secret}-pw, project_name: p, user_domain_name: D, project_domain_name: D}\n`);

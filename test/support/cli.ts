@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp.js';
 
 /** The repository root (tests run compiled from dist/test/…). */
 export const ROOT = (() => {
@@ -17,17 +18,17 @@ export const ROOT = (() => {
  */
 export const KAAS = path.join(ROOT, 'dist', 'bundle', 'kaas.js');
 
-/** A fresh, empty directory under the system temp dir. */
-export function tempDir(prefix = 'kaas-test-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir } from './temp.js';
 
 let home: string | undefined;
 
-/** A minimal environment: no KAAS_* variables, no OpenStack variables, HOME an empty temp dir. */
+/**
+ * A minimal environment: no KAAS_* variables, no OpenStack variables, HOME an empty temp dir; TMPDIR
+ * the test run's (test/support/temp-check.ts), so that what kaas leaves there fails the run.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   home ??= tempDir('kaas-home-');
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', ...extra };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, NO_COLOR: '1', TMPDIR: os.tmpdir(), ...extra };
 }
 
 /** The outcome of one CLI run. */

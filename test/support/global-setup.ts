@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REFERENCE_DIR } from './reference.js';
+import { openRunTempDir } from './temp-check.js';
 import { PEER_DIR, PEER_ENV_VAR, PEER_STARTED_MARK, PEER_SWITCHES, PEER_USERS_DIR, PRINTED_ENV_VAR, PRINTED_ROOT, ROOT } from './peer-paths.js';
 
 /** The part of jest's global config read here (path patterns given on the command line). */
@@ -30,14 +31,23 @@ function integrationSelected(config?: JestGlobalConfig): boolean {
 }
 
 /**
- * Jest global setup: starts the real OpenStack peer (test/peer/start.sh: Keystone, Octavia,
+ * Jest global setup: starts the OpenStack peer when the run needs it (below), then gives the run its
+ * private temp dir (test/support/temp-check.ts) — after the peer, whose services outlive the run.
+ */
+export default async function globalSetup(globalConfig?: JestGlobalConfig): Promise<void> {
+  await startPeer(globalConfig);
+  openRunTempDir();
+}
+
+/**
+ * Starts the real OpenStack peer (test/peer/start.sh: Keystone, Octavia,
  * Neutron from Debian packages on loopback, with the switches PEER_SWITCHES) once for the whole run, and tells the test workers
  * where its peer.env is (env KAAS_TEST_PEER_ENV). Idempotent: a peer already running is reused.
  * If the peer cannot start, the run fails here — integration tests never skip silently. A run
  * whose path patterns select no integration test (e.g. `jest dist/test/unit`) does not start it.
  * KAAS_PEER=skip starts nothing; integration tests then fail with a message saying so.
  */
-export default async function globalSetup(globalConfig?: JestGlobalConfig): Promise<void> {
+async function startPeer(globalConfig?: JestGlobalConfig): Promise<void> {
   const printed = path.join(PRINTED_ROOT, String(process.pid));
   fs.rmSync(printed, { recursive: true, force: true });
   fs.mkdirSync(printed, { recursive: true });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PEER_DIR, PEER_STARTED_MARK, PEER_USERS_DIR, printedDir, ROOT } from './peer-paths.js';
 import { findLeakedSecrets } from './printed.js';
+import { closeRunTempDir, leftoverMessage } from './temp-check.js';
 
 /** Other jest processes still using the peer (their pid files, if those processes live). */
 function otherUsers(): string[] {
@@ -15,8 +16,10 @@ function otherUsers(): string[] {
  * (captured CLI stdout/stderr and logger lines under .kaas-test/printed/), then stops the
  * OpenStack peer if a test run started it and no other test run still uses it
  * (KAAS_PEER_KEEP=1 keeps it running for the next run; a peer started by hand is never stopped).
+ * It also fails the run when the tests left anything in the run's temp dir (test/support/temp-check.ts).
  */
 export default async function globalTeardown(): Promise<void> {
+  const leftovers = closeRunTempDir();
   const printed = printedDir();
   const leaks = fs.existsSync(printed) ? findLeakedSecrets(printed) : [];
   if (!leaks.length) fs.rmSync(printed, { recursive: true, force: true });
@@ -25,5 +28,9 @@ export default async function globalTeardown(): Promise<void> {
     spawnSync('bash', [path.join(ROOT, 'test', 'peer', 'stop.sh'), PEER_DIR], { stdio: 'ignore', timeout: 120_000 });
     fs.rmSync(PEER_STARTED_MARK, { force: true });
   }
-  if (leaks.length) throw new Error(`[kaas tests] secrets leaked into printed output:\n  ${leaks.join('\n  ')}`);
+  const failures = [
+    ...(leaks.length ? [`[kaas tests] secrets leaked into printed output:\n  ${leaks.join('\n  ')}`] : []),
+    ...(leftovers.length ? [leftoverMessage(leftovers)] : []),
+  ];
+  if (failures.length) throw new Error(failures.join('\n'));
 }

@@ -1,6 +1,6 @@
-import { cpSync, copyFileSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
+import { tempDir } from './temp.js';
 
 /** The SCS kustomize overlays (verbatim copies) in the shared reference folder, if present. */
 export const SCS_OVERLAYS = path.resolve(process.cwd(), 'test/fixtures/scs/nginx-ingress');
@@ -11,7 +11,7 @@ export const SCS_OVERLAYS = path.resolve(process.cwd(), 'test/fixtures/scs/nginx
  * Returns the directory holding base/, nginx-monitor/, nginx-proxy/.
  */
 export function scsOverlayDir(version: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-scs-'));
+  const dir = tempDir('kaas-scs-');
   cpSync(SCS_OVERLAYS, dir, { recursive: true });
   copyFileSync(path.resolve(process.cwd(), `templates/ingress/upstream/deploy-cloud-${version}.yaml`), path.join(dir, 'base', 'nginx-ingress-controller.yaml'));
   return dir;

@@ -7,12 +7,12 @@
  * to the KubeadmControlPlane, the MachineDeployment, the OpenStackCluster and the real Octavia listener.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { capoResources, ensureFlavor, listenersOf, openstack, type CloudCounts } from './openstack.js';
 import { asUpgraded, cloudsYamlB64, manifest, scsClusterctlYaml, SCS_TEMPLATE } from './scs-template.js';
 import { getObject, kaas, kaasUser, kubectl, leakedSecrets, listObjects, run, tail, testbed, until, type KaasUser } from './support.js';
+import { tempDir } from '../support/temp.js';
 
 const CLUSTER = 'tbscs';
 const NS = CLUSTER;
@@ -39,7 +39,7 @@ const k = (args: string[], sets: string[] = [], timeoutMs?: number) => kaas(u, a
 beforeAll(async () => {
   u = kaasUser();
   const tb = testbed();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-tb-scs-'));
+  dir = tempDir('kaas-tb-scs-');
   settingsDir = path.join(dir, 'settings');
   fs.mkdirSync(settingsDir);
   fs.copyFileSync(path.join(tb.settingsDir, 'testbed.yaml'), path.join(settingsDir, 'testbed.yaml'));

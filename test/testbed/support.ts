@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { KAAS, ROOT } from '../support/cli.js';
 import { parseEnvFile } from './env.js';
+import { tempDir } from '../support/temp.js';
 
 /** The facts of the running testbed. */
 export interface Testbed {
@@ -94,7 +94,7 @@ export interface KaasUser {
 /** A fresh HOME and the environment kaas runs with on the testbed. */
 export function kaasUser(): KaasUser {
   const tb = testbed();
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-tb-home-'));
+  const home = tempDir('kaas-tb-home-');
   return {
     home,
     printed: [],
@@ -198,7 +198,7 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => Pro
  * stand between the render and the real webhooks. Returns its cluster.yaml text.
  */
 export async function renderedCluster(u: KaasUser, cluster: string, sets: string[] = []): Promise<{ run: Run; yaml: string; dir: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-tb-render-'));
+  const dir = tempDir('kaas-tb-render-');
   const r = await kaas(u, ['create-cluster', cluster, '--dry-run', '--output-dir', dir, '--kubeconfig', path.join(dir, 'no-management-cluster.kubeconfig')], { sets });
   const file = path.join(dir, 'cluster.yaml');
   return { run: r, yaml: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '', dir };

@@ -1,16 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { recordPrinted } from '../../support/printed.js';
+import { tempDir } from '../../support/temp.js';
 
 /** Process-level tests of the built CLI: exit codes, stdout/stderr, files. */
 const T = 120_000;
 const SECRET = 'test-appcred-secret-value';
 
 function kaas(args: string[], env: Record<string, string> = {}) {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-cli-'));
+  const home = tempDir('kaas-cli-');
   const r = spawnSync(process.execPath, ['dist/bundle/kaas.js', ...args], {
     encoding: 'utf8',
     // No tools on PATH: node is started by its absolute path.
@@ -27,7 +27,7 @@ const v = ['--set', 'kubernetes_version=v1.33.4'];
 
 describe('kaas create-cluster --dry-run (built CLI)', () => {
   it('writes every manifest to --output-dir, secret files 0600, with unreachable cloud checks skipped', () => {
-    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'kaas-out-')), 'out');
+    const dir = path.join(tempDir('kaas-out-'), 'out');
     const r = kaas(['create-cluster', 'demo', '--env', 'example', '--dry-run', '--output-dir', dir, ...v], unreachable);
     expect(r.stderr).not.toContain(SECRET);
     expect(r.stdout).not.toContain(SECRET);

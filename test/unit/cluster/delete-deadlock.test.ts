@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deleteCluster } from '../../../lib/cluster/delete.js';
 import { fakeManagementCluster, type FakeManagementCluster, type FakeObject } from '../../fakes/fake-tools.js';
 import { exampleCloudState, persistentFakeCloud, type FakeCloudState } from './fake-cloud.js';
 import { fakeClock, fakeDeps, R, runOptions, sandbox } from './scenario.js';
+import { tempDir } from '../../support/temp.js';
 
 /**
  * delete-cluster against a management cluster that deletes as Cluster API and CAPO v0.14 do: the
@@ -56,7 +56,7 @@ describe('delete-cluster against a management cluster with finalizers and asynch
   let cloud: ReturnType<typeof persistentFakeCloud>;
   beforeEach(() => {
     sb = sandbox();
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'kaas-cloud-')), 'cloud.json');
+    const file = path.join(tempDir('kaas-cloud-'), 'cloud.json');
     writeFileSync(file, JSON.stringify(cloudState()));
     cloud = persistentFakeCloud(file);
     mgmt = fakeManagementCluster(sb.mgmt, { cloudFile: file });

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ApplyDeps } from '../../../lib/cluster/create-apply.js';
 import { createCluster, type CreateClusterOptions } from '../../../lib/cluster/create.js';
@@ -9,6 +8,7 @@ import { memoryLogger } from '../../../lib/log.js';
 import { fakeManagementCluster, fakeRunner, fakeTools, type FakeCall, type FakeManagementCluster, type FakeObject, type FakeTools } from '../../fakes/fake-tools.js';
 import { clusterLbPlan } from '../../../lib/cluster/lb-plan.js';
 import { exampleCloudState, fakeCloud, type FakeCloudState } from './fake-cloud.js';
+import { tempDir } from '../../support/temp.js';
 
 /** Recorded/synthetic outputs of kubectl and clusterctl against a CAPI v1.12 management cluster. */
 export const R = 'test/fakes/recorded/capi-v1.12';
@@ -16,7 +16,7 @@ const K = 'test/fakes/recorded/kubectl-v1.32';
 
 /** A temp home and the file names the flows use. */
 export function sandbox() {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-cluster-'));
+  const home = tempDir('kaas-cluster-');
   // The recorded kubeconfig of cluster demo of environment example (namespace setting empty: demo).
   return { home, mgmt: path.join(home, 'mgmt.kubeconfig'), workload: path.join(home, '.kube', 'kaas', 'env.example', 'demo', 'demo.yaml') };
 }

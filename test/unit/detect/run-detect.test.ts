@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runDetect } from '../../../lib/detect/detect.js';
 import { PlanError } from '../../../lib/errors.js';
 import { memoryLogger } from '../../../lib/log.js';
+import { tempDir } from '../../support/temp.js';
 
 const CAPS = {
   cloud: 'saved', region: 'RegionOne', detectedAt: '2026-01-01T00:00:00.000Z',
@@ -13,7 +13,7 @@ const CAPS = {
 };
 
 function setup(settingsYaml: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-detect-'));
+  const dir = tempDir('kaas-detect-');
   fs.mkdirSync(path.join(dir, 'settings'));
   fs.writeFileSync(path.join(dir, 'settings', 'prod.yaml'), settingsYaml);
   const capabilitiesFile = path.join(dir, 'caps.json');

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
 import { loadCapabilitiesFile } from '../../../lib/openstack/capabilities-file.js';
 import { findEndpoint, stripVersionSuffix, type CatalogService } from '../../../lib/openstack/catalog.js';
 import { compareVersions, highestVersion } from '../../../lib/openstack/octavia.js';
 import { fixture } from '../../support/openstack-fixtures.js';
+import { tempDir } from '../../support/temp.js';
 
 const catalog: CatalogService[] = [
   {
@@ -62,7 +62,7 @@ describe('Octavia versions compare numerically', () => {
 
 describe('--capabilities FILE', () => {
   const write = (text: string) => {
-    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-caps-')), 'caps.json');
+    const f = path.join(tempDir('kaas-caps-'), 'caps.json');
     fs.writeFileSync(f, text);
     return f;
   };
@@ -119,7 +119,7 @@ describe('--capabilities FILE', () => {
 
 describe('--capabilities FILE: every wrong shape, exactly', () => {
   const write = (text: string) => {
-    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-caps-')), 'caps.json');
+    const f = path.join(tempDir('kaas-caps-'), 'caps.json');
     fs.writeFileSync(f, text);
     return f;
   };

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
 import { resolveCloudConfig, type ResolveCloudOptions } from '../../../lib/openstack/cloud-config.js';
 import { candidatePaths, deepMerge } from '../../../lib/openstack/clouds-files.js';
 import { clearSecrets, redact } from '../../../lib/redact.js';
 import { MAX_YAML_BYTES } from '../../../lib/settings/yaml-read.js';
+import { tempDir } from '../../support/temp.js';
 
 const PW_CLOUD = `
 clouds:
@@ -37,7 +37,7 @@ clouds:
 `;
 
 function sandbox(files: Record<string, string>) {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-clouds-'));
+  const root = tempDir('kaas-clouds-');
   const cwd = path.join(root, 'cwd');
   const home = path.join(root, 'home');
   const etcDir = path.join(root, 'etc');
@@ -192,7 +192,7 @@ describe('plain OS_* variables', () => {
 
 describe('a named cloud that is nowhere', () => {
   it('says that no clouds.yaml was found and where kaas looked', () => {
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-nocloud-'));
+    const empty = tempDir('kaas-nocloud-');
     expect(() => resolveCloudConfig({ environ: {}, cwd: empty, home: empty, etcDir: empty, cloudFlag: 'prod' }))
       .toThrow(/cloud "prod" is not defined anywhere: no clouds.yaml found \(searched OS_CLIENT_CONFIG_FILE, \.\/, ~\/\.config\/openstack\/, \/etc\/openstack\/\)/);
   });

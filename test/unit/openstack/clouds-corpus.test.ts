@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { KaasError, UsageError } from '../../../lib/errors.js';
 import { resolveCloudConfig } from '../../../lib/openstack/cloud-config.js';
 import { clearSecrets } from '../../../lib/redact.js';
 import { TEST_SECRET } from '../../robustness/corpus.js';
+import { tempDir } from '../../support/temp.js';
 
 /**
  * The malformed clouds.yaml files of the robustness corpus (test/fixtures/malformed/clouds, run
@@ -13,7 +13,7 @@ import { TEST_SECRET } from '../../robustness/corpus.js';
  */
 const DIR = path.resolve(process.cwd(), 'test/fixtures/malformed/clouds');
 const expected = JSON.parse(fs.readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as Record<string, string[]>;
-const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-clouds-corpus-'));
+const empty = tempDir('kaas-clouds-corpus-');
 
 afterEach(() => clearSecrets());
 

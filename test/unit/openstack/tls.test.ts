@@ -2,15 +2,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { createHttpClient } from '../../../lib/openstack/http.js';
 import { HttpError } from '../../../lib/openstack/http-error.js';
 import { memoryLogger } from '../../../lib/log.js';
+import { tempDir } from '../../support/temp.js';
 
 /** A throw-away self-signed certificate for 127.0.0.1 (openssl is part of the image and of CI). */
 function selfSigned(): { key: string; cert: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-tls-'));
+  const dir = tempDir('kaas-tls-');
   execFileSync('openssl', [
     'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
     '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
 import { missingClusterVerdict, mutatingRunMode, type MissingClusterMode } from '../../../lib/settings/cluster-section.js';
 import { loadSettings } from '../../../lib/settings/load.js';
+import { tempDir } from '../../support/temp.js';
 
 /** Issue 31 §3, newcomer M10: a typo in the cluster name must not build a cluster from the environment level alone. */
 describe('a cluster name outside the clusters: map', () => {
@@ -43,7 +43,7 @@ describe('a cluster name outside the clusters: map', () => {
   });
 
   it('loadSettings refuses (exit 2) or warns as asked, and applies a listed cluster either way', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'kaas-cluster-section-'));
+    const dir = tempDir('kaas-cluster-section-');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'e.yaml'), 'worker_count: 3\nclusters:\n  demo:\n    worker_count: 2\n');
     const load = (cluster: string, missingCluster?: MissingClusterMode) => loadSettings({ settingsDir: dir, env: 'e', cluster, environ: {}, missingCluster });

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { findLeakedSecrets } from '../../support/printed.js';
+import { tempDir } from '../../support/temp.js';
 
 describe('the leak check over everything the suite printed', () => {
   it('finds a recorded secret and any Keystone fernet token in recorded output', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kaas-printed-'));
+    const dir = tempDir('kaas-printed-');
     fs.writeFileSync(path.join(dir, '1-1.secrets'), 'hunter2-secret\n');
     fs.writeFileSync(path.join(dir, '1-1.txt'), 'clean line ***');
     fs.writeFileSync(path.join(dir, '2-1.txt'), 'password: hunter2-secret');
