@@ -28,12 +28,13 @@ describe('readClusterctl: the shape of a clusterctl.yaml', () => {
     expect(readClusterctl('KUBERNETES_VERSION: v1.32.3\nKUBERNETES_VERSION: v1.31.0\n', 'c.yaml').problems).toEqual(['c.yaml:2:1: KUBERNETES_VERSION: the key is given twice']);
   });
 
-  it('50 000 keys are read in linear time (yaml\'s uniqueKeys took 78 s)', () => {
-    const text = Array.from({ length: 50_000 }, (_, i) => `K${i}: ${i}`).join('\n');
-    const t0 = Date.now();
+  // Its time (yaml's uniqueKeys made 50 000 keys take 78 s) is measured by test/bench/clusterctl-parse.bench.ts,
+  // never here: speed targets live in benchmarks.
+  it('50 000 keys are all read, and a duplicate of the first one at the end is still named', () => {
+    const text = [...Array.from({ length: 50_000 }, (_, i) => `K${i}: ${i}`), 'K0: again'].join('\n');
     const r = readClusterctl(text, 'c.yaml');
-    expect(r.raws).toHaveLength(50_000);
-    expect(Date.now() - t0).toBeLessThan(15_000);
+    expect(r.raws.length).toBeGreaterThanOrEqual(50_000);
+    expect(r.problems).toEqual(['c.yaml:50001:1: K0: the key is given twice']);
   });
 });
 
