@@ -41,7 +41,7 @@ export function ownFlagsFirst(cmd: Command): Command {
       const out = ((builder as Builder)(y) ?? y) as Argv;
       const groups = (out as unknown as { getGroups(): Record<string, string[]> }).getGroups();
       // Not a real yargs parser (the reference pages' recorder, lib/docs/command-tree.ts): nothing to group.
-      if (groups === null || typeof groups !== 'object') return out;
+      if (groups === null || typeof groups !== 'object' || !Array.isArray(groups['Positionals:'] ?? [])) return out;
       const positional = new Set(groups['Positionals:'] ?? []);
       const aliases = (out as unknown as { getOptions(): { alias: Record<string, string[]> } }).getOptions().alias;
       const own: string[] = [];
