@@ -62,3 +62,17 @@ export function compareMs(candidate: Timed, baseline: Timed, runs: number): { ca
   const [candidateMs, baselineMs] = medianMs([candidate, baseline], runs);
   return { candidateMs, baselineMs };
 }
+
+/**
+ * In-process ratio of two sizes of one parse (linear-time checks): median wall time of `parse(small)` and
+ * `parse(big)` over 3–5 runs each.
+ */
+export function compareInProcess(parse: (text: string) => unknown, small: string, big: string, runs: number): { candidateMs: number; baselineMs: number } {
+  const n = Math.max(3, Math.min(runs, 5));
+  const timed = (text: string) => median(Array.from({ length: n }, () => {
+    const t0 = performance.now();
+    parse(text);
+    return performance.now() - t0;
+  }));
+  return { baselineMs: timed(small), candidateMs: timed(big) };
+}
