@@ -125,7 +125,7 @@ async function compileGatewayValidators() {
       const ajv = prepareCrdAjv(new Ajv({ ...CRD_AJV_OPTIONS, code: { source: true } }));
       ajv.addSchema(closeObjects(schema), 'v');
       const file = `${v.version}-${key.replaceAll('/', '_')}.cjs`;
-      out[`${v.version}/${key}`] = { file, code: `${standaloneCode.default(ajv, 'v')}` };
+      out[`${v.version}/${key}`] = { file, code: `${standaloneCode.default(ajv, { default: 'v' })}` };
     }
   }
   return out;
