@@ -81,11 +81,12 @@ describe('kaas doctor against the OpenStack peer', () => {
     for (const f of r.report.findings) expect(f.fix).not.toBe('');
 
     // Another cluster's name sees none of it, except the project-wide quota.
-    const other = await withPeer(async () => doctor(['othercluster', '--cloud-only', '--stuck-after', '1s']));
+    // (The edge explicitly: new clusters get the Gateway and no ingress-nginx by default, issue 33 §3.)
+    const other = await withPeer(async () => doctor(['othercluster', '--cloud-only', '--stuck-after', '1s', '--set', 'deploy_nginx_ingress=true', '--set', 'deploy_gateway=false']));
     expect(new Set(other.report.findings.map((f) => f.check))).toEqual(new Set(['quota-headroom']));
     // A cluster still to be created with the gateway beside ingress-nginx needs one load balancer more (the envoy Service's).
     const lbNeed = (rep: typeof other.report) => Number(/needs (\d+) more/.exec(by(rep, 'quota-headroom').find((f) => f.resource.name === 'load_balancer')!.message)![1]);
-    const withGateway = await withPeer(async () => doctor(['othercluster', '--cloud-only', '--stuck-after', '1s', '--set', 'deploy_gateway=true']));
+    const withGateway = await withPeer(async () => doctor(['othercluster', '--cloud-only', '--stuck-after', '1s', '--set', 'deploy_nginx_ingress=true', '--set', 'deploy_gateway=true']));
     expect(lbNeed(withGateway.report)).toBe(lbNeed(other.report) + 1);
 
     // Text output groups by severity.
