@@ -365,6 +365,11 @@ anti_affinity: false
 instance_create_timeout: 1
 use_ovn_lb_provider: false
 use_cilium: false               # calico is bundled; the cilium CLI/helm are not on the testbed
+# The edge, explicitly (new clusters default to the Gateway without ingress-nginx): the edge rows drive
+# ingress-nginx, and the gateway rows set deploy_gateway themselves (Envoy Gateway's controller runs only
+# with the workload side's own build).
+deploy_nginx_ingress: true
+deploy_gateway: false
 EOF
 cat > "$DIR/testbed.env" <<EOF
 TESTBED_NETNS=$NS
