@@ -19,7 +19,21 @@ if (process.env.KAAS_FAKE_STATE && logPath) {
   const { prepare, run } = await import('./mgmt-cluster.mjs');
   await prepare();
   const stdin = argv.includes('-') ? readFileSync(0, 'utf8') : '';
-  const r = run(tool, argv, process.env.KAAS_FAKE_STATE, stdin);
+  // One call at a time per state: kaas runs kubectl calls in parallel (Promise.all), and each call
+  // reads, changes and writes the whole state. Unlocked, a reader saw a half-written file (CI,
+  // 2026-11-27: "Unexpected end of JSON input") and two writers could lose each other's change.
+  const { default: lockfile } = await import('proper-lockfile');
+  const release = await lockfile.lock(process.env.KAAS_FAKE_STATE, {
+    realpath: false,
+    stale: 30_000,
+    retries: { retries: 2000, minTimeout: 5, maxTimeout: 30, factor: 1.2 },
+  });
+  let r;
+  try {
+    r = run(tool, argv, process.env.KAAS_FAKE_STATE, stdin);
+  } finally {
+    await release();
+  }
   // stderr kept for tests that look for the API server's warnings (a deprecated API version).
   appendFileSync(logPath, JSON.stringify({ index: -1, tool, argv, stdin, exitCode: r.exitCode, stderr: r.stderr }) + '\n');
   process.stdout.write(r.stdout);

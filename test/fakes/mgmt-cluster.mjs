@@ -4,7 +4,7 @@
 // bundled CRD schemas (the same ajv validator kaas uses, from dist/), enforces CAPO v0.14's
 // update webhooks with their error texts, and plays the controllers' progress the waits need.
 // See README.md ("Management-cluster mode"). Plain JavaScript, run as-is.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
@@ -196,7 +196,12 @@ function invalid(r, name, hook) {
 
 export function run(tool, argv, statePath, stdin) {
   const state = JSON.parse(readFileSync(statePath, 'utf8'));
-  const save = () => writeFileSync(statePath, JSON.stringify(state, null, 1));
+  // Written to a temporary file renamed over the state: a reader never sees half a file.
+  const save = () => {
+    const tmp = `${statePath}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(state, null, 1));
+    renameSync(tmp, statePath);
+  };
   const out = { stdout: '', stderr: '', exitCode: 0 };
   const flag = (name) => {
     const i = argv.indexOf(name);
