@@ -21,7 +21,7 @@ const getKubeconfig: Command = {
       .example('kaas get kubeconfig demo --env example > demo.yaml', 'print it')
       .example('kaas get kubeconfig demo --output-file ~/.kube/demo.yaml', 'write it (mode 0600)'),
   handler: handle<Args>(async (ctx, argv) => {
-    const { getKubeconfig: run } = await import('../../lib/cluster/get-kubeconfig.js');
+    const { getKubeconfig: run } = await import('../../lib/cluster/read/get-kubeconfig.js');
     const r = await run(
       { cluster: argv.cluster, env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, kubeconfig: argv.kubeconfig, context: argv.context, outputFile: argv.outputFile, environ: ctx.environ, cwd: ctx.cwd, home: ctx.home },
       { runner: ctx.runner, logger: ctx.logger },
@@ -49,7 +49,7 @@ const getClusters: Command = {
       .example('kaas get clusters --env prod', "prod's clusters: phase, control plane and worker versions")
       .example('kaas get clusters -A -o json', 'every Cluster of the management cluster, as JSON'),
   handler: handle<ClustersArgs>(async (ctx, argv) => {
-    const { getClusters: run } = await import('../../lib/cluster/get-clusters.js');
+    const { getClusters: run } = await import('../../lib/cluster/read/get-clusters.js');
     return run(
       { env: ctx.env, settingsDir: ctx.settingsDir, sets: ctx.set, kubeconfig: argv.kubeconfig, context: argv.context, all: argv.allNamespaces, environ: ctx.environ, cwd: ctx.cwd },
       { runner: ctx.runner, logger: ctx.logger },

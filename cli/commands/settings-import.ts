@@ -27,7 +27,7 @@ export const settingsImport: Command = {
       .example('kaas settings import ~/demo/clusterctl.yaml --cluster demo', 'take over the SCS cluster demo')
       .example('kaas settings import clusterctl.yaml --cluster demo --tfvars env.tfvars', 'also read the SCS environment tfvars'),
   handler: handle<Args>(async (ctx, argv) => {
-    const { importScs } = await import('../../lib/settings/import.js');
+    const { importScs } = await import('../../lib/import/import.js');
     return importScs({
       clusterctlFile: argv.clusterctl,
       cloudConfFile: argv.cloudConf,

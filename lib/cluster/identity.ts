@@ -1,7 +1,7 @@
 import YAML from 'yaml';
 import { PlanError } from '../errors.js';
 import type { CloudConfig } from '../openstack/cloud-config.js';
-import type { ClusterIdentity } from './model.js';
+import type { ClusterIdentity } from '../plan/cluster-model.js';
 
 /**
  * The clouds.yaml that CAPO (identityRef) reads from the management cluster. Only an application

@@ -16,7 +16,7 @@ import type { Settings } from '../settings/types.js';
 import { CheckList, lookup } from './checks.js';
 import type { ClusterCloud } from './cloud.js';
 import { clusterIdentity } from './identity.js';
-import { clusterNamespace, type ClusterDecisions } from './model.js';
+import { clusterNamespace, type ClusterDecisions } from '../plan/cluster-model.js';
 import { renderClusterObjects } from './render.js';
 
 /**

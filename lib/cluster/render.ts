@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseDocuments, type KubeObject } from '../render/documents.js';
 import { bundledFiles, bundledTemplate } from '../render/bundled.js';
 import { validateAgainstCrds } from './crd-validate.js';
-import { templateVariables, type ClusterDecisions } from './model.js';
+import { templateVariables, type ClusterDecisions } from '../plan/cluster-model.js';
 
 /**
  * Renders the Cluster API objects of one cluster: every template under templates/cluster/ in file

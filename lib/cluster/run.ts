@@ -3,14 +3,14 @@ import path from 'node:path';
 import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import type { Logger } from '../log.js';
-import type { ApplyDeps } from './create-apply.js';
-import { createCluster, type CreateClusterOptions } from './create.js';
-import { deleteCluster } from './delete.js';
+import type { ApplyDeps } from './create/apply.js';
+import { createCluster, type CreateClusterOptions } from './create/create.js';
+import { deleteCluster } from './delete/delete.js';
 import { clusterLbPlan } from './lb-plan.js';
 import type { ClusterRunOptions } from './setup.js';
 import { whichOnPath } from './setup.js';
 import { createSummary, deleteSummary } from './summary.js';
-import { clusterVariables, variablesText } from './variables.js';
+import { clusterVariables, variablesText } from './topology/variables.js';
 import { realClock } from './wait.js';
 
 /**

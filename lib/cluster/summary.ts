@@ -1,7 +1,7 @@
 import { oneLine } from '../visible.js';
-import { diffLines } from './reconcile.js';
-import type { CreateClusterResult } from './create.js';
-import type { DeleteClusterResult } from './delete.js';
+import { diffLines } from './live/reconcile.js';
+import type { CreateClusterResult } from './create/create.js';
+import type { DeleteClusterResult } from './delete/delete.js';
 
 /** The human summary of create-cluster: what was created, time per step, how to reach the cluster. */
 export function createSummary(r: CreateClusterResult): string {

@@ -17,24 +17,20 @@ import { renderCloudConf } from '../render/cloud-conf.js';
 import { gcfgTrue } from '../render/gcfg.js';
 import { loadSettings } from '../settings/load.js';
 import type { ResolvedSettings } from '../settings/types.js';
-import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from '../cluster/edge-state.js';
-import { localKey, userPath, workloadKubeconfigPath } from '../cluster/local-state.js';
+import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from '../state/edge-state.js';
+import { localKey, userPath, workloadKubeconfigPath } from '../state/local-state.js';
 import type { Settings } from '../settings/types.js';
-import { runChecks, type Check, type CheckInput } from './check.js';
-import { CLOUD_CHECKS } from './cloud-checks.js';
-import { CLUSTER_CHECKS } from './cluster-checks.js';
-import { healthMonitorMissing } from './monitor-checks.js';
-import { fetchCloudSnapshot } from './fetch-cloud.js';
-import { fetchClusterSnapshot } from './fetch-cluster.js';
-import { formatReport, hasErrors, incomplete, incompleteError, sortFindings, type DoctorReport } from './findings.js';
-import { ownedBy } from './names.js';
-import { ownerNames } from './check.js';
-import { clusterNames } from '../cluster/model.js';
-import { quotaNeeds } from './quota-needs.js';
-import type { ClusterSnapshot, CloudSnapshot } from './snapshot.js';
+import { runChecks, type Check, type CheckInput } from '../checks/check.js';
+import { DOCTOR_CHECKS } from '../checks/catalogue.js';
+import { fetchCloudSnapshot } from '../checks/fetch-cloud.js';
+import { fetchClusterSnapshot } from '../checks/fetch-cluster.js';
+import { formatReport, hasErrors, incomplete, incompleteError, sortFindings, type DoctorReport } from '../checks/findings.js';
+import { ownedBy } from '../checks/names.js';
+import { ownerNames } from '../checks/check.js';
+import { clusterNames } from '../plan/cluster-model.js';
+import { quotaNeeds } from '../checks/quota-needs.js';
+import type { ClusterSnapshot, CloudSnapshot } from '../openstack/snapshot.js';
 
-/** Every doctor check, cloud side first (the README catalogue lists them in this order). */
-export const DOCTOR_CHECKS: readonly Check[] = [...CLOUD_CHECKS, ...CLUSTER_CHECKS, healthMonitorMissing];
 
 /** Inputs of `kaas doctor [<cluster>]`. */
 export interface DoctorOptions extends Pick<ApplyIngressOptions, 'settingsDir' | 'env' | 'environ' | 'cwd' | 'home' | 'sets' | 'kubeconfig' | 'context'> {

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../plan/gateway.js';
 import { stepped } from '../ingress/apply-steps.js';
 import { appliedDir, readApplied } from '../ingress/applied.js';
-import type { LocalKey } from '../cluster/local-state.js';
+import type { LocalKey } from '../state/local-state.js';
 
 /** The name under which apply-gateway records what it applied (the cluster's applied/ folder, cluster/local-state.ts). */
 export const GATEWAY_RECORD = 'envoy-gateway';

@@ -1,4 +1,4 @@
-import { clusterNames } from '../cluster/model.js';
+import { clusterNames } from '../plan/cluster-model.js';
 import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
 import type { ApplyIngressDeps, ApplyIngressOptions, ApplyIngressResult } from '../ingress/apply-ingress.js';
 import { checkFloatingNetwork, loadEdgeRun, requireNamedCloud, writeDryRun } from '../ingress/apply-ingress.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { appliedDir, type LocalKey } from '../cluster/local-state.js';
+import { appliedDir, type LocalKey } from '../state/local-state.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';

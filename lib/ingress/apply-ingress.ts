@@ -9,8 +9,8 @@ import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
 import { loadSettings } from '../settings/load.js';
 import type { ApplyTimeouts } from './apply-steps.js';
 import { createIngressCloud, type IngressCloud } from './cloud.js';
-import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from '../cluster/edge-state.js';
-import { localKey, userPath, workloadKubeconfigPath } from '../cluster/local-state.js';
+import { edgeKnowledge, localEdgeFacts, withEdgeDefaults } from '../state/edge-state.js';
+import { localKey, userPath, workloadKubeconfigPath } from '../state/local-state.js';
 import { decideIngress } from './decide.js';
 import { renderIngress } from './render.js';
 import { orThrow } from '../plan/decision.js';
@@ -20,7 +20,7 @@ import type { LoadBalancerPlan } from '../plan/types.js';
 import type { Settings } from '../settings/types.js';
 import { mutatingRunMode } from '../settings/cluster-section.js';
 import { checkClusterName } from '../settings/cluster-name.js';
-import { clusterNames } from '../cluster/model.js';
+import { clusterNames } from '../plan/cluster-model.js';
 import { formatIngressPlan } from './text.js';
 
 /** Inputs of `kaas apply-ingress <cluster>` (flags and the process's surroundings). */

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
-import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigDrift } from '../cluster/cloud-config-rollout.js';
+import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigDrift } from '../state/cloud-config-rollout.js';
 import { OperationError, PlanError, UsageError } from '../errors.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import { OCCM_DAEMONSET, OCCM_SECRET } from '../kube/occm.js';
 import type { Logger } from '../log.js';
-import type { LocalKey } from '../cluster/local-state.js';
+import type { LocalKey } from '../state/local-state.js';
 import { recordApplied } from './applied.js';
 import type { IngressCloud } from './cloud.js';
-import { liveCloudConfProblems, type EdgeTraits } from './live-check.js';
+import { liveCloudConfProblems, type EdgeTraits } from '../checks/live-check.js';
 import type { LoadBalancerPlan } from '../plan/types.js';
 import type { IngressDecision } from './decide.js';
-import type { ClusterNames } from '../cluster/model.js';
-import { edgeExpectation, expectedLbName, type EdgeExpectation } from '../doctor/expectation.js';
+import type { ClusterNames } from '../plan/cluster-model.js';
+import { edgeExpectation, expectedLbName, type EdgeExpectation } from '../plan/edge-expectation.js';
 import { decideRealIpCidr, hasLbAddress, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
 import {
   ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, type RenderedIngress,
@@ -119,7 +119,7 @@ export async function verifyEdgeLb(
 ): Promise<void> {
   const cloud = deps.cloud();
   if (!cloud.loadBalancerSnapshot) throw new OperationError('cannot verify the load balancer: this cloud adapter cannot read Octavia', { hint: '--no-verify skips the verification' });
-  const { verifyAppliedEdge } = await import('../doctor/verify-apply.js');
+  const { verifyAppliedEdge } = await import('../checks/verify-apply.js');
   await verifyAppliedEdge(
     x,
     { cluster: x.cluster, names: d.names, stuckAfterSec: 600, lb: d.lb, edge: d.edge, needs: {} },

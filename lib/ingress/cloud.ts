@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
 import type { Connection } from '../openstack/connection.js';
 import type { Capabilities } from '../openstack/types.js';
-import type { CloudSnapshot } from '../doctor/snapshot.js';
+import type { CloudSnapshot } from '../openstack/snapshot.js';
 
 /**
  * What apply-ingress asks of the cloud, behind one small interface so that planning offline
@@ -66,7 +66,7 @@ export function createIngressCloud(o: IngressCloudOptions): IngressCloud {
       return (await findLoadBalancer(c, octaviaRoot(ep.url), name))?.vip_address;
     },
     async loadBalancerSnapshot(name) {
-      const { fetchLoadBalancerSnapshot } = await import('../doctor/fetch-cloud.js');
+      const { fetchLoadBalancerSnapshot } = await import('../checks/fetch-cloud.js');
       return fetchLoadBalancerSnapshot(await connection(), name);
     },
   };

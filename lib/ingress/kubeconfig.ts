@@ -5,8 +5,8 @@ import type { ProcessRunner } from '../exec/runner.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import type { Settings } from '../settings/types.js';
-import { localKey, userPath, workloadKubeconfigPath, type LocalKey } from '../cluster/local-state.js';
-import { workloadAccess } from '../cluster/workload-access.js';
+import { localKey, userPath, workloadKubeconfigPath, type LocalKey } from '../state/local-state.js';
+import { workloadAccess } from '../state/workload-access.js';
 
 /** What the edge commands (apply-ingress, apply-gateway, migrate-ingress, check-lb, doctor) know of where they run. */
 export interface EdgeRunContext {

@@ -4,14 +4,10 @@ import { applyPatches, findObject, objectKey, parseDocuments, stringifyDocuments
 import { bundledTemplate, readBundledObjects } from '../render/bundled.js';
 import { validateObjects } from '../render/schema.js';
 
-/** Namespace of every namespaced object in the upstream manifests. */
-export const INGRESS_NAMESPACE = 'ingress-nginx';
-/** The LoadBalancer Service (OCCM names its Octavia LB after it). */
-export const CONTROLLER_SERVICE = 'ingress-nginx-controller';
-/** The controller ConfigMap (use-proxy-protocol, proxy-real-ip-cidr). */
-export const CONTROLLER_CONFIGMAP = 'ingress-nginx-controller';
-/** The controller Deployment (rollout waited for). */
-export const CONTROLLER_DEPLOYMENT = 'ingress-nginx-controller';
+import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../plan/edge-names.js';
+
+export { CONTROLLER_CONFIGMAP, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../plan/edge-names.js';
+
 /** The admission Jobs: immutable once created, so they are deleted before a re-apply (SCS issue #151). */
 export const ADMISSION_JOBS = ['ingress-nginx-admission-create', 'ingress-nginx-admission-patch'];
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { readTextCapped } from '../fs/read-capped.js';
-import { MAX_YAML_BYTES } from '../settings/yaml-read.js';
+import { MAX_YAML_BYTES } from '../fs/yaml-read.js';
 import { KaasError, UsageError } from '../errors.js';
 import { ALLOWED_CIDRS_VERSION, compareVersions, WALLABY_VERSION } from './api-versions.js';
 import type { Capabilities } from './types.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../errors.js';
-import { MAX_ALIAS_COUNT, MAX_YAML_BYTES } from '../settings/yaml-read.js';
+import { MAX_ALIAS_COUNT, MAX_YAML_BYTES } from '../fs/yaml-read.js';
 import { readTextCapped } from '../fs/read-capped.js';
 
 /** Where to look for clouds.yaml / secure.yaml. Passed in explicitly: nothing is read implicitly. */

@@ -1,7 +1,7 @@
 /**
  * The one table of the add-ons kaas puts onto a workload cluster: names, how the version follows
  * the Kubernetes minor, the container images per version, and version-dependent flags. The add-on
- * plan (lib/plan/addons.ts), the installer (lib/cluster/addons.ts) and the bundled templates
+ * plan (lib/plan/addons.ts), the installer (lib/cluster/create/addons.ts) and the bundled templates
  * (templates/addons/, through the variables the installer passes) read versions, images and flags
  * from here and nowhere else; doctor and the gateway work read the same entries.
  */

@@ -7,7 +7,7 @@ import { decided, refused, type Decision } from './decision.js';
  * is between consecutive minor releases, one minor at a time. A cluster built by an older kaas
  * (cilium 1.17.6 for every Kubernetes version) or adopted from SCS (older releases still) would
  * otherwise jump straight to the table's release (review 2026-11-27 N5). Pure: the running version
- * is read from the cilium DaemonSet's image by the installer (lib/cluster/addons.ts).
+ * is read from the cilium DaemonSet's image by the installer (lib/cluster/create/addons.ts).
  */
 
 /** What this run applies, and what is left for later runs. */

@@ -2,7 +2,7 @@ import { isAlias, isMap, isScalar, isSeq, visit, type Document, type LineCounter
 import { checkValue, parseScsList, show } from './check.js';
 import { declOf, isSettingKey, LEGACY, SETTINGS } from './table.js';
 import { didYouMeanIn } from './suggest.js';
-import { duplicateKeys, keyText, nodeValue, parseUserYaml, resolveNode } from './yaml-read.js';
+import { duplicateKeys, keyText, nodeValue, parseUserYaml, resolveNode } from '../fs/yaml-read.js';
 import type { Origin, SettingKey } from './types.js';
 import { CLUSTER_NAME_RULE, isClusterName } from './cluster-name.js';
 import { hiddenNote, visibleName } from '../visible.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SettingsError } from '../errors.js';
 import { withFsErrors } from '../fs/errors.js';
 import { packageFilePath, packageText } from '../assets.js';
-import { MAX_YAML_BYTES } from './yaml-read.js';
+import { MAX_YAML_BYTES } from '../fs/yaml-read.js';
 import { readTextCapped } from '../fs/read-capped.js';
 import { parseSettingsFile, type Layer, type ParsedFile } from './file.js';
 import { missingClusterVerdict, type MissingClusterMode } from './cluster-section.js';

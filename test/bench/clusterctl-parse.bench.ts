@@ -1,4 +1,4 @@
-import { readClusterctl } from '../../lib/settings/import-clusterctl.js';
+import { readClusterctl } from '../../lib/import/clusterctl.js';
 import { compareInProcess, type Bench } from './measure.js';
 
 /** A clusterctl.yaml of `n` upper-case SCS-style keys. */

@@ -4,7 +4,7 @@
  * speed) and to the testbed's real API server with the real CAPI/CAPO webhooks, and must get the same
  * verdicts (exit codes) and the same texts. The objects are kaas's own render (create-cluster
  * --dry-run) of a cluster that has no Cluster object, so that CAPO builds nothing for it; the changes
- * are the ones kaas's change rules (lib/cluster/changes.ts) decide about.
+ * are the ones kaas's change rules (lib/cluster/live/changes.ts) decide about.
  */
 import { parseAllDocuments, stringify } from 'yaml';
 import { fakeManagementCluster, type FakeManagementCluster } from '../fakes/fake-tools.js';

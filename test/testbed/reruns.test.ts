@@ -7,7 +7,7 @@
  * manifests kaas renders for them) and what the real controllers then do.
  */
 import { createProcessRunner } from '../../lib/exec/runner.js';
-import { referencedTemplates } from '../../lib/cluster/live.js';
+import { referencedTemplates } from '../../lib/cluster/live/live.js';
 import { createKubectl } from '../../lib/kube/kubectl.js';
 import { ensureFlavor, ensureImage, listenersOf, openstack } from './openstack.js';
 import {

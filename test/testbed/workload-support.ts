@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cloudConfigHash } from '../../lib/cluster/cloud-config-rollout.js';
+import { cloudConfigHash } from '../../lib/state/cloud-config-rollout.js';
 import { ROOT } from '../support/peer-paths.js';
 import { parseEnvFile } from './env.js';
 import { LbReader } from './openstack-reader.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openstackClusterCloud, ServiceMissing } from '../../../lib/cluster/cloud.js';
-import { cleanupCloud, planCloudCleanup } from '../../../lib/cluster/delete-cloud.js';
+import { cleanupCloud, planCloudCleanup } from '../../../lib/cluster/delete/cloud.js';
 import { realClock } from '../../../lib/cluster/wait.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { resolveCloudConfig } from '../../../lib/openstack/cloud-config.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DoctorReport } from '../../../lib/doctor/findings.js';
+import type { DoctorReport } from '../../../lib/checks/findings.js';
 import { tempDir } from '../../support/cli.js';
 import { createLb, NEUTRON, OCTAVIA, setLbStatus, setQuotas, settled, sqliteRetry, testProject, type TestProject } from '../../support/doctor-project.js';
 import { kaasOnPeer, withPeer } from '../../support/peer.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { createIngressCloud } from '../../../lib/ingress/cloud.js';
 import { occmLoadBalancerName } from '../../../lib/openstack/octavia.js';
-import { parseCloudConf } from '../../../lib/ingress/live-check.js';
+import { parseCloudConf } from '../../../lib/checks/live-check.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { ROOT, tempDir } from '../../support/cli.js';
 import { kaasOnPeer, peer } from '../../support/peer.js';

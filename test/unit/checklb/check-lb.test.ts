@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CHECK_NAMESPACE, runCheckLb, type CheckLbOptions } from '../../../lib/checklb/check-lb.js';
 import { evaluate, type Observed } from '../../../lib/checklb/evaluate.js';
 import { pickNodes } from '../../../lib/checklb/manifests.js';
-import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
+import type { CloudSnapshot } from '../../../lib/openstack/snapshot.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';

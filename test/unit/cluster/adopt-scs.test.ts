@@ -1,10 +1,10 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { createCluster } from '../../../lib/cluster/create.js';
-import { deleteCluster } from '../../../lib/cluster/delete.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
+import { deleteCluster } from '../../../lib/cluster/delete/delete.js';
 import { memoryLogger } from '../../../lib/log.js';
-import { importScs } from '../../../lib/settings/import.js';
+import { importScs } from '../../../lib/import/import.js';
 import { fakeManagementCluster, type FakeObject } from '../../fakes/fake-tools.js';
 import { exampleCloudState, fakeCloud } from './fake-cloud.js';
 import { fakeDeps, runOptions, sandbox } from './scenario.js';

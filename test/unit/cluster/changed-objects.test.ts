@@ -1,5 +1,5 @@
-import { changedObjects } from '../../../lib/cluster/create-apply.js';
-import type { ObjectDiff } from '../../../lib/cluster/reconcile.js';
+import { changedObjects } from '../../../lib/cluster/create/apply.js';
+import type { ObjectDiff } from '../../../lib/cluster/live/reconcile.js';
 import type { KubeObject } from '../../../lib/render/documents.js';
 
 const obj = (kind: string, name: string) => ({ apiVersion: 'v1', kind, metadata: { name } }) as KubeObject;

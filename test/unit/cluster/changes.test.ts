@@ -1,5 +1,5 @@
-import { changedFields, classifyOpenStackCluster, classifyVersion, machineTemplateChanges } from '../../../lib/cluster/changes.js';
-import { clusterNamespace, occmClusterName } from '../../../lib/cluster/model.js';
+import { changedFields, classifyOpenStackCluster, classifyVersion, machineTemplateChanges } from '../../../lib/cluster/live/changes.js';
+import { clusterNamespace, occmClusterName } from '../../../lib/plan/cluster-model.js';
 
 /** A live OpenStackCluster as kaas renders it. */
 const base = () => ({

@@ -1,5 +1,5 @@
-import { renderAddons } from '../../../lib/cluster/create.js';
-import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigConsumers, cloudConfigHash } from '../../../lib/cluster/cloud-config-rollout.js';
+import { renderAddons } from '../../../lib/cluster/create/create.js';
+import { CLOUD_CONFIG_HASH_ANNOTATION, cloudConfigConsumers, cloudConfigHash } from '../../../lib/state/cloud-config-rollout.js';
 import { planCluster } from '../../../lib/cluster/plan.js';
 import { PROVIDERS } from '../../../lib/plan/providers.js';
 const OVN_CLOUD_CONF = PROVIDERS.ovn.cloudConf;

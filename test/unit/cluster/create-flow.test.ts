@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { createCluster } from '../../../lib/cluster/create.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
 import { ORC_VERSION } from '../../../lib/cluster/preflight.js';
 import type { KaasError } from '../../../lib/errors.js';
 import { fakeManagementCluster } from '../../fakes/fake-tools.js';

@@ -1,4 +1,4 @@
-import { createCluster } from '../../../lib/cluster/create.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
 import type { ProcessRunner } from '../../../lib/exec/runner.js';
 import { fakeManagementCluster } from '../../fakes/fake-tools.js';
 import { fakeDeps, runOptions, sandbox } from './scenario.js';

@@ -1,5 +1,5 @@
-import { ownClassOfGoneCluster, referencedTemplates, removeClassAndLeftovers } from '../../../lib/cluster/delete-class.js';
-import { readTopology } from '../../../lib/cluster/topology.js';
+import { ownClassOfGoneCluster, referencedTemplates, removeClassAndLeftovers } from '../../../lib/cluster/delete/class.js';
+import { readTopology } from '../../../lib/cluster/topology/topology.js';
 import { ExecError } from '../../../lib/exec/runner.js';
 import type { Kubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';

@@ -1,5 +1,5 @@
 import type { ClusterCloud } from '../../../lib/cluster/cloud.js';
-import { cleanupCloud, type CleanupItem } from '../../../lib/cluster/delete-cloud.js';
+import { cleanupCloud, type CleanupItem } from '../../../lib/cluster/delete/cloud.js';
 import { OperationError } from '../../../lib/errors.js';
 import { createLogger } from '../../../lib/log.js';
 import { HttpError } from '../../../lib/openstack/http-error.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { deleteCluster } from '../../../lib/cluster/delete.js';
+import { deleteCluster } from '../../../lib/cluster/delete/delete.js';
 import { fakeManagementCluster, type FakeManagementCluster, type FakeObject } from '../../fakes/fake-tools.js';
 import { exampleCloudState, persistentFakeCloud, type FakeCloudState } from './fake-cloud.js';
 import { fakeClock, fakeDeps, R, runOptions, sandbox } from './scenario.js';

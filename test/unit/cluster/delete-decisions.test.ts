@@ -1,5 +1,5 @@
-import { deleteSteps } from '../../../lib/cluster/delete.js';
-import { inTokenProject, planCloudCleanup, sweepAction } from '../../../lib/cluster/delete-cloud.js';
+import { deleteSteps } from '../../../lib/cluster/delete/delete.js';
+import { inTokenProject, planCloudCleanup, sweepAction } from '../../../lib/cluster/delete/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { exampleCloudState, fakeCloud } from './fake-cloud.js';
 

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { deleteCluster } from '../../../lib/cluster/delete.js';
-import { mergeContexts, writeSecretFile } from '../../../lib/cluster/kubeconfig.js';
+import { deleteCluster } from '../../../lib/cluster/delete/delete.js';
+import { mergeContexts, writeSecretFile } from '../../../lib/state/kubeconfig.js';
 import { exampleCloudState, fakeCloud, type FakeCloudState } from './fake-cloud.js';
 import { recordApplied } from '../../../lib/ingress/applied.js';
-import { localKey } from '../../../lib/cluster/local-state.js';
+import { localKey } from '../../../lib/state/local-state.js';
 import { calls, fakeClock, fakeDeps, fakeTools, R, runOptions, sandbox } from './scenario.js';
 
 const T = 180_000;

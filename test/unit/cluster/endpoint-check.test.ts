@@ -1,4 +1,4 @@
-import { checkEndpoint, kubeconfigServer, type ClusterEndpoint, type KubeconfigServer } from '../../../lib/cluster/endpoint-check.js';
+import { checkEndpoint, kubeconfigServer, type ClusterEndpoint, type KubeconfigServer } from '../../../lib/state/endpoint-check.js';
 
 /** Issue 31 §1 (newcomer B2): a kubeconfig is used to write or delete only when it reaches the Cluster. */
 const pem = (body: string) => `-----BEGIN CERTIFICATE-----\n${body.match(/.{1,8}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;

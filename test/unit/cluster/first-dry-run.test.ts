@@ -1,4 +1,4 @@
-import { createCluster } from '../../../lib/cluster/create.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
 import { ServiceMissing } from '../../../lib/cluster/cloud.js';
 import { absentService } from '../../../lib/cluster/plan.js';
 import type { KaasError } from '../../../lib/errors.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { clusterRows, clusterTable, type LiveObject } from '../../../lib/cluster/cluster-list.js';
+import { clusterRows, clusterTable, type LiveObject } from '../../../lib/cluster/read/cluster-list.js';
 import { CAPI_CLUSTER, KCP_V1BETA2, MD_V1BETA2 } from '../../../lib/kube/cluster-api.js';
 import { fakeTools, type FakeObject } from '../../fakes/fake-tools.js';
 import { runKaas } from '../../support/cli.js';

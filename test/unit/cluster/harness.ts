@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createCluster } from '../../../lib/cluster/create.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
 import { clusterLbPlan } from '../../../lib/cluster/lb-plan.js';
 import type { Clock } from '../../../lib/cluster/wait.js';
 import { formatError } from '../../../lib/errors.js';

@@ -1,4 +1,4 @@
-import { liveClusterNamespace } from '../../../lib/cluster/cluster-namespace.js';
+import { liveClusterNamespace } from '../../../lib/state/cluster-namespace.js';
 
 describe('liveClusterNamespace: where the live Cluster is, and whether the run may converge on it', () => {
   it.each<[string, string[], string, string | undefined]>([

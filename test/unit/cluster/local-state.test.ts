@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { decideLegacy, legacyPaths, migrateLegacy, type LegacyFacts } from '../../../lib/cluster/legacy-state.js';
-import { appliedDir, contextPrefix, localKey, recordedKubeconfigPath } from '../../../lib/cluster/local-state.js';
-import { prefixedKubeconfig } from '../../../lib/cluster/kubeconfig.js';
-import type { ClusterEndpoint } from '../../../lib/cluster/endpoint-check.js';
+import { decideLegacy, legacyPaths, migrateLegacy, type LegacyFacts } from '../../../lib/state/legacy-state.js';
+import { appliedDir, contextPrefix, localKey, recordedKubeconfigPath } from '../../../lib/state/local-state.js';
+import { prefixedKubeconfig } from '../../../lib/state/kubeconfig.js';
+import type { ClusterEndpoint } from '../../../lib/state/endpoint-check.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { tempDir } from '../../support/cli.js';
 

@@ -1,4 +1,4 @@
-import { OVN_VIP_PORT_PREFIX, orphanOvnPorts, orphanSweepNetwork, sweepOrphanOvnVipPorts } from '../../../lib/cluster/delete-cloud.js';
+import { OVN_VIP_PORT_PREFIX, orphanOvnPorts, orphanSweepNetwork, sweepOrphanOvnVipPorts } from '../../../lib/cluster/delete/cloud.js';
 import type { ClusterCloud } from '../../../lib/cluster/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';
 

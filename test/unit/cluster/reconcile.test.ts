@@ -1,6 +1,6 @@
-import { classifyVersion } from '../../../lib/cluster/changes.js';
-import { planConvergence } from '../../../lib/cluster/reconcile.js';
-import type { LiveCluster } from '../../../lib/cluster/live.js';
+import { classifyVersion } from '../../../lib/cluster/live/changes.js';
+import { planConvergence } from '../../../lib/cluster/live/reconcile.js';
+import type { LiveCluster } from '../../../lib/cluster/live/live.js';
 import type { KubeObject } from '../../../lib/render/documents.js';
 
 const names = { controlPlane: 'demo-control-plane', machineDeployment: 'demo-md-0' };

@@ -1,4 +1,4 @@
-import { recreateEdgeServices, serviceGone } from '../../../lib/cluster/live-edge.js';
+import { recreateEdgeServices, serviceGone } from '../../../lib/cluster/live/edge.js';
 import { OperationError } from '../../../lib/errors.js';
 import { waitForAddress } from '../../../lib/ingress/apply-steps.js';
 import type { Kubectl } from '../../../lib/kube/kubectl.js';

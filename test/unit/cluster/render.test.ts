@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { renderAddons } from '../../../lib/cluster/create.js';
+import { renderAddons } from '../../../lib/cluster/create/create.js';
 import { validateAgainstCrds } from '../../../lib/cluster/crd-validate.js';
-import { dryRunFiles } from '../../../lib/cluster/output.js';
+import { dryRunFiles } from '../../../lib/cluster/create/output.js';
 import { planCluster } from '../../../lib/cluster/plan.js';
 import { clusterTemplateVariables, contentHash } from '../../../lib/cluster/render.js';
 import type { KubeObject } from '../../../lib/render/documents.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ApplyDeps } from '../../../lib/cluster/create-apply.js';
-import { createCluster, type CreateClusterOptions } from '../../../lib/cluster/create.js';
+import type { ApplyDeps } from '../../../lib/cluster/create/apply.js';
+import { createCluster, type CreateClusterOptions } from '../../../lib/cluster/create/create.js';
 import type { Clock } from '../../../lib/cluster/wait.js';
 import { createProcessRunner } from '../../../lib/exec/runner.js';
 import { memoryLogger } from '../../../lib/log.js';

@@ -1,4 +1,4 @@
-import { classCleanup, classTemplates, nextGeneration, planTopology, type LiveTopology, type TopologyWanted } from '../../../lib/cluster/topology.js';
+import { classCleanup, classTemplates, nextGeneration, planTopology, type LiveTopology, type TopologyWanted } from '../../../lib/cluster/topology/topology.js';
 
 // The shapes are those the real CAPI v1.12 / CAPO v0.14 answered on the testbed for the SCS template
 // (test/testbed/clusterclass.test.ts holds kaas to them end to end).

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { createCluster } from '../../../lib/cluster/create.js';
-import { deleteCluster } from '../../../lib/cluster/delete.js';
-import { legacyPaths } from '../../../lib/cluster/legacy-state.js';
-import { appliedDir, localKey, recordedKubeconfigPath } from '../../../lib/cluster/local-state.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
+import { deleteCluster } from '../../../lib/cluster/delete/delete.js';
+import { legacyPaths } from '../../../lib/state/legacy-state.js';
+import { appliedDir, localKey, recordedKubeconfigPath } from '../../../lib/state/local-state.js';
 import { recordApplied } from '../../../lib/ingress/applied.js';
 import { runApplyIngress } from '../../../lib/ingress/apply-ingress.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';

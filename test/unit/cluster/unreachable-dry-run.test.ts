@@ -1,4 +1,4 @@
-import { createCluster } from '../../../lib/cluster/create.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
 import { unreachableFirst } from '../../../lib/cluster/plan.js';
 import type { KaasError } from '../../../lib/errors.js';
 import { cloudNotReachable, HttpError } from '../../../lib/openstack/http-error.js';

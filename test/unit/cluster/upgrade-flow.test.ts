@@ -1,4 +1,4 @@
-import { referencedTemplates } from '../../../lib/cluster/live.js';
+import { referencedTemplates } from '../../../lib/cluster/live/live.js';
 import { serverDryRun } from '../../../lib/cluster/mgmt.js';
 import { createProcessRunner } from '../../../lib/exec/runner.js';
 import { createKubectl } from '../../../lib/kube/kubectl.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
-import { createCluster } from '../../../lib/cluster/create.js';
+import { createCluster } from '../../../lib/cluster/create/create.js';
 import { parseDocuments, stringifyDocuments } from '../../../lib/render/documents.js';
 import { fakeManagementCluster } from '../../fakes/fake-tools.js';
 import { CAPI_KINDS, previousRender } from '../../support/v1beta1-render.js';

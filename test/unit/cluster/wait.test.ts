@@ -1,6 +1,6 @@
 import type { ControlPlaneStatus, MachineDeploymentStatus, ReplicaStatus } from '../../../lib/kube/cluster-api.js';
 import { memoryLogger } from '../../../lib/log.js';
-import { controlPlaneAt, machinesProgress } from '../../../lib/cluster/progress.js';
+import { controlPlaneAt, machinesProgress } from '../../../lib/cluster/create/progress.js';
 import { machineWaits } from '../../../lib/cluster/timeouts.js';
 import { retryingProbe, waitFor } from '../../../lib/cluster/wait.js';
 import { ExecError } from '../../../lib/exec/runner.js';

@@ -1,4 +1,4 @@
-import { formatReport } from '../../../lib/doctor/findings.js';
+import { formatReport } from '../../../lib/checks/findings.js';
 import { formatError, OperationError } from '../../../lib/errors.js';
 import { createLogger } from '../../../lib/log.js';
 import { oneLine, printable } from '../../../lib/visible.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DOCTOR_CHECKS } from '../../../lib/doctor/doctor.js';
+import { DOCTOR_CHECKS } from '../../../lib/checks/catalogue.js';
 
 /** The check catalogue of docs/troubleshooting.md is the code's: every check id with its severity, what and fix. */
 describe('doctor check catalogue', () => {

@@ -1,9 +1,9 @@
-import { clusterNames } from '../../../lib/cluster/model.js';
-import type { Check } from '../../../lib/doctor/check.js';
+import { clusterNames } from '../../../lib/plan/cluster-model.js';
+import type { Check } from '../../../lib/checks/check.js';
 import {
   fipUnattached, lbError, lbRecreationLoop, lbStuckPending, ovnListenerAllowedCidrs, ovnPoolAlgorithm, ovnPoolMonitorType, quotaHeadroom,
-} from '../../../lib/doctor/cloud-checks.js';
-import { quotaNeeds } from '../../../lib/doctor/quota-needs.js';
+} from '../../../lib/checks/cloud-checks.js';
+import { quotaNeeds } from '../../../lib/checks/quota-needs.js';
 import { cloud, input, lb } from './inputs.js';
 
 const ING = 'kube_service_demo_ingress-nginx_ingress-nginx-controller';

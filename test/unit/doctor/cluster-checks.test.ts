@@ -1,10 +1,10 @@
 import {
   etpLocalNoMonitor, ingressNginxK8sUnsupported, ingressNginxRetired, lbOrphaned, occmConfigContradictsPlan, occmConfigDrift, occmConfigMissing,
   occmClusterNameDiffers, occmNotRestarted, proxyHostnameMissing, proxyProtocolMismatch,
-} from '../../../lib/doctor/cluster-checks.js';
-import { clusterNames } from '../../../lib/cluster/model.js';
-import { runChecks } from '../../../lib/doctor/check.js';
-import { DOCTOR_CHECKS } from '../../../lib/doctor/doctor.js';
+} from '../../../lib/checks/cluster-checks.js';
+import { clusterNames } from '../../../lib/plan/cluster-model.js';
+import { runChecks } from '../../../lib/checks/check.js';
+import { DOCTOR_CHECKS } from '../../../lib/checks/catalogue.js';
 import { AMPHORA, cloud, input, kube, lb, OVN, svc } from './inputs.js';
 
 const MON = 'loadbalancer.openstack.org/enable-health-monitor';

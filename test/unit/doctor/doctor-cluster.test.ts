@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { DOCTOR_CHECKS, runDoctor, type DoctorOptions } from '../../../lib/doctor/doctor.js';
-import { incompleteError } from '../../../lib/doctor/findings.js';
+import { DOCTOR_CHECKS } from '../../../lib/checks/catalogue.js';
+import { runDoctor, type DoctorOptions } from '../../../lib/doctor/doctor.js';
+import { incompleteError } from '../../../lib/checks/findings.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';

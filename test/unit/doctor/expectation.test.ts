@@ -1,5 +1,5 @@
-import { edgeExpectation, EDGES, expectedLbName } from '../../../lib/doctor/expectation.js';
-import { clusterNames } from '../../../lib/cluster/model.js';
+import { edgeExpectation, EDGES, expectedLbName } from '../../../lib/plan/edge-expectation.js';
+import { clusterNames } from '../../../lib/plan/cluster-model.js';
 import { orThrow } from '../../../lib/plan/decision.js';
 import { planGateway } from '../../../lib/plan/gateway.js';
 import { planIngress } from '../../../lib/plan/ingress.js';

@@ -1,6 +1,6 @@
-import { clusterNames } from '../../../lib/cluster/model.js';
-import type { CheckInput } from '../../../lib/doctor/check.js';
-import type { KubeService } from '../../../lib/doctor/snapshot.js';
+import { clusterNames } from '../../../lib/plan/cluster-model.js';
+import type { CheckInput } from '../../../lib/checks/check.js';
+import type { KubeService } from '../../../lib/openstack/snapshot.js';
 import type { HealthMonitor, LoadBalancer } from '../../../lib/openstack/octavia.js';
 import { planIngress } from '../../../lib/plan/ingress.js';
 import { orThrow } from '../../../lib/plan/decision.js';

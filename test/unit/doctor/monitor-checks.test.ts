@@ -1,6 +1,6 @@
-import { healthMonitorMissing, healthMonitorNotActive } from '../../../lib/doctor/monitor-checks.js';
-import { monitorState } from '../../../lib/doctor/monitor-status.js';
-import { DOCTOR_CHECKS } from '../../../lib/doctor/doctor.js';
+import { healthMonitorMissing, healthMonitorNotActive } from '../../../lib/checks/monitor-checks.js';
+import { monitorState } from '../../../lib/checks/monitor-status.js';
+import { DOCTOR_CHECKS } from '../../../lib/checks/catalogue.js';
 import type { Pool } from '../../../lib/openstack/octavia.js';
 import { cloud, hm, input, kube, lb, OVN, svc } from './inputs.js';
 

@@ -1,5 +1,5 @@
-import { clusterNames } from '../../../lib/cluster/model.js';
-import { OCCM_DEFAULT_CLUSTER_NAME, occmClusterNameOf, ownedBy, type OccmContainer } from '../../../lib/doctor/names.js';
+import { clusterNames } from '../../../lib/plan/cluster-model.js';
+import { OCCM_DEFAULT_CLUSTER_NAME, occmClusterNameOf, ownedBy, type OccmContainer } from '../../../lib/checks/names.js';
 
 /**
  * Which load balancers the doctor counts as a cluster's: OCCM's by the exact OCCM cluster-name the

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { verifyEdge } from '../../../lib/doctor/verify.js';
-import { edgeExpectation } from '../../../lib/doctor/expectation.js';
-import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
+import { verifyEdge } from '../../../lib/checks/verify.js';
+import { edgeExpectation } from '../../../lib/plan/edge-expectation.js';
+import type { CloudSnapshot } from '../../../lib/openstack/snapshot.js';
 import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';

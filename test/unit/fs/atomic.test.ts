@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mergeContexts } from '../../../lib/cluster/kubeconfig.js';
+import { mergeContexts } from '../../../lib/state/kubeconfig.js';
 import { KaasError } from '../../../lib/errors.js';
 import { writeFileAtomic } from '../../../lib/fs/atomic.js';
 import { ensureDir } from '../../../lib/fs/dir.js';

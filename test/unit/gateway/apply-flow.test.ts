@@ -4,12 +4,12 @@ import { PlanError } from '../../../lib/errors.js';
 import { runApplyGateway } from '../../../lib/gateway/apply-gateway.js';
 import type { ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import { appliedDir } from '../../../lib/ingress/applied.js';
-import { localKey } from '../../../lib/cluster/local-state.js';
+import { localKey } from '../../../lib/state/local-state.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
-import type { CloudSnapshot } from '../../../lib/doctor/snapshot.js';
+import type { CloudSnapshot } from '../../../lib/openstack/snapshot.js';
 import { cloud as cloudSnap, hm, lb as octaviaLb } from '../doctor/inputs.js';
 import { snapshotCalls } from '../doctor/kube-scenario.js';
 

@@ -4,7 +4,7 @@ import { PlanError, UsageError } from '../../../lib/errors.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { runApplyIngress, type ApplyIngressOptions } from '../../../lib/ingress/apply-ingress.js';
 import { appliedDir } from '../../../lib/ingress/applied.js';
-import { localKey } from '../../../lib/cluster/local-state.js';
+import { localKey } from '../../../lib/state/local-state.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';

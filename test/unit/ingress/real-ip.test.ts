@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { decideRealIpCidr, inCidr, serviceLbStatus } from '../../../lib/ingress/real-ip.js';
-import { liveCloudConfProblems, parseCloudConf } from '../../../lib/ingress/live-check.js';
+import { liveCloudConfProblems, parseCloudConf } from '../../../lib/checks/live-check.js';
 import { RECORDED } from '../../fakes/fake-tools.js';
 import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
 

@@ -5,7 +5,7 @@ import { memoryLogger } from '../../../lib/log.js';
 import { appliedDir, readApplied, recordApplied, removeIngress } from '../../../lib/ingress/applied.js';
 import { fakeRunner, fakeTools, type FakeTools } from '../../fakes/fake-tools.js';
 import { tempDir } from '../../support/cli.js';
-import { localKey } from '../../../lib/cluster/local-state.js';
+import { localKey } from '../../../lib/state/local-state.js';
 
 let fake: FakeTools | undefined;
 afterEach(() => fake?.cleanup());

@@ -4,7 +4,7 @@ import { UsageError } from '../../../lib/errors.js';
 import { resolveCloudConfig, type ResolveCloudOptions } from '../../../lib/openstack/cloud-config.js';
 import { candidatePaths, deepMerge } from '../../../lib/openstack/clouds-files.js';
 import { clearSecrets, redact } from '../../../lib/redact.js';
-import { MAX_YAML_BYTES } from '../../../lib/settings/yaml-read.js';
+import { MAX_YAML_BYTES } from '../../../lib/fs/yaml-read.js';
 import { tempDir } from '../../support/temp.js';
 
 const PW_CLOUD = `

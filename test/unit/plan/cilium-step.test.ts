@@ -1,4 +1,4 @@
-import { ciliumImageVersion, installAddon } from '../../../lib/cluster/addons.js';
+import { ciliumImageVersion, installAddon } from '../../../lib/cluster/create/addons.js';
 import { createKubectl } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, type FakeCall } from '../../fakes/fake-tools.js';

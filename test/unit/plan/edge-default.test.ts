@@ -1,5 +1,5 @@
 import { decideEdgeDefaults, NEW_CLUSTER_EDGE, type EdgeKnowledge, type EdgeSwitch } from '../../../lib/plan/edge-default.js';
-import { edgeKnowledge, unsetEdgeSwitches, withEdgeDefaults } from '../../../lib/cluster/edge-state.js';
+import { edgeKnowledge, unsetEdgeSwitches, withEdgeDefaults } from '../../../lib/state/edge-state.js';
 import { loadSettings } from '../../../lib/settings/load.js';
 import { tempDir } from '../../support/cli.js';
 import { writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 import type { CloudConfig } from '../../../lib/openstack/cloud-config.js';
 import { CA_FILE_IN_POD, globalSection, iniValue, renderCloudConf } from '../../../lib/render/cloud-conf.js';
-import { parseCloudConf } from '../../../lib/ingress/live-check.js';
+import { parseCloudConf } from '../../../lib/checks/live-check.js';
 
 const APPCRED: CloudConfig = {
   name: 'example-cloud', source: 'clouds.yaml', interface: 'public', verify: true, regionName: 'RegionOne',

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { memoryLogger } from '../../../lib/log.js';
-import { importScs } from '../../../lib/settings/import.js';
-import { scsProviderWarning } from '../../../lib/settings/import-providers.js';
-import { readTfvars } from '../../../lib/settings/import-tfvars.js';
+import { importScs } from '../../../lib/import/import.js';
+import { scsProviderWarning } from '../../../lib/import/providers.js';
+import { readTfvars } from '../../../lib/import/tfvars.js';
 import { ROOT, tempDir } from '../../support/cli.js';
 
 const SCS = path.join(ROOT, 'test', 'fixtures', 'scs');

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { memoryLogger } from '../../../lib/log.js';
-import { importScs } from '../../../lib/settings/import.js';
+import { importScs } from '../../../lib/import/import.js';
 import { loadSettings } from '../../../lib/settings/load.js';
 import { ROOT, tempDir } from '../../support/cli.js';
 

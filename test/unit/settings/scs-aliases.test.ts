@@ -1,5 +1,5 @@
 import { parseSettingsFile } from '../../../lib/settings/file.js';
-import { convertScs } from '../../../lib/settings/import.js';
+import { convertScs } from '../../../lib/import/import.js';
 
 /**
  * Issue 23, also wrong: aliases in an SCS clusterctl.yaml were not resolved (the setting got

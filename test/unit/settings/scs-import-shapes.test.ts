@@ -1,4 +1,4 @@
-import { notClusterctl, readClusterctl } from '../../../lib/settings/import-clusterctl.js';
+import { notClusterctl, readClusterctl } from '../../../lib/import/clusterctl.js';
 
 /** Issue 31, section 5: settings import takes only a clusterctl.yaml, with its merge keys, in linear time. */
 

@@ -1,0 +1,235 @@
+import { controlPlaneStatus, exists, machineDeploymentStatus, workloadKubeconfig } from '../../kube/cluster-api.js';
+import { createKubectl, type KubeTarget, type Kubectl } from '../../kube/kubectl.js';
+import { installAddon, type AddonContext } from './addons.js';
+import type { ClusterCloud } from '../cloud.js';
+import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCloudConfigRollout } from '../../state/cloud-config-rollout.js';
+import { mergeContexts, userKubeconfigFile, writeSecretFile } from '../../state/kubeconfig.js';
+import { contextPrefix, localKey, workloadKubeconfigPath } from '../../state/local-state.js';
+import { referencedTemplates } from '../live/live.js';
+import { ensureNamespace, liveConvergence } from '../live/plan.js';
+import { converge, serverDryRun } from '../mgmt.js';
+import { controlPlaneAt, machinesProgress } from './progress.js';
+import { checkManagementCluster } from '../preflight.js';
+import { clusterObjectNames, occmClusterName } from '../../plan/cluster-model.js';
+import type { ClusterPlan } from '../plan.js';
+import type { KubeObject } from '../../render/documents.js';
+import type { ObjectDiff } from '../live/reconcile.js';
+import { managementTarget, type ClusterDeps, type ClusterRunOptions } from '../setup.js';
+import { machineWaits } from '../timeouts.js';
+import { waitFor } from '../wait.js';
+
+/**
+ * The apply half of create-cluster: management-cluster preflight, the server's dry-run of every
+ * object (nothing is created when the apiserver or a webhook refuses one), server groups, converge
+ * the Cluster API objects, wait (control plane initialized → kubeconfig secret → kubeconfig written;
+ * during a Kubernetes upgrade, the control plane on the new version), cloud provider and CNI, wait
+ * for the machines to be ready (nodes need the CNI for that), the other add-ons, the rollout of the
+ * cloud.conf consumers, the ingress. Every step first looks at what exists, so an interrupted run resumes.
+ */
+
+/** Per-step timeouts in seconds, and the poll interval. */
+export interface CreateTimeouts {
+  controlPlaneSec: number;
+  kubeconfigSec: number;
+  machinesSec: number;
+  /** A machine wait fails when its counts have not moved for this long. */
+  stallSec: number;
+  /** Rollout of each cloud-config consumer (OCCM, Cinder CSI). */
+  rolloutSec: number;
+  pollMs: number;
+}
+
+/** Defaults of the waits not derived from instance_create_timeout (see timeouts.ts). */
+export const DEFAULT_TIMEOUTS: Omit<CreateTimeouts, 'controlPlaneSec' | 'machinesSec' | 'stallSec'> = { kubeconfigSec: 300, rolloutSec: 300, pollMs: 10_000 };
+
+/** Time one step took, for the summary. */
+export interface StepTime {
+  step: string;
+  seconds: number;
+  detail: string;
+}
+
+/** Adapters of the apply half (on top of the common ones). */
+export interface ApplyDeps extends ClusterDeps {
+  which(tool: string): Promise<boolean>;
+  /** kubectl for a cluster; default: the kubectl adapter over deps.runner. */
+  kubectlFor?: (t: KubeTarget) => Kubectl;
+  /** The ingress use case (apply-ingress); undefined = not available, reported as skipped. `sets`: extra --set values. */
+  applyIngress?: (o: { cluster: string; kubeconfig: string; sets?: string[] }) => Promise<string>;
+  /** The gateway use case (apply-gateway); runs after the ingress (both may serve during a migration). */
+  applyGateway?: (o: { cluster: string; kubeconfig: string; sets?: string[] }) => Promise<string>;
+}
+
+/** What the plan stage hands over. */
+export interface ApplyInput {
+  plan: ClusterPlan;
+  cloud: ClusterCloud;
+  addonCtx: AddonContext;
+  ingressDeploy: boolean;
+  gatewayDeploy?: boolean;
+  tools: Record<string, boolean>;
+  /** The provider pin (plan/provider-pin.ts): --set values for the edge steps, and edge Services to re-create first. */
+  edge?: { sets: string[]; recreate?: (workload: Kubectl) => Promise<string> };
+}
+
+/** The objects to apply: all but those the live plan classified as unchanged (kind and name). */
+export function changedObjects(objects: KubeObject[], diffs: ObjectDiff[]): KubeObject[] {
+  const unchanged = new Set(diffs.filter((d) => d.action === 'unchanged').map((d) => `${d.kind}/${d.name}`));
+  return objects.filter((o) => !unchanged.has(`${o.kind}/${o.metadata.name}`));
+}
+
+/** Runs the apply half; returns the step times, the kubeconfig path and merged contexts. */
+export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<CreateTimeouts>; upgrade?: boolean; wait?: boolean; mergeKubeconfig?: boolean }, deps: ApplyDeps, p: ApplyInput) {
+  const s = p.plan.decisions.settings;
+  const waits = machineWaits(s.instance_create_timeout, { controllers: s.controller_count, workers: s.worker_count });
+  const t: CreateTimeouts = { ...DEFAULT_TIMEOUTS, ...waits, ...o.timeouts };
+  deps.logger.info(waits.reason);
+  const cluster = p.plan.decisions.cluster;
+  const names = clusterObjectNames(cluster);
+  let ns = p.plan.decisions.namespace;
+  const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
+  const mgmtTarget: KubeTarget = managementTarget(o, s);
+  const mgmt = kubectlFor(mgmtTarget);
+  const steps: StepTime[] = [];
+  const timed = async (step: string, fn: () => Promise<string>) => {
+    const t0 = deps.clock.now();
+    const detail = await fn();
+    steps.push({ step, seconds: Math.round((deps.clock.now() - t0) / 100) / 10, detail });
+    deps.logger.info(`✓ ${step}: ${detail}`);
+  };
+  const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>, stallSec?: number) =>
+    waitFor({ title, timeoutSec, stallSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
+
+  await timed('management cluster', async () => `CAPO serves ${(await checkManagementCluster(mgmt, p.plan.checks)).join(', ')}`);
+
+  // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
+  const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id) });
+  ns = live.namespace;
+  // The control plane and MachineDeployment the waits follow: the live ones (a ClusterClass cluster's, an adopted one's).
+  names.controlPlane = live.names?.controlPlane ?? names.controlPlane;
+  names.machineDeployment = live.names?.machineDeployment ?? names.machineDeployment;
+  const addonCtx: AddonContext = { ...p.addonCtx, cluster: occmClusterName(ns, cluster) };
+
+  // The namespace first (an empty one; the server's dry-run needs it), then the apiserver's own verdict
+  // on every object, webhooks included, before anything else is created.
+  const createdNs = await ensureNamespace(mgmt, ns);
+  await timed('server dry-run', async () => {
+    // Nothing to apply (a ClusterClass cluster whose topology and class already match): nothing to ask.
+    if (!live.converge.objects.length) return 'nothing to apply';
+    await serverDryRun(mgmt, live.converge.objects, `cluster ${cluster}`);
+    return `${live.converge.objects.length} objects accepted by the management cluster (kubectl apply --server-side --dry-run=server)`;
+  });
+
+  await timed('server groups', async () => {
+    const done: string[] = [];
+    for (const g of p.plan.serverGroups) {
+      if (g.action === 'create') await p.cloud.createServerGroup(g.name, g.policy);
+      done.push(`${g.name} (${g.policy}, ${g.action === 'create' ? 'created' : 'exists'})`);
+    }
+    return done.join(', ') || 'none (anti_affinity is false)';
+  });
+
+  await timed('cluster objects', async () => {
+    // Objects the live plan found unchanged (every field kaas sets as it is) are not applied again: a
+    // re-run must not look like a change to CAPI (under v1.12 every server-side apply of an unchanged
+    // v1beta1 Cluster or KubeadmControlPlane raised its generation; kaas applies v1beta2 now, and still
+    // only what changed).
+    const toApply = changedObjects(live.converge.objects, live.converge.diffs);
+    if (!toApply.length) {
+      deps.logger.info(`cluster ${cluster}: no changes (${live.converge.objects.length} objects up to date)`);
+      return `unchanged in namespace ${ns}`;
+    }
+    const r = await converge(mgmt, toApply, deps.logger, `cluster ${cluster}`);
+    const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
+    return `${what} in namespace ${ns}${createdNs ? ' (created)' : ''}`;
+  });
+  const key = localKey(o.home, o.env, s.namespace, cluster);
+  const kubeconfig = workloadKubeconfigPath(s, key, o.cwd);
+  if (o.wait === false) return { steps, kubeconfig, contexts: [] as string[], kubernetesVersion: live.kubernetesVersion, waited: false };
+
+  await timed('control plane initialized', async () => {
+    await wait('control plane initialized', t.controlPlaneSec, `kubectl describe kubeadmcontrolplane ${names.controlPlane} -n ${ns}; clusterctl describe cluster ${cluster}`, async () => {
+      const st = await controlPlaneStatus(mgmt, names.controlPlane, ns);
+      return { done: st.initialized, progress: st.initialized ? 'initialized' : st.notes[0] ?? 'waiting for the first control-plane machine' };
+    });
+    return 'first control-plane node up';
+  });
+
+  await timed('kubeconfig secret', async () => {
+    await wait('kubeconfig secret', t.kubeconfigSec, `kubectl get secret ${names.kubeconfigSecret} -n ${ns}`, async () => {
+      const ok = await exists(mgmt, 'secret', names.kubeconfigSecret, ns);
+      return { done: ok, progress: ok ? 'present' : 'not yet created' };
+    });
+    return `${names.kubeconfigSecret} present`;
+  });
+
+  let contexts: string[] = [];
+  await timed('workload kubeconfig', async () => {
+    const text = await workloadKubeconfig(deps.runner, mgmtTarget, cluster, ns);
+    writeSecretFile(kubeconfig, text);
+    // --no-merge-kubeconfig: the user's kubeconfig is left alone (the file above is all there is).
+    if (o.mergeKubeconfig === false) return `${kubeconfig} (mode 0600); no context merged (--no-merge-kubeconfig)`;
+    contexts = await mergeContexts(userKubeconfigFile(o.environ, o.home), text, contextPrefix(key));
+    return `${kubeconfig} (mode 0600), context ${contexts.join(', ')} merged`;
+  });
+
+  const workload = kubectlFor({ kubeconfig });
+  const target = { kubectl: workload, runner: deps.runner, kubeconfig, logger: deps.logger };
+  const machineHint = `kubectl get machines -n ${ns} -l cluster.x-k8s.io/cluster-name=${cluster}; kubectl --kubeconfig ${kubeconfig} get nodes`;
+  const upgrade = live.converge.upgrade;
+  if (upgrade) {
+    // Add-ons whose version follows the Kubernetes minor (OCCM, Cinder CSI, cilium) must not run ahead
+    // of the apiserver: they are applied only once the control plane reports the new version.
+    await timed(`control plane ${upgrade.to}`, async () => {
+      await wait(`control plane ${upgrade.to}`, t.machinesSec, machineHint, async () => controlPlaneAt(await controlPlaneStatus(mgmt, names.controlPlane, ns), upgrade.to), t.stallSec);
+      return `all ${s.controller_count} control-plane machines run ${upgrade.to} (from ${upgrade.from})`;
+    });
+  }
+  const early = p.plan.addons.steps.filter((a) => a.name === 'occm' || a.name === 'cilium' || a.name === 'calico');
+  const late = p.plan.addons.steps.filter((a) => !early.includes(a));
+  for (const a of early) await timed(`add-on ${a.name}`, () => installAddon(a, addonCtx, target));
+
+  await timed('machines ready', async () => {
+    await wait('machines ready', t.machinesSec, machineHint, async () => {
+      const cp = await controlPlaneStatus(mgmt, names.controlPlane, ns);
+      const md = await machineDeploymentStatus(mgmt, names.machineDeployment, ns);
+      return machinesProgress(cp, md, upgrade?.to);
+    }, t.stallSec);
+    return `${s.controller_count} control-plane and ${s.worker_count} worker nodes ready`;
+  });
+  if (live.converge.replaced.length) {
+    await timed('old machine templates', async () => {
+      const used = await referencedTemplates(mgmt, ns, cluster);
+      const gone = live.converge.replaced.filter((t) => !used.has(t.name));
+      for (const t of gone) await mgmt.delete([`${t.kind.toLowerCase()}/${t.name}`], { namespace: ns });
+      const kept = live.converge.replaced.filter((t) => used.has(t.name));
+      return [gone.length ? `deleted ${gone.map((t) => t.name).join(', ')}` : '', kept.length ? `kept ${kept.map((t) => t.name).join(', ')} (machines still use them)` : ''].filter(Boolean).join('; ');
+    });
+  }
+
+  for (const a of late) await timed(`add-on ${a.name}`, () => installAddon(a, addonCtx, target));
+
+  // Nodes are ready (CNI up) only now, so the consumers can finish rolling; the ingress after this
+  // step gets its load balancer from an OCCM that runs the current cloud.conf.
+  const consumers = cloudConfigConsumers(p.plan.addons.steps);
+  if (consumers.length) {
+    await timed('cloud-config rollout', async () => {
+      await waitForCloudConfigRollout(workload, consumers, t.rolloutSec);
+      return `${consumers.map((c) => c.split('/')[1]).join(', ')} run cloud.conf ${cloudConfigHash(cloudConfigSecretData(p.addonCtx.cloudConf, p.addonCtx.cacert)).slice(0, 19)}…`;
+    });
+  }
+
+  if (p.edge?.recreate) await timed('edge Services', () => p.edge!.recreate!(workload));
+  if (p.ingressDeploy) {
+    if (deps.applyIngress) await timed('ingress', () => deps.applyIngress!({ cluster, kubeconfig, sets: p.edge?.sets }));
+    else {
+      p.plan.checks.skipped('ingress', 'the apply-ingress use case is not available in this build; run kaas apply-ingress');
+      deps.logger.warn(`ingress not applied: run kaas apply-ingress ${cluster} --kubeconfig ${kubeconfig}`);
+    }
+  }
+  if (p.gatewayDeploy) {
+    if (deps.applyGateway) await timed('gateway', () => deps.applyGateway!({ cluster, kubeconfig, sets: p.edge?.sets }));
+    else deps.logger.warn(`gateway not applied: run kaas apply-gateway ${cluster} --kubeconfig ${kubeconfig}`);
+  }
+  return { steps, kubeconfig, contexts, kubernetesVersion: live.kubernetesVersion, waited: true };
+}
