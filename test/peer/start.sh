@@ -1395,8 +1395,12 @@ EOF
     interface: public
     identity_api_version: 3
 EOF
-} > "$DIR/clouds.yaml"
-cat > "$DIR/peer.env" <<EOF
+} > "$DIR/clouds.yaml.tmp.$$"
+# Both files are replaced whole (written aside, then renamed): tests restart services with this
+# script while others read clouds.yaml and peer.env, and a truncated file read as "no clouds.yaml
+# found" (CI run of 2026-11-27, test/integration/openstack/auth.test.ts). They hold passwords: 0600.
+chmod 600 "$DIR/clouds.yaml.tmp.$$" && mv -f "$DIR/clouds.yaml.tmp.$$" "$DIR/clouds.yaml"
+cat > "$DIR/peer.env.tmp.$$" <<EOF
 OS_CLIENT_CONFIG_FILE=$DIR/clouds.yaml
 OS_PEER_AUTH_URL=$AUTH_URL
 OS_PEER_REGION=$REGION
@@ -1425,11 +1429,12 @@ OS_PEER_COMPUTE_HOST=$([ "$NOVA" = 1 ] && echo "$COMPUTE_HOST")
 EOF
 # With the data path (lines only then): servers' network namespaces are listed in OS_PEER_VM_NETNS_DIR
 # (one file per server uuid holding kaas-vm-<uuid8>); the external network is br-ex.
-[ "$PEER_DATAPATH" = 1 ] && cat >> "$DIR/peer.env" <<EOF
+[ "$PEER_DATAPATH" = 1 ] && cat >> "$DIR/peer.env.tmp.$$" <<EOF
 OS_PEER_DATAPATH=1
 OS_PEER_OVN_PROVIDER_VERSION=$([ "$PEER_OVN_PROVIDER" = fixed ] && echo "$DP_PROVIDER_VERSION" || dpkg-query -W -f='${Version}' python3-ovn-octavia-provider)
 OS_PEER_VM_NETNS_DIR=$DIR/vm-netns
 EOF
+chmod 600 "$DIR/peer.env.tmp.$$" && mv -f "$DIR/peer.env.tmp.$$" "$DIR/peer.env"
 
 # A last check that both kinds of credentials work against keystone.
 for body in \
