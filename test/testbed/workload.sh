@@ -364,6 +364,21 @@ if [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ]; then
   say "data path: kube-proxy in each node's VM namespace (kaas-vm-<server uuid8>) once it exists, pods plumbed (log: $LOG/datapath-nodes.log)"
 fi
 
+# Every Machine of the cluster has its server before "ready": CAPO creates the workers' servers in the
+# background, and the management scenarios that run next compare the project's resource counts before
+# and after (clusterclass.test.ts saw 2 servers and 2 ports more at its end than at its start when the
+# workers came up meanwhile; CI clone run of 2026-11-27).
+machines_ready() {
+  local want have
+  want=$(( $(mk -n "$CNS" get kubeadmcontrolplane -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o jsonpath='{range .items[*]}{.spec.replicas}{"+"}{end}'0) \
+    + $(mk -n "$CNS" get machinedeployment -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o jsonpath='{range .items[*]}{.spec.replicas}{"+"}{end}'0) ))
+  have=$(mk -n "$CNS" get machine -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o jsonpath='{range .items[*]}{.spec.providerID}{"\n"}{end}' | grep -c . || true)
+  [ "$want" -gt 0 ] && [ "$have" -ge "$want" ]
+}
+for ((i = 0; i < 900; i++)); do machines_ready 2>/dev/null && break; sleep 1; done
+machines_ready 2>/dev/null || die "the Machines of cluster $CLUSTER did not all get a server within 900 s (ip netns exec $NS kubectl --kubeconfig $MGMT_KUBECONFIG get machines -n $CNS)"
+say "every Machine of $CLUSTER has its server ($(mk -n "$CNS" get machine -l "cluster.x-k8s.io/cluster-name=$CLUSTER" --no-headers | wc -l))"
+
 # ---------------------------------------------------------------- env
 grep -v '^WORKLOAD_' "$DIR/testbed.env" > "$DIR/testbed.env.new" || true
 printf 'WORKLOAD_KUBECONFIG=%s\nWORKLOAD_ADMIN_KUBECONFIG=%s\nWORKLOAD_CLUSTER=%s\nWORKLOAD_NAMESPACE=%s\nWORKLOAD_API=https://%s:6443\n' \
