@@ -8,7 +8,7 @@
 # Called by nova-compute (DIR/nova/plugin/os_peer_amphora.py: spawn boots, destroy stops) and by
 # stop.sh. State of server UUID in DIR/amphora/vm/UUID/: files/ (what Octavia's user data puts on the
 # VM, written there by the driver, 0700), pid (systemd-nspawn's pid), machine (the container's name),
-# console.log. The image: DIR/amphora/image/ (files laid over the host's own tree, amphora.sh).
+# console.log. The image: DIR/amphora/image/ (files laid over the host's own tree, amphora-nova.sh).
 #
 # The VM is the recipe of shared/reference/testbed/datapath-proof/amphora-agent.sh: the host's root
 # tree through an overlay whose upper layer is a tmpfs, mounted in a private mount namespace (nothing

@@ -1,6 +1,6 @@
 """os-peer: amphora servers boot Octavia's amphora agent (start.sh with PEER_AMPHORA=1).
 
-Copied by test/peer/amphora.sh into DIR/nova/plugin and used by os_peer_nova.PluggingFakeDriver when
+Copied by test/peer/amphora-nova.sh into DIR/nova/plugin and used by os_peer_nova.PluggingFakeDriver when
 nova-compute runs with OS_PEER_AMPHORA_DIR=DIR/amphora. An amphora server is one named
 "amphora-<id>" (octavia 11.0.0 controller/worker/v2/tasks/compute_tasks.py ComputeCreate builds it
 so: name="amphora-" + amphora_id, whatever image tag it is configured with; nova's ImageMeta, which

@@ -1,11 +1,11 @@
 #!/bin/bash
-# Proof that Nova boots amphorae (PEER_AMPHORA=1, amphora.sh): a server created the way Octavia's
+# Proof that Nova boots amphorae (PEER_AMPHORA=1, amphora-nova.sh): a server created the way Octavia's
 # compute driver creates one runs Octavia's real amphora agent, which Octavia's own REST client drives.
 #
 #   test/peer/prove-amphora-vm.sh DIR NETNS    (root; NETNS an existing named network namespace)
 #
-# Starts (or reuses) the peer in DIR inside NETNS with PEER_DATAPATH=1 PEER_AMPHORA=1 NOVA=1
-# OCTAVIA_WORKER=0 (the octavia-worker side is not needed here), then:
+# Starts (or reuses) the peer in DIR inside NETNS with PEER_DATAPATH=1 PEER_AMPHORA=1 NOVA=1 (the
+# octavia-worker is not used here: the proof plays the controller itself), then:
 #   1. an lb-mgmt network with the controller's port plugged into NETNS as an OVS internal port (as
 #      devstack does: octavia 11.0.0 devstack/plugin.sh create_mgmt_network_interface), a Glance image
 #      tagged "amphora", a CA with the amphora's server and the controller's client certificates;
@@ -41,7 +41,7 @@ PEER_INSTALL_ONLY=1 PEER_DATAPATH=1 PEER_AMPHORA=1 NOVA=1 bash "$HERE/start.sh" 
   || { tail -20 "$P/install.log"; fail "the install step failed (log: $P/install.log)"; }
 ts=$(date +%s)
 in_ns ip link set lo up
-in_ns env PEER_DATAPATH=1 PEER_AMPHORA=1 NOVA=1 OCTAVIA_WORKER=0 bash "$HERE/start.sh" "$D" > "$P/start.log" 2>&1 \
+in_ns env PEER_DATAPATH=1 PEER_AMPHORA=1 NOVA=1 bash "$HERE/start.sh" "$D" > "$P/start.log" 2>&1 \
   || { tail -30 "$P/start.log"; fail "the peer did not start (log: $P/start.log)"; }
 . "$D/peer.env"
 [ "${OS_PEER_AMPHORA:-}" = 1 ] || fail "peer.env has no OS_PEER_AMPHORA=1"

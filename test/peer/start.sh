@@ -53,7 +53,7 @@
 #                     (os_peer_nova.py); neutron makes OVN metadata ports; octavia-driver-agent runs
 #                     the ovn provider agent (member status from OVN's health checks). Needs NOVA=1
 #                     and a named network namespace (ip netns). Proof: prove-datapath.sh.
-#   PEER_AMPHORA=1    (default 0; needs PEER_DATAPATH=1) Nova boots amphorae (test/peer/amphora.sh):
+#   PEER_AMPHORA=1    (default 0; needs PEER_DATAPATH=1) Nova boots amphorae (test/peer/amphora-nova.sh):
 #                     a server named amphora-<id> runs Octavia's amphora agent in a systemd-nspawn
 #                     container in its network namespace, with the files of Octavia's user data.
 #                     Proof: prove-amphora-vm.sh. Docs: docs/development/amphora-vm.md.
@@ -130,7 +130,6 @@ PEER_EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-$(recorded PEER_EXTERNAL_CIDR)}; PEER_E
 PEER_DATAPATH=${PEER_DATAPATH:-$(recorded PEER_DATAPATH)}; PEER_DATAPATH=${PEER_DATAPATH:-0}
 OVN_METADATA=${OVN_METADATA:-$(recorded OVN_METADATA)}; OVN_METADATA=${OVN_METADATA:-$PEER_DATAPATH}
 PEER_OVN_PROVIDER=${PEER_OVN_PROVIDER:-$(recorded PEER_OVN_PROVIDER)}; PEER_OVN_PROVIDER=${PEER_OVN_PROVIDER:-fixed}
-PEER_AMPHORA=${PEER_AMPHORA:-$(recorded PEER_AMPHORA)}; PEER_AMPHORA=${PEER_AMPHORA:-0}  # amphora.sh
 # The ovn provider's agent sockets. octavia-lib's DriverLibrary defaults them to /run/octavia (the
 # ovn provider passes no paths), so DIR/lib/usercustomize.py repoints those defaults at this
 # directory in the octavia processes: by default DIR/run, private to this peer.
@@ -190,8 +189,7 @@ PEER_AGENT_SOCKET_DIR=$PEER_AGENT_SOCKET_DIR"
 PEER_DATAPATH=1
 PEER_OVN_PROVIDER=$PEER_OVN_PROVIDER"
 [ "$PEER_DATAPATH" = 1 ] && . "$HERE/datapath.sh"
-. "$HERE/amphora.sh"; amp_check; [ "$PEER_AMPHORA" = 1 ] && SWITCHES="$SWITCHES
-PEER_AMPHORA=1"
+. "$HERE/amphora-nova.sh"   # PEER_AMPHORA=1, Nova's side: amphora servers boot the agent (ampvm_*)
 # OVN metadata ports alone (implied by the data path): recorded only when on, as above.
 [ "$OVN_METADATA" = 1 ] && [ "$PEER_DATAPATH" != 1 ] && SWITCHES="$SWITCHES
 OVN_METADATA=1"
@@ -210,7 +208,7 @@ PACKAGES="python3-keystone python3-octavia python3-ovn-octavia-provider python3-
 [ "$RABBIT" = 1 ] && PACKAGES="$PACKAGES rabbitmq-server"
 [ "$NOVA" = 1 ] && PACKAGES="$PACKAGES python3-nova python3-glance python3-placement"
 [ "$PEER_DATAPATH" = 1 ] && PACKAGES="$PACKAGES $DP_PACKAGES"
-[ "$PEER_AMPHORA" = 1 ] && PACKAGES="$PACKAGES $AMP_PACKAGES"
+[ "$PEER_AMPHORA" = 1 ] && PACKAGES="$PACKAGES $AMPVM_PACKAGES"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
@@ -231,7 +229,7 @@ if [ -n "$missing" ]; then
   say "packages installed (apt-get update + install; log: $DIR/apt.log)"
 fi
 [ "$PEER_DATAPATH" = 1 ] && [ "$PEER_OVN_PROVIDER" = fixed ] && dp_provider_install
-[ "$PEER_AMPHORA" = 1 ] && amp_install
+[ "$PEER_AMPHORA" = 1 ] && ampvm_install
 # PEER_INSTALL_ONLY=1: only make sure the packages are there (the testbed's build step, run where the
 # Debian registry is reachable, before the peer starts inside a namespace without network).
 if [ -n "${PEER_INSTALL_ONLY:-}" ]; then say "packages present:$(printf ' %s' $PACKAGES | wc -w) (PEER_INSTALL_ONLY: nothing started)"; exit 0; fi
@@ -813,7 +811,7 @@ if [ "$PEER_DATAPATH" = 1 ]; then
   OCTAVIA_DP_ARGS=(--config-file "$DIR/octavia/octavia-datapath.conf")
   NOVA_DP_ARGS=(--config-file "$DIR/nova/nova-datapath.conf")
   NOVA_COMPUTE_ENV=(env PYTHONPATH="$DIR/nova/plugin" OVS_RUNDIR="$DIR/ovs" OS_PEER_VM_NETNS_DIR="$DIR/vm-netns")
-  [ "$PEER_AMPHORA" = 1 ] && { amp_config; NOVA_COMPUTE_ENV+=(OS_PEER_AMPHORA_DIR="$DIR/amphora"); }
+  [ "$PEER_AMPHORA" = 1 ] && { ampvm_config; NOVA_COMPUTE_ENV+=(OS_PEER_AMPHORA_DIR="$DIR/amphora"); }
   outer=$(dp_outer_mount_ns)
   if [ -n "$outer" ]; then NOVA_COMPUTE_ENV=(nsenter --mount="$outer" "${NOVA_COMPUTE_ENV[@]}"); fi
 fi

@@ -7,31 +7,34 @@
 # real drivers, lb-mgmt network, health manager, certificates, the amphora image and flavor) is not
 # here. Recipe: shared/reference/testbed/datapath-feasibility.md section 3; proof: prove-amphora-vm.sh.
 #
-# Uses start.sh's DIR, HERE, PY and its say/die helpers.
+# Uses start.sh's DIR, HERE, SWITCHES, PEER_DATAPATH and its recorded/say/die helpers.
 
 # What the amphora image needs besides python3-octavia (which ships /usr/bin/amphora-agent and
 # amphora-interface): haproxy (the agent's /info and its haproxy-<lb> units), keepalived (the agent's
 # /info asks dpkg for its version) and systemd-nspawn. Installed with the peer's other packages.
-AMP_PACKAGES="haproxy keepalived systemd-container"
-AMP_STORE=/usr/local/lib/kaas-peer
+AMPVM_PACKAGES="haproxy keepalived systemd-container"
+AMPVM_STORE=/usr/local/lib/kaas-peer
 
-amp_check() {
-  case $PEER_AMPHORA in 0|1) ;; *) die "PEER_AMPHORA=$PEER_AMPHORA: use 0 or 1";; esac
-  [ "$PEER_AMPHORA" = 1 ] && [ "$PEER_DATAPATH" != 1 ] \
-    && die "PEER_AMPHORA=1 needs PEER_DATAPATH=1 (an amphora is a container in its server's network namespace); set PEER_DATAPATH=1"
-  return 0
+# The switch (the Octavia side reads the same one): recorded in DIR/switches only when on.
+PEER_AMPHORA=${PEER_AMPHORA:-$(recorded PEER_AMPHORA)}; PEER_AMPHORA=${PEER_AMPHORA:-0}
+case $PEER_AMPHORA in 0|1) ;; *) die "PEER_AMPHORA=$PEER_AMPHORA: use 0 or 1";; esac
+if [ "$PEER_AMPHORA" = 1 ]; then
+  [ "$PEER_DATAPATH" = 1 ] \
+    || die "PEER_AMPHORA=1 needs PEER_DATAPATH=1 (an amphora is a container in its server's network namespace); set PEER_DATAPATH=1 NOVA=1, or PEER_AMPHORA=0"
+  [[ "$SWITCHES" == *PEER_AMPHORA=1* ]] || SWITCHES="$SWITCHES
+PEER_AMPHORA=1"
+fi
+
+ampvm_agent_dir() { # where the octavia-agent package of python3-octavia's exact version is unpacked
+  echo "$AMPVM_STORE/octavia-agent-$(dpkg-query -W -f='${Version}' python3-octavia)"
 }
 
-amp_agent_dir() { # where the octavia-agent package of python3-octavia's exact version is unpacked
-  echo "$AMP_STORE/octavia-agent-$(dpkg-query -W -f='${Version}' python3-octavia)"
-}
-
-amp_install() { # Debian's octavia-agent, unpacked (machine-wide, once), unless already there
+ampvm_install() { # Debian's octavia-agent, unpacked (machine-wide, once), unless already there
   # The package is the amphora side of python3-octavia's own source package, pinned to its version:
   # octavia-agent-lvs-masquerade (amphora-interface runs it) and haproxy's user/group include. It is
   # unpacked, not installed: its dependencies are a whole amphora image's worth of packages.
   local dir ver tmp
-  dir=$(amp_agent_dir); ver=${dir##*/octavia-agent-}
+  dir=$(ampvm_agent_dir); ver=${dir##*/octavia-agent-}
   [ -x "$dir/usr/bin/octavia-agent-lvs-masquerade" ] && return 0
   tmp=$(mktemp -d); chmod 755 "$tmp"
   ( cd "$tmp" && { apt-get download "octavia-agent=$ver" || { apt-get update -q && apt-get download "octavia-agent=$ver"; }; } ) \
@@ -43,9 +46,9 @@ amp_install() { # Debian's octavia-agent, unpacked (machine-wide, once), unless 
   say "octavia-agent $ver unpacked in $dir"
 }
 
-amp_config() { # the image's files and the container script under DIR
+ampvm_config() { # the image's files and the container script under DIR
   local img="$DIR/amphora/image" agent
-  agent=$(amp_agent_dir)
+  agent=$(ampvm_agent_dir)
   [ -x "$agent/usr/bin/octavia-agent-lvs-masquerade" ] || die "octavia-agent is not unpacked in $agent (start.sh installs it)"
   rm -rf "$img"; mkdir -p "$img/etc/systemd/system" "$img/usr/bin" "$img/var/lib/octavia" "$DIR/amphora/vm"
   # Upstream's unit (octavia 11.0.0 elements/amphora-agent/install.d/amphora-agent-source-install/
