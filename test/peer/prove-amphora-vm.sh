@@ -46,6 +46,9 @@ in_ns env PEER_DATAPATH=1 PEER_AMPHORA=1 NOVA=1 bash "$HERE/start.sh" "$D" > "$P
 . "$D/peer.env"
 [ "${OS_PEER_AMPHORA:-}" = 1 ] || fail "peer.env has no OS_PEER_AMPHORA=1"
 say "peer up in $NS in $(($(date +%s) - ts)) s ($(grep -c . "$D/pids") process groups)"
+# Amphora servers of an earlier run that ended with stop.sh (in the admin project, where this proof
+# builds them; Octavia's own are in the service project): their containers went with the peer.
+for old in $(A server list --name '^amphora-' -f value -c ID); do A server delete --wait "$old"; done
 
 # ---------------------------------------------------------------- lb-mgmt network, controller port, image
 net=$(A network show amp-proof-mgmt -f value -c id 2>/dev/null || A network create --disable-port-security amp-proof-mgmt -f value -c id)
@@ -124,6 +127,11 @@ read -r VMNS LEADER NSPAWN <<<"$(vm_state "$SID")"
 [ "$(stat -Lc %i "/proc/$LEADER/ns/net")" = "$(stat -Lc %i "/run/netns/$VMNS")" ] || fail "the container is not in $VMNS"
 say "container: nspawn pid $NSPAWN, PID 1 = systemd ($LEADER), network namespace $VMNS"
 nsenter -t "$LEADER" -a systemctl --no-pager list-units --no-legend 'amphora-*' | sed 's/^/    /'
+# Boot time inside: from the container's first journal entry (systemd starting) to the agent's gunicorn
+# listening on :9443, both on the machine's clock.
+boot_times=$(nsenter -t "$LEADER" -a journalctl --no-pager -o short-unix 2>/dev/null \
+  | awk 'NR==1 && $1 ~ /^[0-9.]+$/ {t0=$1} /Listening at/ && t0 {printf "%.1f", $1 - t0; exit}')
+say "container boot: systemd's first log line -> agent listening on :9443: ${boot_times:-?} s"
 nsenter -t "$LEADER" -a ls -l /etc/octavia/amphora-agent.conf /etc/octavia/certs | sed 's/^/    /'
 # Memory: the PSS of every process in the container's PID namespace, and its tmpfs upper layer.
 pss=0
