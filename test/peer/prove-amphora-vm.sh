@@ -101,7 +101,7 @@ user_domain_name = Default
 project_domain_name = Default
 EOF
 chmod 600 "$P/controller.conf"
-in_ns setsid socat -u "UDP-RECV:5555,bind=$HM_IP" OPEN:"$P/heartbeats.bin",creat,trunc </dev/null >/dev/null 2>&1 &
+ip netns exec "$NS" socat -u "UDP-RECV:5555,bind=$HM_IP" OPEN:"$P/heartbeats.bin",creat,trunc </dev/null >/dev/null 2>&1 &
 SOCAT=$!
 trap 'kill $SOCAT 2>/dev/null || true' EXIT
 
