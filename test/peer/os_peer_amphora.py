@@ -61,7 +61,10 @@ def user_data_files(user_data):
         raise ValueError(f"the server's user data is not base64-encoded UTF-8 text: {e}") from e
     if not text.startswith("#cloud-config"):
         return {}
-    doc = yaml.safe_load(text) or {}
+    try:
+        doc = yaml.safe_load(text) or {}
+    except yaml.YAMLError as e:
+        raise ValueError(f"the server's #cloud-config user data is not YAML: {e}") from e
     files = {}
     for entry in doc.get("write_files") or []:
         path, content = entry.get("path"), entry.get("content", "")
@@ -83,12 +86,15 @@ def _write_files(state, files):
     os.makedirs(state, mode=0o700, exist_ok=True)
     os.chmod(state, 0o700)
     dest = os.path.join(state, "files")
+    targets = {}
+    for path in files:  # all checked before anything is written
+        targets[path] = os.path.normpath(os.path.join(dest, path.lstrip("/")))
+        if not targets[path].startswith(dest + os.sep):
+            raise ValueError(f"file path {path!r} leaves the server's root")
     os.makedirs(dest, mode=0o755, exist_ok=True)
     os.chmod(dest, 0o755)
     for path, data in files.items():
-        target = os.path.normpath(os.path.join(dest, path.lstrip("/")))
-        if not target.startswith(dest + os.sep):
-            raise ValueError(f"file path {path!r} leaves the server's root")
+        target = targets[path]
         os.makedirs(os.path.dirname(target), exist_ok=True)
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
@@ -100,7 +106,12 @@ def maybe_boot(instance, netns, injected_files=None):
     if not enabled():
         return
     files = {path: bytes(data) for path, data in injected_files or []}
-    files.update(user_data_files(instance.user_data))
+    try:
+        files.update(user_data_files(instance.user_data))
+    except ValueError:
+        if _is_amphora(instance, files):
+            raise
+        return  # another server's user data (gzip, a script, ...): none of our business
     if not _is_amphora(instance, files):
         return
     if AGENT_CONF not in files:
