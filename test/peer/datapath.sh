@@ -73,7 +73,8 @@ dp_config() { # extra config files, read after the services' own ones (theirs st
   printf '[DEFAULT]\n# nova fake driver + a network namespace per server on br-int (os_peer_nova.py)\ncompute_driver = os_peer_nova.PluggingFakeDriver\n' \
     > "$DIR/nova/nova-datapath.conf"
   mkdir -p "$DIR/nova/plugin" "$DIR/vm-netns"
-  cp "$HERE/os_peer_nova.py" "$DIR/nova/plugin/os_peer_nova.py"
+  # (os_peer_amphora.py, which it imports, does nothing unless PEER_AMPHORA=1: amphora-nova.sh)
+  cp "$HERE/os_peer_nova.py" "$HERE/os_peer_amphora.py" "$DIR/nova/plugin/"
   # nova imports its driver as nova.virt.<compute_driver> (nova/virt/driver.py load_compute_driver):
   # this hook, run by site.py at interpreter start-up from nova-compute's PYTHONPATH, maps
   # nova.virt.os_peer_nova to the file above without importing nova before eventlet's monkey-patching.

@@ -18,6 +18,10 @@ subclass gives every server what a hypervisor and os-vif would:
 The namespace name and "eth0 addressed and routed" are a contract with the testbed's workload side
 (which runs processes in these namespaces). attach/detach_interface plug synchronously, as libvirt
 does; destroy kills what runs in the namespace and deletes it with its OVS ports.
+
+With PEER_AMPHORA=1 an Octavia amphora server also runs its amphora agent in a container in that
+namespace (os_peer_amphora.py: booted by spawn, stopped first by destroy), and a port attached to it
+comes without an address, as on a real amphora, whose agent configures the NIC it finds by MAC.
 """
 import ipaddress
 import os
@@ -26,6 +30,8 @@ from oslo_concurrency import processutils
 from oslo_log import log as logging
 
 from nova.virt import fake
+
+import os_peer_amphora  # DIR/nova/plugin is on nova-compute's PYTHONPATH
 
 LOG = logging.getLogger(__name__)
 
@@ -90,13 +96,15 @@ class PluggingFakeDriver(fake.FakeDriver):
             i += 1
         return f"eth{i}"
 
-    def _plug(self, instance, vif, ifname=None):
+    def _plug(self, instance, vif, ifname=None, address=True):
         ns = self._ensure_netns(instance.uuid)
         host = self._devname(vif)
         if _run("ip", "link", "show", host, ok_codes=(0, 1)).strip():
             return  # already plugged (plug_vifs after a restart)
         ifname = ifname or self._free_ifname(ns)
         addr, gateway, mtu = _ipv4(vif)
+        if not address:
+            addr = gateway = None
         _run("ip", "link", "add", host, "type", "veth", "peer", "name", ifname, "netns", ns)
         _run("ip", "-n", ns, "link", "set", ifname, "address", vif["address"])
         if mtu:
@@ -134,12 +142,13 @@ class PluggingFakeDriver(fake.FakeDriver):
               network_info=None, block_device_info=None, power_on=True, accel_info=None):
         super().spawn(context, instance, image_meta, injected_files, admin_password, allocations,
                       network_info, block_device_info, power_on, accel_info)
-        self._ensure_netns(instance.uuid)
+        ns = self._ensure_netns(instance.uuid)
         self.plug_vifs(instance, network_info)
+        os_peer_amphora.maybe_boot(instance, ns, injected_files)
 
     def attach_interface(self, context, instance, image_meta, vif):
         super().attach_interface(context, instance, image_meta, vif)
-        self._plug(instance, vif)
+        self._plug(instance, vif, address=not os_peer_amphora.has_container(instance))
 
     def detach_interface(self, context, instance, vif):
         super().detach_interface(context, instance, vif)
@@ -147,6 +156,7 @@ class PluggingFakeDriver(fake.FakeDriver):
 
     def destroy(self, context, instance, network_info, block_device_info=None,
                 destroy_disks=True, destroy_secrets=True):
+        os_peer_amphora.stop(instance)  # before its namespace's processes are killed below
         super().destroy(context, instance, network_info, block_device_info, destroy_disks,
                         destroy_secrets)
         self.unplug_vifs(instance, network_info)

@@ -53,6 +53,10 @@
 #                     (os_peer_nova.py); neutron makes OVN metadata ports; octavia-driver-agent runs
 #                     the ovn provider agent (member status from OVN's health checks). Needs NOVA=1
 #                     and a named network namespace (ip netns). Proof: prove-datapath.sh.
+#   PEER_AMPHORA=1    (default 0; needs PEER_DATAPATH=1) Nova boots amphorae (test/peer/amphora-nova.sh):
+#                     a server named amphora-<id> runs Octavia's amphora agent in a systemd-nspawn
+#                     container in its network namespace, with the files of Octavia's user data.
+#                     Proof: prove-amphora-vm.sh. Docs: docs/development/amphora-vm.md.
 #   OVN_METADATA=1    (default: as PEER_DATAPATH) neutron makes each network's OVN metadata port
 #                     (ovn_metadata_enabled), the health-check source port of ovn-octavia-provider
 #                     3.0.0: without it health monitors on ovn pools end in provisioning_status ERROR.
@@ -185,6 +189,7 @@ PEER_AGENT_SOCKET_DIR=$PEER_AGENT_SOCKET_DIR"
 PEER_DATAPATH=1
 PEER_OVN_PROVIDER=$PEER_OVN_PROVIDER"
 [ "$PEER_DATAPATH" = 1 ] && . "$HERE/datapath.sh"
+. "$HERE/amphora-nova.sh"   # PEER_AMPHORA=1, Nova's side: amphora servers boot the agent (ampvm_*)
 # OVN metadata ports alone (implied by the data path): recorded only when on, as above.
 [ "$OVN_METADATA" = 1 ] && [ "$PEER_DATAPATH" != 1 ] && SWITCHES="$SWITCHES
 OVN_METADATA=1"
@@ -203,6 +208,7 @@ PACKAGES="python3-keystone python3-octavia python3-ovn-octavia-provider python3-
 [ "$RABBIT" = 1 ] && PACKAGES="$PACKAGES rabbitmq-server"
 [ "$NOVA" = 1 ] && PACKAGES="$PACKAGES python3-nova python3-glance python3-placement"
 [ "$PEER_DATAPATH" = 1 ] && PACKAGES="$PACKAGES $DP_PACKAGES"
+[ "$PEER_AMPHORA" = 1 ] && PACKAGES="$PACKAGES $AMPVM_PACKAGES"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
@@ -223,6 +229,7 @@ if [ -n "$missing" ]; then
   say "packages installed (apt-get update + install; log: $DIR/apt.log)"
 fi
 [ "$PEER_DATAPATH" = 1 ] && [ "$PEER_OVN_PROVIDER" = fixed ] && dp_provider_install
+[ "$PEER_AMPHORA" = 1 ] && ampvm_install
 # PEER_INSTALL_ONLY=1: only make sure the packages are there (the testbed's build step, run where the
 # Debian registry is reachable, before the peer starts inside a namespace without network).
 if [ -n "${PEER_INSTALL_ONLY:-}" ]; then say "packages present:$(printf ' %s' $PACKAGES | wc -w) (PEER_INSTALL_ONLY: nothing started)"; exit 0; fi
@@ -804,6 +811,7 @@ if [ "$PEER_DATAPATH" = 1 ]; then
   OCTAVIA_DP_ARGS=(--config-file "$DIR/octavia/octavia-datapath.conf")
   NOVA_DP_ARGS=(--config-file "$DIR/nova/nova-datapath.conf")
   NOVA_COMPUTE_ENV=(env PYTHONPATH="$DIR/nova/plugin" OVS_RUNDIR="$DIR/ovs" OS_PEER_VM_NETNS_DIR="$DIR/vm-netns")
+  [ "$PEER_AMPHORA" = 1 ] && { ampvm_config; NOVA_COMPUTE_ENV+=(OS_PEER_AMPHORA_DIR="$DIR/amphora"); }
   outer=$(dp_outer_mount_ns)
   if [ -n "$outer" ]; then NOVA_COMPUTE_ENV=(nsenter --mount="$outer" "${NOVA_COMPUTE_ENV[@]}"); fi
 fi
@@ -1434,6 +1442,7 @@ OS_PEER_DATAPATH=1
 OS_PEER_OVN_PROVIDER_VERSION=$([ "$PEER_OVN_PROVIDER" = fixed ] && echo "$DP_PROVIDER_VERSION" || dpkg-query -W -f='${Version}' python3-ovn-octavia-provider)
 OS_PEER_VM_NETNS_DIR=$DIR/vm-netns
 EOF
+[ "$PEER_AMPHORA" = 1 ] && echo "OS_PEER_AMPHORA=1" >> "$DIR/peer.env.tmp.$$"
 chmod 600 "$DIR/peer.env.tmp.$$" && mv -f "$DIR/peer.env.tmp.$$" "$DIR/peer.env"
 
 # A last check that both kinds of credentials work against keystone.

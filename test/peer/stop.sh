@@ -53,6 +53,9 @@ tac "$PIDS" | while read -r name pgid; do
   fi
 done
 rm -f "$PIDS"
+# PEER_AMPHORA=1: every amphora container nova-compute booted (DIR/amphora/vm/<server uuid>/pid),
+# stopped before the namespaces it runs in go; nova-compute boots them again only for new servers.
+if [ "$ONLY" = "  " ] && [ -d "$DIR/amphora/vm" ]; then bash "$HERE/amphora-vm.sh" stop-all "$DIR" | sed 's/^/  /'; fi
 # PEER_DATAPATH=1: each server's network namespace, recorded by DIR/nova/plugin/os_peer_nova.py as
 # DIR/vm-netns/<server uuid> holding its name (kaas-vm-<uuid8>). Deleted on a full stop (the data
 # survives in nova's database; nova-compute plugs a server again when it starts), with whatever
