@@ -72,8 +72,21 @@ amp_plug_hm0() { # o-hm0 on br-int as devstack's create_mgmt_network_interface, 
   for i in $(seq 1 40); do ip link show o-hm0 >/dev/null 2>&1 && break; sleep 0.25; done
   ip link show o-hm0 >/dev/null 2>&1 || die "ovs-vswitchd made no o-hm0 (log: $LOG/ovs-vswitchd.log)"
   ip link set o-hm0 address "$mac" mtu "$(amp_json mtu)"
-  ip addr replace "$ip/$(amp_json prefixlen)" dev o-hm0
+  # Only this port's address: OVS keeps o-hm0 (a persistent tap) across stop.sh, with whatever address an
+  # earlier peer gave it, and a stale first address would be the source of ARP that port security drops.
+  ip -4 addr flush dev o-hm0
+  ip addr add "$ip/$(amp_json prefixlen)" dev o-hm0
   ip link set o-hm0 up
+  # Without o-hm0's address the worker's connections to amphorae would follow this namespace's default
+  # route out of it (seen: to the sandbox's egress proxy); the management subnet never leaves: unreachable.
+  ip route replace unreachable "$AMP_MGMT_CIDR" metric 4000
+  # The servers' host-side veths (tap<port>, os_peer_nova.py) live in this namespace too, and with the
+  # userspace datapath the kernel also sees their frames: it would answer an amphora's ARP for o-hm0's
+  # address through the amphora's own veth (arp_ignore=0), and heartbeats would then skip OVN. The
+  # namespace's kernel must not send such replies out of a server's veth (its other ARP stays as it is:
+  # the testbed relies on replies for addresses on lo, datapath-nodes.sh).
+  arptables -D OUTPUT -o 'tap+' -s "$ip" --opcode 2 -j DROP 2>/dev/null || true
+  arptables -A OUTPUT -o 'tap+' -s "$ip" --opcode 2 -j DROP || die "arptables could not keep ARP for o-hm0 off the servers' veths"
   # The userspace datapath gets the kernel's unchecksummed packets otherwise (as os_peer_nova.py does for
   # the servers' veths: ovn-org/ovn tests/system-userspace-macros.at@v23.03.1, lines 55-63).
   ethtool -K o-hm0 tx off >/dev/null 2>&1 || true

@@ -104,11 +104,19 @@ NSN=$(cat "$OS_PEER_VM_NETNS_DIR/$SRV")
 say "   amphora $AMP_ID: lb_network_ip $AMP_IP, server namespace $NSN"
 
 # ---------------------------------------------------------------- A3: both directions through OVN
-set +e; curl -sk --max-time 5 -o /dev/null "https://$AMP_IP:9443/"; RC=$?; set -e
-case $RC in
-  7) AGENT=0; say "A3 peer -> $AMP_IP:9443: connection refused (RST from $NSN: reached through o-hm0/OVN, no agent listening)";;
-  0|35|56|58|60) AGENT=1; say "A3 peer -> $AMP_IP:9443: TLS answered (curl rc $RC: an amphora agent listens)";;
-  *) fail "peer -> $AMP_IP:9443: curl rc $RC (28 = timeout: not reached through OVN)";;
+[ "$(ip route get "$AMP_IP" | grep -o "dev [^ ]*")" = "dev o-hm0" ] || fail "the route to $AMP_IP is not o-hm0: $(ip route get "$AMP_IP")"
+probe() { /usr/bin/python3 -c "
+import errno, socket, sys
+s = socket.socket(); s.settimeout(5)
+try:
+    s.connect((sys.argv[1], 9443)); print('open')
+except OSError as e:
+    print(errno.errorcode.get(e.errno, 'timeout') if e.errno else 'timeout')" "$AMP_IP"; }
+for _ in $(seq 1 30); do R=$(probe); [ "$R" = open ] && break; sleep 2; done
+case $R in
+  open) AGENT=1; say "A3 peer -> $AMP_IP:9443 through o-hm0: connected (an amphora agent listens)";;
+  ECONNREFUSED) AGENT=0; say "A3 peer -> $AMP_IP:9443 through o-hm0: connection refused (the RST comes from $NSN through OVN: no agent listens)";;
+  *) fail "peer -> $AMP_IP:9443: $R (EHOSTUNREACH: no ARP answer through OVN; timeout: dropped)";;
 esac
 ip -n "$NSN" -o addr show | grep -q " $AMP_IP/" || fail "$AMP_IP is not in $NSN"
 BOGUS=$(/usr/bin/python3 -c "import uuid; print(uuid.uuid4())")
@@ -125,7 +133,10 @@ for _ in $(seq 1 30); do
 done
 tail -n +"$HLINES" "$LOG/octavia-health-manager.log" | grep -m1 "amphora $BOGUS with IP $AMP_IP is missing" | cut -c1-160 \
   || fail "octavia-health-manager did not log the heartbeat from $AMP_IP (log: $LOG/octavia-health-manager.log)"
-say "   heartbeat $NSN -> $HM_IP:5555 (udp, HMAC with the peer's key) processed by octavia-health-manager, source $AMP_IP"
+# Through OVN: the server knows o-hm0's address by o-hm0's MAC (not by its own veth's peer in this namespace).
+HM_MAC=$(cat /sys/class/net/o-hm0/address)
+ip -n "$NSN" neigh show "$HM_IP" | grep -q "lladdr $HM_MAC" || fail "$NSN resolves $HM_IP to $(ip -n "$NSN" neigh show "$HM_IP"), not o-hm0's $HM_MAC"
+say "   heartbeat $NSN -> $HM_IP:5555 (udp, HMAC with the peer's key) processed by octavia-health-manager, source $AMP_IP; $NSN has $HM_IP at o-hm0's MAC $HM_MAC"
 
 # ---------------------------------------------------------------- no agent: where the flow stops
 if [ "$AGENT" = 0 ]; then
