@@ -12,7 +12,8 @@ VIP=$(U loadbalancer show "$LB_ID" -f value -c vip_address)
 # a member: a server on the private network with a responder on :8080 (/ and /healthz)
 U security group rule create --protocol tcp --dst-port 8080 --remote-ip 0.0.0.0/0 default >/dev/null 2>&1 || true
 U server delete --wait prove-amp-be >/dev/null 2>&1 || true
-BE=$(U server create --flavor "$OS_PEER_FLAVOR" --image "$OS_PEER_IMAGE_ID" --network private --wait prove-amp-be -f value -c id)
+U server create --flavor "$OS_PEER_FLAVOR" --image "$OS_PEER_IMAGE_ID" --network private --wait prove-amp-be >/dev/null
+BE=$(U server show prove-amp-be -f value -c id)
 BE_NS=$(cat "$OS_PEER_VM_NETNS_DIR/$BE")
 BE_IP=$(U port list --server prove-amp-be -f value -c "Fixed IP Addresses" | grep -o "[0-9]\+\.[0-9]\+\.[0-9]\+\.[0-9]\+" | head -1)
 ip netns exec "$BE_NS" setsid /usr/bin/python3 -c '
