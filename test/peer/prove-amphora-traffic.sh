@@ -1,5 +1,5 @@
 # Part B of test/peer/prove-amphora.sh (sourced by it once an amphora agent answers on :9443): a real
-# amphora load balancer carrying traffic. Uses prove-amphora.sh's D, LB_ID, AMP_ID, CL, U/A, say/fail, RESP, FIP.
+# amphora load balancer carrying traffic. Uses prove-amphora.sh's D, HERE, LB_ID, AMP_ID, CL, U/A, say/fail, RESP, FIP.
 wait_lb() { local st; for _ in $(seq 1 "${2:-300}"); do st=$(U loadbalancer show "$LB_ID" -f value -c provisioning_status)
   case $st in ACTIVE) return 0;; ERROR) fail "prove-amp went ERROR ($1; worker log: $LOG/octavia-worker.log)";; esac; sleep 1; done
   fail "prove-amp stuck in $st ($1)"; }
@@ -16,15 +16,7 @@ U server create --flavor "$OS_PEER_FLAVOR" --image "$OS_PEER_IMAGE_ID" --network
 BE=$(U server show prove-amp-be -f value -c id)
 BE_NS=$(cat "$OS_PEER_VM_NETNS_DIR/$BE")
 BE_IP=$(U port list --server prove-amp-be -f value -c "Fixed IP Addresses" | grep -o "[0-9]\+\.[0-9]\+\.[0-9]\+\.[0-9]\+" | head -1)
-ip netns exec "$BE_NS" setsid /usr/bin/python3 -c '
-import http.server
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        body = f"vm=prove-amp-be client={self.client_address[0]}\n".encode()
-        self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a): pass
-http.server.HTTPServer(("0.0.0.0", 8080), H).serve_forever()' </dev/null >"$D/prove-amp-responder.log" 2>&1 &
+ip netns exec "$BE_NS" setsid /usr/bin/python3 "$HERE/http_responder.py" prove-amp-be </dev/null >"$D/prove-amp-responder.log" 2>&1 &
 RESP=$!
 say "B2 member server prove-amp-be $BE_IP ($BE_NS) with a responder on :8080"
 

@@ -24,6 +24,7 @@
 set -eu
 D=${1:?usage: prove-amphora.sh PEER_DIR (inside the peer network namespace)}
 D=$(cd "$D" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
 T0=$(date +%s)
 say() { echo "[prove-amphora $(($(date +%s) - T0))s] $*"; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -157,4 +158,4 @@ if [ "$AGENT" = 0 ]; then
   say "   server $SRV deleted by the revert (ComputeCreate.revert). A passed; B not run (exit 3)"
   exit 3
 fi
-. "$(dirname "$0")/prove-amphora-traffic.sh"
+. "$HERE/prove-amphora-traffic.sh"
