@@ -92,15 +92,7 @@ done
 U port list --network private --device-owner compute:nova -f value -c Status | grep -c ACTIVE | grep -q 2 || fail "the servers' ports did not go ACTIVE (ovn-controller binding)"
 say "servers ACTIVE in $(($(date +%s) - ts)) s, ports ACTIVE: dp-vm-a ${IP[a]} in ${NSN[a]}, dp-vm-b ${IP[b]} in ${NSN[b]}"
 for v in a b; do
-  ip netns exec "${NSN[$v]}" setsid /usr/bin/python3 -c '
-import http.server, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        body = f"vm={sys.argv[1]} client={self.client_address[0]}\n".encode()
-        self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a): pass
-http.server.HTTPServer(("0.0.0.0", 8080), H).serve_forever()' "dp-vm-$v" </dev/null >"$D/responder-$v.log" 2>&1 &
+  ip netns exec "${NSN[$v]}" setsid /usr/bin/python3 "$HERE/http_responder.py" "dp-vm-$v" </dev/null >"$D/responder-$v.log" 2>&1 &
   RESP_PIDS+=($!); eval "RESP_$v=$!"
 done
 sleep 1

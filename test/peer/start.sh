@@ -53,10 +53,6 @@
 #                     (os_peer_nova.py); neutron makes OVN metadata ports; octavia-driver-agent runs
 #                     the ovn provider agent (member status from OVN's health checks). Needs NOVA=1
 #                     and a named network namespace (ip netns). Proof: prove-datapath.sh.
-#   PEER_AMPHORA=1    (default 0; needs PEER_DATAPATH=1) Nova boots amphorae (test/peer/amphora-nova.sh):
-#                     a server named amphora-<id> runs Octavia's amphora agent in a systemd-nspawn
-#                     container in its network namespace, with the files of Octavia's user data.
-#                     Proof: prove-amphora-vm.sh. Docs: docs/development/amphora-vm.md.
 #   OVN_METADATA=1    (default: as PEER_DATAPATH) neutron makes each network's OVN metadata port
 #                     (ovn_metadata_enabled), the health-check source port of ovn-octavia-provider
 #                     3.0.0: without it health monitors on ovn pools end in provisioning_status ERROR.
@@ -65,6 +61,14 @@
 #                     (default; a health check on the floating-IP VIP too, Launchpad bug 1997418) or
 #                     Debian's 3.0.0. Without the data path the peer runs Debian's, as before.
 #                     Both are recorded in DIR/switches only when PEER_DATAPATH=1.
+#   PEER_AMPHORA=1    (default 0; needs PEER_DATAPATH=1) real amphorae (test/peer/amphora.sh): octavia-worker
+#                     with its real drivers, the lb-mgmt network with the controller's port o-hm0 on
+#                     br-int, octavia-health-manager on o-hm0:5555, an amphora image and flavor.
+#                     Proof: prove-amphora.sh. Docs: docs/development/amphora-controller.md.
+#                     Nova's side (test/peer/amphora-nova.sh): a server named amphora-<id> runs
+#                     Octavia's amphora agent in a systemd-nspawn container in its network namespace,
+#                     with the files of Octavia's user data. Proof: prove-amphora-vm.sh. Docs:
+#                     docs/development/amphora-vm.md.
 # Other settings (also recorded in DIR/switches):
 #   PEER_EXTERNAL_CIDR     subnet of the external network "public" (default 172.24.4.0/24; the
 #                          gateway is its first host). Fixed when DIR's cloud is first made.
@@ -189,6 +193,7 @@ PEER_AGENT_SOCKET_DIR=$PEER_AGENT_SOCKET_DIR"
 PEER_DATAPATH=1
 PEER_OVN_PROVIDER=$PEER_OVN_PROVIDER"
 [ "$PEER_DATAPATH" = 1 ] && . "$HERE/datapath.sh"
+. "$HERE/amphora.sh"   # the switch PEER_AMPHORA and its functions (amp_*): Octavia's side
 . "$HERE/amphora-nova.sh"   # PEER_AMPHORA=1, Nova's side: amphora servers boot the agent (ampvm_*)
 # OVN metadata ports alone (implied by the data path): recorded only when on, as above.
 [ "$OVN_METADATA" = 1 ] && [ "$PEER_DATAPATH" != 1 ] && SWITCHES="$SWITCHES
@@ -1058,12 +1063,14 @@ if [ "$NOVA" = 1 ]; then
     --wsgi-file "$DIR/nova/nova-api-wsgi.py" --chdir "$DIR/nova"
 fi
 
-if [ "$OCTAVIA_WORKER" = 1 ]; then
+octavia_worker() { # [more --config-file args]
   launch octavia-worker "$LOG/octavia-worker.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
     OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" \
     octavia-worker --config-file "$DIR/octavia/octavia.conf" \
-    --config-file "$DIR/octavia/octavia-worker.conf"
-fi
+    --config-file "$DIR/octavia/octavia-worker.conf" "$@"
+}
+# With PEER_AMPHORA=1 the worker starts later (amp_start): its config needs the lb-mgmt network's ids.
+if [ "$OCTAVIA_WORKER" = 1 ] && [ "$PEER_AMPHORA" != 1 ]; then octavia_worker; fi
 
 if [ "$NEUTRON" = 1 ]; then
   launch neutron-server "$LOG/neutron-server.out" env PYTHONPATH="$DIR/lib" OS_PEER_SQLITE=retry "$PY" -c \
@@ -1257,7 +1264,7 @@ if [ "$RABBIT" = 1 ]; then
   wait_tcp rabbitmq "$RABBIT_PORT" 60 "$LOG/rabbitmq.log"
   say "rabbitmq up"
 fi
-if [ "$OCTAVIA_WORKER" = 1 ]; then
+if [ "$OCTAVIA_WORKER" = 1 ] && [ "$PEER_AMPHORA" != 1 ]; then
   # A cast sent before the worker's queue exists would be dropped by RabbitMQ, so wait for it.
   wait_queue octavia-worker octavia_provisioning_v2 120 "$LOG/octavia-worker.log"
   say "octavia-worker up"
@@ -1348,6 +1355,7 @@ EOF
     say "flavor peer.tiny and image peer-image created"
   fi
 fi
+[ "$PEER_AMPHORA" = 1 ] && amp_start
 
 # ---------------------------------------------------------------- clouds.yaml and peer.env
 j() { "$PY" -c "import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ''))" "$DIR/identity.json" "$1"; }
@@ -1442,7 +1450,7 @@ OS_PEER_DATAPATH=1
 OS_PEER_OVN_PROVIDER_VERSION=$([ "$PEER_OVN_PROVIDER" = fixed ] && echo "$DP_PROVIDER_VERSION" || dpkg-query -W -f='${Version}' python3-ovn-octavia-provider)
 OS_PEER_VM_NETNS_DIR=$DIR/vm-netns
 EOF
-[ "$PEER_AMPHORA" = 1 ] && echo "OS_PEER_AMPHORA=1" >> "$DIR/peer.env.tmp.$$"
+[ "$PEER_AMPHORA" = 1 ] && amp_env >> "$DIR/peer.env.tmp.$$"
 chmod 600 "$DIR/peer.env.tmp.$$" && mv -f "$DIR/peer.env.tmp.$$" "$DIR/peer.env"
 
 # A last check that both kinds of credentials work against keystone.
