@@ -74,6 +74,9 @@ amp_plug_hm0() { # o-hm0 on br-int as devstack's create_mgmt_network_interface, 
   ip link set o-hm0 address "$mac" mtu "$(amp_json mtu)"
   # Only this port's address: OVS keeps o-hm0 (a persistent tap) across stop.sh, with whatever address an
   # earlier peer gave it, and a stale first address would be the source of ARP that port security drops.
+  for old in $(ip -4 -o addr show dev o-hm0 | awk '{sub("/.*", "", $4); print $4}'); do
+    arptables -D OUTPUT -o 'tap+' -s "$old" --opcode 2 -j DROP 2>/dev/null || true   # the rule below, for it
+  done
   ip -4 addr flush dev o-hm0
   ip addr add "$ip/$(amp_json prefixlen)" dev o-hm0
   ip link set o-hm0 up

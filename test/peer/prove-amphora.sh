@@ -79,7 +79,11 @@ done
 [ -n "${SRV:-}" ] && [ "$SRV" != None ] || fail "no nova server for the amphora of $LB_ID (worker log: $LOG/octavia-worker.log)"
 tail -n +"$WLINES" "$LOG/octavia-worker.log" | grep -m1 "Server created with id: $SRV for amphora id: $AMP_ID" | cut -c1-200 \
   || fail "the worker log does not show server $SRV for amphora $AMP_ID"
-for _ in $(seq 1 120); do [ "$(A server show "$SRV" -f value -c status 2>/dev/null)" = ACTIVE ] && break; sleep 1; done
+# (few CLI calls from here on: with no agent the flow gives up after connection_max_retries x 2 s)
+for _ in $(seq 1 120); do
+  ST=$(A server show "$SRV" -f value -c status 2>/dev/null) || fail "server $SRV is gone (the flow reverted: worker log $LOG/octavia-worker.log)"
+  [ "$ST" = ACTIVE ] && break; sleep 1
+done
 A --os-compute-api-version 2.3 server show "$SRV" -f json > "$D/prove-amp-server.json"
 /usr/bin/python3 - "$D/prove-amp-server.json" "$OS_PEER_AMP_IMAGE_ID" "$OS_PEER_AMP_FLAVOR_ID" "$AMP_ID" "$HM_IP" <<'EOF' || fail "the amphora server is not what octavia asks for"
 import base64, json, sys, yaml
@@ -100,7 +104,7 @@ for line in (f"amphora_id = {amp}", f"controller_ip_port_list = {hm}:5555", "age
     print("   amphora-agent.conf:", line)
 assert "BEGIN CERTIFICATE" in files["/etc/octavia/certs/server.pem"] and "PRIVATE KEY" in files["/etc/octavia/certs/server.pem"]
 EOF
-AMP_IP=$(A loadbalancer amphora show "$AMP_ID" -f value -c lb_network_ip)
+AMP_IP=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['addresses']['lb-mgmt-net'][0])" "$D/prove-amp-server.json")
 NSN=$(cat "$OS_PEER_VM_NETNS_DIR/$SRV")
 say "   amphora $AMP_ID: lb_network_ip $AMP_IP, server namespace $NSN"
 
@@ -113,10 +117,17 @@ try:
     s.connect((sys.argv[1], 9443)); print('open')
 except OSError as e:
     print(errno.errorcode.get(e.errno, 'timeout') if e.errno else 'timeout')" "$AMP_IP"; }
-for _ in $(seq 1 30); do R=$(probe); [ "$R" = open ] && break; sleep 2; done
+# The agent may still be starting: up to 60 tries, but 10 refusals in a row mean none is coming (the Nova
+# side's container answers within seconds of ACTIVE), and the flow would soon delete the server.
+REFUSED=0
+for _ in $(seq 1 60); do
+  R=$(probe); [ "$R" = open ] && break
+  if [ "$R" = ECONNREFUSED ]; then REFUSED=$((REFUSED + 1)); [ "$REFUSED" -ge 10 ] && break; else REFUSED=0; fi
+  sleep 1
+done
 case $R in
   open) AGENT=1; say "A3 peer -> $AMP_IP:9443 through o-hm0: connected (an amphora agent listens)";;
-  ECONNREFUSED) AGENT=0; say "A3 peer -> $AMP_IP:9443 through o-hm0: connection refused (the RST comes from $NSN through OVN: no agent listens)";;
+  ECONNREFUSED) AGENT=0; say "A3 peer -> $AMP_IP:9443 through o-hm0: connection refused $REFUSED times (the RST comes from $NSN through OVN: no agent listens)";;
   *) fail "peer -> $AMP_IP:9443: $R (EHOSTUNREACH: no ARP answer through OVN; timeout: dropped)";;
 esac
 ip -n "$NSN" -o addr show | grep -q " $AMP_IP/" || fail "$AMP_IP is not in $NSN"
