@@ -23,9 +23,13 @@ if (!manifestDir || !caFile || !outDir) {
 }
 const caBundle = Buffer.from(fs.readFileSync(caFile)).toString('base64');
 
+// Cluster API v1.14 moved the core provider's config/ (and main package) from the module root to core/
+// (sigs.k8s.io/cluster-api v1.14.2 core/config/crd); v1.12 has it at the root. The release set decides.
+const capiCore = fs.existsSync(path.join(manifestDir, 'cluster-api/core/config/crd/kustomization.yaml')) ? 'cluster-api/core' : 'cluster-api';
+
 /** The providers: where their kustomizations live, the webhook port of their manager, a name prefix. */
 const PROVIDERS = [
-  { name: 'capi', crd: 'cluster-api/config/crd', webhook: 'cluster-api/config/webhook', port: 9443 },
+  { name: 'capi', crd: `${capiCore}/config/crd`, webhook: `${capiCore}/config/webhook`, port: 9443 },
   { name: 'capi-kubeadm-bootstrap', crd: 'cluster-api/bootstrap/kubeadm/config/crd', webhook: 'cluster-api/bootstrap/kubeadm/config/webhook', port: 9444 },
   { name: 'capi-kubeadm-control-plane', crd: 'cluster-api/controlplane/kubeadm/config/crd', webhook: 'cluster-api/controlplane/kubeadm/config/webhook', port: 9445 },
   { name: 'capo', crd: 'cluster-api-provider-openstack/config/crd', webhook: 'cluster-api-provider-openstack/config/webhook', port: 9446 },

@@ -18,7 +18,8 @@ import {
 const CLUSTER = 'tbrerun';
 const NS = CLUSTER;
 const FLAVOR2 = 'tb.medium';
-const NEXT_PATCH = 'v1.34.11';
+// The patch after the testbed's (v1.34.10 → v1.34.11 on the v1.12 release set, v1.36.3 → v1.36.4 on current).
+const NEXT_PATCH = nextPatch(testbedVersion());
 const base: string[] = ['restrict_kubeapi=', 'worker_count=1'];
 let u: KaasUser;
 /** The settings of the last successful run (each test changes one thing on top). */
@@ -181,4 +182,10 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
 /** The testbed's Kubernetes version (the test's name is built when the file loads, inside the testbed run). */
 function testbedVersion(): string {
   return process.env.KAAS_TESTBED_ENV ? testbed().k8sVersion : 'the testbed version';
+}
+
+/** `vX.Y.Z` → `vX.Y.(Z+1)`; anything else is returned as it is (outside a testbed run). */
+function nextPatch(v: string): string {
+  const m = /^v(\d+)\.(\d+)\.(\d+)$/.exec(v);
+  return m ? `v${m[1]}.${m[2]}.${Number(m[3]) + 1}` : v;
 }

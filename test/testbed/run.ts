@@ -12,7 +12,8 @@
  * without it (and without a pattern) a short workload-side smoke follows the management scenarios (below,
  * KAAS_TESTBED_SMOKE=0 to leave it out; the smoke turns the data path on unless KAAS_TESTBED_DATAPATH=0).
  * edge-datapath (real packets through the ovn rows) runs in both only when testbed.env says DATAPATH=1
- * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). The run fails, never skips,
+ * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). KAAS_TESTBED_RELEASES=v1.12 (default) | current selects the
+ * release set testbed.sh builds and starts (docs/development/testbed-releases.md). The run fails, never skips,
  * when the testbed cannot be built or started: the reason is printed.
  */
 import { spawnSync } from 'node:child_process';
@@ -34,6 +35,11 @@ function stop(): void {
   spawnSync('bash', [script, 'stop', dir], { stdio: 'inherit', timeout: 300_000 });
 }
 
+const releases = process.env.KAAS_TESTBED_RELEASES ?? 'v1.12';
+if (!['v1.12', 'current'].includes(releases)) {
+  process.stderr.write(`[testbed] KAAS_TESTBED_RELEASES=${releases} is not a release set: use v1.12 (the default) or current\n`);
+  process.exit(2);
+}
 const workload = process.env.KAAS_TESTBED_WORKLOAD === '1';
 const patterns = process.argv.slice(2);
 // Without KAAS_TESTBED_WORKLOAD=1 (npm test, CI) the workload side still runs once, briefly (the smoke below).
@@ -41,7 +47,7 @@ const smoke = !workload && patterns.length === 0 && process.env.KAAS_TESTBED_SMO
 // The smoke sends real packets (issue 29): the data path is on unless KAAS_TESTBED_DATAPATH=0 says otherwise,
 // so the testbed is built and started with it from the first start (the peer's OVN runs from there on).
 if (smoke && process.env.KAAS_TESTBED_DATAPATH === undefined) process.env.KAAS_TESTBED_DATAPATH = '1';
-process.stderr.write(`[testbed] building (or finding up to date) the Go-built components and the peer's packages (data path ${process.env.KAAS_TESTBED_DATAPATH === '1' ? 'on' : 'off'})\n`);
+process.stderr.write(`[testbed] release set ${releases}: building (or finding up to date) the Go-built components and the peer's packages (data path ${process.env.KAAS_TESTBED_DATAPATH === '1' ? 'on' : 'off'})\n`);
 const built = spawnSync('bash', [script, 'build'], { stdio: 'inherit', timeout: 60 * 60_000 });
 if (built.status !== 0) {
   process.stderr.write(`[testbed] FAILED to build (exit ${built.status ?? built.signal}) after ${secs()}: the testbed tests did not run; see the lines above\n`);

@@ -45,10 +45,17 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-BIN=${KAAS_TESTBED_BIN:-$ROOT/.kaas-test/testbed-bin}
+# The release set (KAAS_TESTBED_RELEASES=v1.12|current, build.sh; docs/development/testbed-releases.md): each
+# has its own binaries directory, so switching sets relinks nothing.
+RELEASES=${KAAS_TESTBED_RELEASES:-v1.12}
+case "$RELEASES" in
+  v1.12) BIN=${KAAS_TESTBED_BIN:-$ROOT/.kaas-test/testbed-bin} ;;
+  current) BIN=${KAAS_TESTBED_BIN:-$ROOT/.kaas-test/testbed-bin-current} ;;
+  *) echo "testbed.sh: KAAS_TESTBED_RELEASES=$RELEASES is not a release set: use v1.12 (the default) or current" >&2; exit 2 ;;
+esac
 EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-172.24.4.0/24}
 PEER_SCRIPTS=${KAAS_TESTBED_PEER_SCRIPTS:-$ROOT/test/peer}   # the peer's start.sh/stop.sh
-K8S_VERSION=v1.34.10
+K8S_VERSION=   # the set's Kubernetes version, from BIN/releases.env (written by build.sh)
 
 die() { echo "testbed.sh: $*" >&2; exit 1; }
 T0=$(date +%s%N)
@@ -76,7 +83,7 @@ datapath_packages() {
 }
 
 if [ "$CMD" = build ]; then
-  bash "$HERE/build.sh" "$BIN"
+  KAAS_TESTBED_RELEASES=$RELEASES bash "$HERE/build.sh" "$BIN"
   [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && datapath_packages
   # The peer's Debian packages, while the registries are reachable (the namespace has no network).
   grep -q PEER_INSTALL_ONLY "$PEER_SCRIPTS/start.sh" || die "$PEER_SCRIPTS/start.sh cannot install its packages alone (PEER_INSTALL_ONLY)"
@@ -158,7 +165,14 @@ fi
 [ "$CMD" = start ] || usage
 
 # ---------------------------------------------------------------- build, namespace
-KAAS_TESTBED_WORKLOAD=$WORKLOAD KAAS_TESTBED_DATAPATH=$DATAPATH bash "$HERE/build.sh" "$BIN"
+# A DIR runs one release set: a testbed of the other set still running there is stopped first, not mixed.
+if [ -f "$DIR/testbed.env" ] && [ -f "$PIDS" ]; then
+  was=$(sed -n 's/^TESTBED_RELEASES=//p' "$DIR/testbed.env"); was=${was:-v1.12}
+  [ "$was" = "$RELEASES" ] || die "$DIR runs the release set $was, not $RELEASES: stop it first (testbed.sh stop $DIR)"
+fi
+KAAS_TESTBED_RELEASES=$RELEASES KAAS_TESTBED_WORKLOAD=$WORKLOAD KAAS_TESTBED_DATAPATH=$DATAPATH bash "$HERE/build.sh" "$BIN"
+K8S_VERSION=$(sed -n 's/^K8S_VERSION=//p' "$BIN/releases.env")
+[ -n "$K8S_VERSION" ] || die "$BIN/releases.env names no K8S_VERSION (build.sh writes it)"
 [ "$DATAPATH" = 1 ] && datapath_packages
 STARTED=""
 mkdir -p "$LOG" "$DIR/pki" "$DIR/settings"
@@ -383,6 +397,7 @@ TESTBED_FLAVOR=$FLAVOR
 TESTBED_EXTERNAL_NETWORK=public
 TESTBED_EXTERNAL_CIDR=$EXTERNAL_CIDR
 TESTBED_K8S_VERSION=$K8S_VERSION
+TESTBED_RELEASES=$RELEASES
 PATH=$BIN:$PATH
 CLUSTERCTL_DISABLE_VERSIONCHECK=true
 EOF
