@@ -45,7 +45,8 @@ describe('TLS faults are told apart: wrong CA, wrong host name, plain HTTP', () 
     tlsPort = await listen(tls);
     plainPort = await listen(plain);
   });
-  afterAll(() => servers.forEach((s) => s.close()));
+  // closeAllConnections: a kept-alive client socket would hold a closing server (and jest's worker) open.
+  afterAll(() => Promise.all(servers.map((s) => { s.closeAllConnections(); return new Promise<void>((r) => s.close(() => r())); })));
 
   it('the right CA and name: works (the fixture is sound)', async () => {
     const client = createHttpClient({ logger: createLogger({ quiet: true, write: () => undefined }), ca: pki.ca, retries: 0 });

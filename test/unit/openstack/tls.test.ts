@@ -27,7 +27,7 @@ describe('TLS: cacert and verify', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => { server.closeAllConnections(); return new Promise<void>((r) => server.close(() => r())); });
 
   it('an untrusted certificate fails with a hint to set cacert', async () => {
     const err = (await createHttpClient({ logger: memoryLogger(), cloud: 'c' }).send({ method: 'GET', url, service: 'Keystone' }).catch((e) => e)) as HttpError;
