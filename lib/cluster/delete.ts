@@ -8,6 +8,7 @@ import { cleanupCloud, orphanSweepNetwork, planCloudCleanup, sweepOrphanOvnVipPo
 import { ServiceMissing, type ClusterCloud } from './cloud.js';
 import { removeContexts, userKubeconfigFile } from './kubeconfig.js';
 import { contextPrefix, localKey, workloadKubeconfigPath, type LocalKey } from './local-state.js';
+import { ownedServerGroups, type OwnedServerGroups } from './server-group-owner.js';
 import { workloadAccess } from './workload-access.js';
 import { checkEndpoint } from './endpoint-check.js';
 import { findClusterNamespace } from './cluster-namespace.js';
@@ -115,6 +116,8 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   // A cluster made from a ClusterClass: its own class (SCS: named after the cluster) and the templates
   // it refers to go after the Cluster, when no other cluster uses the class.
   const topology: LiveTopology | undefined = live && isTopologyCluster(live) ? await readTopology(mgmt, ns, cluster) : undefined;
+  // Which server groups of kaas's names are this Cluster's: read before it is deleted (its templates go with it).
+  const owned: OwnedServerGroups = live ? await ownedServerGroups(mgmt, ns, cluster) : { servers: [] };
   if (live) {
     const steps = deleteSteps(live);
     if (steps.reason) deps.logger.warn(steps.reason);
@@ -163,7 +166,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   // no longer references, the credentials), but none a surviving ClusterClass refers to (delete-class.ts).
   if (!mgmtDown) await removeClassAndLeftovers(mgmt, { cluster, namespace: ns, topology, clusterGone: !live, dryRun: o.dryRun }, actions, deps.logger);
 
-  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm);
+  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm, owned);
   actions.push(...cleanup.map((c) => c.what));
   if (!o.dryRun) await cleanupCloud(cloud!, cleanup, deps.logger, deps.clock);
 
