@@ -28,7 +28,8 @@ jest.setTimeout(40 * 60_000);
 
 const ENV = 'staging';
 const NS = 'staging-tb';
-const APP = 'kaas-envs';
+/** The testbed cluster's app namespace, fresh per run (the harness runs no PVC-protection controller: see afterAll). */
+const APP = `kaas-envs-${Date.now().toString(36)}`;
 let tb: Testbed;
 let home: string;
 let stagingYaml: string;
@@ -202,6 +203,9 @@ afterAll(async () => {
   const demo = await openstack();
   for (const g of (await serverGroups().catch(() => [])).filter((x) => groupsBefore && !groupsBefore.includes(x.id))) await demo.send('compute', 'DELETE', `/os-server-groups/${g.id}`);
   dropMetricsApi(tb);
+  // The workload harness runs no PVC-protection controller, so the claim's kubernetes.io/pvc-protection finalizer is
+  // lifted here, as that controller would for an unused claim, or the namespace never finishes deleting.
+  try { wk(tb, ['-n', APP, 'patch', 'pvc', 'data-0', '--type', 'merge', '-p', '{"metadata":{"finalizers":null}}']); } catch { /* absent */ }
   try { wk(tb, ['delete', 'namespace', APP, '--wait=false']); } catch { /* absent */ }
   await until('the Service web\'s LB gone', 600_000, async () => (await tb.os.loadBalancers(lbName(tb, APP, 'web'))).length === 0).catch(() => undefined);
 });
