@@ -50,7 +50,8 @@ const KINDS = 'namespaces,services,deployments,daemonsets,configmaps,secrets,ser
 
 /** The testbed cluster's workload, as far as kaas could touch it. */
 function untouched(): Untouched {
-  const items = wkJson<{ items: any[] }>(tb, ['get', KINDS, '-A'])!.items;
+  // kubectl ≥ 1.21 leaves managedFields out of -o json unless asked.
+  const items = wkJson<{ items: any[] }>(tb, ['get', KINDS, '-A', '--show-managed-fields'])!.items;
   const key = (o: any) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
   return {
     servicesAndPvcs: items.filter((o) => (o.kind === 'Service' && o.spec.type === 'LoadBalancer') || o.kind === 'PersistentVolumeClaim')
@@ -125,6 +126,8 @@ test('Cluster API itself holds both Clusters tb (namespaces tb and staging-tb), 
   const clusters = (await listObjects(RES.cluster, undefined)).filter((c) => c.metadata.name === tb.cluster).map((c) => c.metadata.namespace).sort();
   expect(clusters).toEqual([NS, tb.env.WORKLOAD_NAMESPACE ?? tb.cluster].sort());
   expect(stagingFip).not.toBe(tbFip);
+  // The snapshot sees what kaas applied there (its add-ons), so "unchanged" below compares something.
+  expect(before.kaasWrites.length).toBeGreaterThan(10);
   expect(before.servicesAndPvcs).toEqual(expect.arrayContaining([expect.stringMatching(`^Service/${APP}/web `), expect.stringMatching(`^PersistentVolumeClaim/${APP}/data-0 `)]));
 });
 
