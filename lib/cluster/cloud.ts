@@ -82,7 +82,7 @@ export function openstackClusterCloud(c: Connection): ClusterCloud {
     capabilities: () => detectCapabilities(c),
     imageNames: () => listImageNames(c, glanceRoot(url('image'))),
     flavors: async () => (await listFlavors(c, nova())).map((f) => ({ name: f.name, disk: f.disk })),
-    serverGroups: async () => (await listServerGroups(c, nova())).map((g) => ({ id: g.id, name: g.name, policy: g.policy ?? g.policies?.[0] ?? '' })),
+    serverGroups: async () => (await listServerGroups(c, nova())).map((g) => ({ id: g.id, name: g.name, policy: g.policy ?? g.policies?.[0] ?? '', members: g.members ?? [] })),
     async createServerGroup(name, policy) {
       const g = await createServerGroup(c, nova(), name, policy);
       return { id: g.id, name: g.name, policy: g.policy ?? policy };

@@ -11,6 +11,8 @@ export interface ExistingServerGroup {
   id: string;
   name: string;
   policy: string;
+  /** Nova server ids in the group (delete-cluster keeps a group another cluster's servers are in). */
+  members?: string[];
 }
 
 /** What to do about one group. */

@@ -22,7 +22,10 @@ export function liveClusterNamespace(cluster: string, found: string[], setting =
   if (setting && sorted.length && sorted[0] !== setting) {
     return refused({
       message: `Cluster ${cluster} exists in namespace ${sorted[0]}, not in namespace ${setting} (setting namespace)`,
-      hint: `set namespace: ${sorted[0]} to converge on it (kaas settings show shows where the setting comes from)`,
+      // Not only "converge on it": when another environment's cluster of the same name is there (two settings files,
+      // one management cluster), that advice would make this environment change the other's cluster.
+      hint: `if it is this environment's cluster, set namespace: ${sorted[0]} to converge on it (kaas settings show shows where the setting comes from); `
+        + `if it is another environment's cluster of the same name, give this one another name or another management cluster: kaas keeps one Cluster of a name per management cluster`,
     });
   }
   return decided(sorted[0]);

@@ -103,7 +103,10 @@ test('migrate-ingress protection: every SecurityPolicy Envoy Gateway\'s controll
     const { namespace, name } = p.metadata;
     const live = await until(`SecurityPolicy ${namespace}/${name} Accepted`, 180_000, () => {
       const sp = wkJson(tb, ['-n', namespace, 'get', 'securitypolicy', name]);
-      const ok = sp?.status?.ancestors?.some((a: any) => a.ancestorRef?.name === 'kaas' && a.conditions?.some((c: any) => c.type === 'Accepted' && c.status === 'True'));
+      // Every status the controller wrote for kaas's Gateway (one per listener section it reaches) says Accepted True: a
+      // policy Envoy Gateway refused on any of them (Accepted False, e.g. an extAuth backend without endpoints) never passes.
+      const mine = (sp?.status?.ancestors ?? []).filter((a: any) => a.ancestorRef?.kind === 'Gateway' && a.ancestorRef?.name === 'kaas' && a.ancestorRef?.namespace === GW_NS);
+      const ok = mine.length > 0 && mine.every((a: any) => a.conditions?.some((c: any) => c.type === 'Accepted' && c.status === 'True'));
       return ok ? sp : undefined;
     }).catch((e: Error) => {
       note(tb, `SecurityPolicy ${namespace}/${name}: ${JSON.stringify(wkJson(tb, ['-n', namespace, 'get', 'securitypolicy', name])?.status)}`);
@@ -127,7 +130,11 @@ function securityPolicies(out: string): any[] {
     : []);
 }
 
-/** What a converted policy needs in the cluster before Envoy Gateway accepts it: its .htpasswd Secret ({SHA}, Envoy's only hash), its extAuth Service. */
+/**
+ * What a converted policy needs in the cluster before Envoy Gateway accepts it: its .htpasswd Secret ({SHA}, Envoy's only
+ * hash), its extAuth Service with a ready endpoint (Envoy Gateway v1.9 refuses the policy, Accepted False "ExtAuth: no ready
+ * endpoints for the related Service", while none is ready: a Deployment KWOK runs, as the user's auth proxy).
+ */
 function policyPrerequisites(p: any): object[] {
   const ns = p.metadata.namespace;
   const out: object[] = [];
@@ -139,6 +146,16 @@ function policyPrerequisites(p: any): object[] {
   for (const b of p.spec.extAuth?.http?.backendRefs ?? []) {
     out.push({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: b.namespace ?? ns } });
     out.push({ apiVersion: 'v1', kind: 'Service', metadata: { name: b.name, namespace: b.namespace ?? ns }, spec: { selector: { app: b.name }, ports: [{ name: 'http', port: b.port }] } });
+    out.push({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: b.name, namespace: b.namespace ?? ns },
+      spec: {
+        selector: { matchLabels: { app: b.name } },
+        template: {
+          metadata: { labels: { app: b.name } },
+          spec: { containers: [{ name: 'auth', image: 'registry.k8s.io/e2e-test-images/agnhost:2.53', args: ['netexec', `--http-port=${b.port}`], ports: [{ containerPort: b.port }] }] },
+        },
+      },
+    });
   }
   return out;
 }

@@ -32,13 +32,13 @@ export function testbed(): Testbed {
 
 export interface Run { code: number | null; stdout: string; stderr: string; ms: number }
 
-/** The built kaas (dist/bundle/kaas.js) with the testbed's environment, `--settings-dir DIR/settings --env testbed` appended. */
-export function kaas(tb: Testbed, args: string[], opts: { sets?: Record<string, string>; timeoutMs?: number; home?: string } = {}): Run {
+/** The built kaas (dist/bundle/kaas.js) with the testbed's environment, `--settings-dir DIR/settings --env testbed` (or `opts.env`) appended. */
+export function kaas(tb: Testbed, args: string[], opts: { sets?: Record<string, string>; timeoutMs?: number; home?: string; env?: string } = {}): Run {
   const sets = Object.entries(opts.sets ?? {}).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
   const home = opts.home ?? path.join(tb.dir, 'workload', 'home');
   fs.mkdirSync(home, { recursive: true });
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'bundle', 'kaas.js'), ...args, '--settings-dir', path.join(tb.dir, 'settings'), '--env', 'testbed', ...sets], {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'bundle', 'kaas.js'), ...args, '--settings-dir', path.join(tb.dir, 'settings'), '--env', opts.env ?? 'testbed', ...sets], {
     cwd: ROOT, encoding: 'utf8', timeout: opts.timeoutMs ?? 900_000,
     env: { PATH: tb.env.PATH, HOME: home, OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE, CLUSTERCTL_DISABLE_VERSIONCHECK: 'true', NO_COLOR: '1', COLUMNS: '200' },
   });

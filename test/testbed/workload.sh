@@ -274,9 +274,12 @@ mk() { kubectl --kubeconfig "$MGMT_KUBECONFIG" "$@"; }
 wk() { kubectl --kubeconfig "$WK" "$@"; }
 while :; do
   mk -n "$CNS" get openstackmachines -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o json 2>/dev/null |
+    # Only machines with an address: a tab is whitespace to `read`, so an empty field would shift the next
+    # one into ip (a control-plane Node with InternalIP "cp", labelled as a worker, kept for good: KCP then
+    # cannot reach its etcd member and create-cluster waits for ControlPlaneAvailable until its deadline).
     jq -r '.items[] | select(.spec.providerID != null) | [.metadata.name, .spec.providerID,
       ((.status.addresses // []) | map(select(.type == "InternalIP")) | .[0].address // ""),
-      (if .metadata.labels["cluster.x-k8s.io/control-plane"] != null then "cp" else "worker" end)] | @tsv' |
+      (if .metadata.labels["cluster.x-k8s.io/control-plane"] != null then "cp" else "worker" end)] | select(.[2] != "") | @tsv' |
     while IFS=$'\t' read -r name pid ip role; do
       [ -n "$ip" ] || continue
       # The kubelet API of every node (KWOK on :10250) is reached at the node's InternalIP, as the

@@ -4,6 +4,7 @@ import { HttpError } from '../../openstack/http-error.js';
 import { serverGroupNames } from '../../plan/server-groups.js';
 import { ServiceMissing, type ClusterCloud } from '../cloud.js';
 import { waitFor, type Clock } from '../wait.js';
+import { serverGroupKept, type OwnedServerGroups } from './server-group-owner.js';
 
 /**
  * What CAPO and OCCM can leave behind in the cloud after a Cluster is gone, found by name:
@@ -33,7 +34,11 @@ export function inTokenProject(resourceProject: string | undefined, tokenProject
 }
 
 /** Lists what to delete, in a safe order (FIPs before their LBs, LBs before their security groups). */
-export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, prefix: string, namespace: string, logger?: Logger, occmName = cluster): Promise<CleanupItem[]> {
+/**
+ * `owned`: which server groups the Cluster uses and its servers (server-group-owner.ts); without it every group of kaas's
+ * names that holds no server is taken (no Cluster is known, so any server in a group is another cluster's).
+ */
+export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, prefix: string, namespace: string, logger?: Logger, occmName = cluster, owned: OwnedServerGroups = { servers: [] }): Promise<CleanupItem[]> {
   // A service missing from the catalog has nothing of ours to clean up: say so and go on.
   const orNone = async <T>(what: string, fn: () => Promise<T[]>): Promise<T[]> => {
     try {
@@ -56,7 +61,9 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
   for (const lb of lbs) items.push({ kind: 'load balancer', id: lb.id, what: `Octavia load balancer ${lb.name} (${lb.id})` });
   const names = serverGroupNames(prefix, cluster);
   for (const g of (await orNone('server groups', () => cloud.serverGroups())).filter((x) => x.name === names.controller || x.name === names.worker)) {
-    items.push({ kind: 'server group', id: g.id, what: `server group ${g.name} (${g.id})` });
+    const kept = serverGroupKept(g, owned, `${namespace}/${cluster}`);
+    if (kept) logger?.warn(`server group ${g.name} (${g.id}) is kept: ${kept}`);
+    else items.push({ kind: 'server group', id: g.id, what: `server group ${g.name} (${g.id})` });
   }
   const capoPrefix = `k8s-cluster-${namespace}-${cluster}-secgroup-`;
   const occm = (sg: { name: string; description?: string }) =>

@@ -20,6 +20,7 @@ import { retryingProbe, waitFor } from '../wait.js';
 import { isTopologyCluster, readTopology, type LiveTopology } from '../topology/topology.js';
 import { removeClassAndLeftovers } from './class.js';
 import { clusterApiMissing } from '../preflight.js';
+import { ownedServerGroups, type OwnedServerGroups } from './server-group-owner.js';
 
 /**
  * `kaas delete-cluster <cluster>`: LoadBalancer Services and PVCs first, waiting until OCCM and
@@ -115,6 +116,8 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   // A cluster made from a ClusterClass: its own class (SCS: named after the cluster) and the templates
   // it refers to go after the Cluster, when no other cluster uses the class.
   const topology: LiveTopology | undefined = live && isTopologyCluster(live) ? await readTopology(mgmt, ns, cluster) : undefined;
+  // Which server groups of kaas's names are this Cluster's: read before it is deleted (its templates go with it).
+  const owned: OwnedServerGroups = live ? await ownedServerGroups(mgmt, ns, cluster) : { servers: [] };
   if (live) {
     const steps = deleteSteps(live);
     if (steps.reason) deps.logger.warn(steps.reason);
@@ -163,7 +166,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   // no longer references, the credentials), but none a surviving ClusterClass refers to (delete-class.ts).
   if (!mgmtDown) await removeClassAndLeftovers(mgmt, { cluster, namespace: ns, topology, clusterGone: !live, dryRun: o.dryRun }, actions, deps.logger);
 
-  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm);
+  const cleanup = await planCloudCleanup(cloud!, cluster, s.prefix, ns, deps.logger, occm, owned);
   actions.push(...cleanup.map((c) => c.what));
   if (!o.dryRun) await cleanupCloud(cloud!, cleanup, deps.logger, deps.clock);
 

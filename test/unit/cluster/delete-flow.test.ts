@@ -47,7 +47,7 @@ function provisioned() {
   const c = calls(sb.mgmt, sb.workload);
   return {
     sb, c,
-    found: [c.clusterList(['default']), c.getCluster('get-cluster-provisioned.json')],
+    found: [c.clusterList(['default']), c.getCluster('get-cluster-provisioned.json'), c.machineTemplates()],
     deleteIt: c.kc(c.m('delete', 'clusters.v1beta2.cluster.x-k8s.io/demo', '--namespace', 'default', '--ignore-not-found', '--wait=false')),
     noLeftovers: c.kc(c.m('get', 'openstackmachinetemplates,kubeadmconfigtemplates,secrets', '--namespace', 'default', '--selector', 'cluster.x-k8s.io/cluster-name=demo,app.kubernetes.io/managed-by=kaas', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
   };
@@ -77,6 +77,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       // A cluster kaas created before it had namespaces: found in default.
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
+      c.machineTemplates(),
       c.getKubeconfig(),
       // Not waiting for OCCM's finalizer (review n3): kaas follows the load balancer in Octavia.
       c.kc(c.w('delete', 'service', 'ingress-nginx-controller', '--namespace', 'ingress-nginx', '--ignore-not-found', '--wait=false')),
@@ -155,6 +156,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       // A cluster kaas created before it had namespaces: found in default.
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
+      c.machineTemplates(),
       // The management cluster's Secret first, although a kubeconfig is recorded (it may hold an expired certificate).
       c.getKubeconfig(),
       c.kc(c.w('get', 'services', '--all-namespaces', '-o', 'json'), { stdoutFile: `${R}/empty-list.json` }),
@@ -233,6 +235,7 @@ describe('delete-cluster against fake kubectl/clusterctl and a fake cloud', () =
       // A cluster kaas created before it had namespaces: found in default.
       c.clusterList(['default']),
       c.getCluster('get-cluster-provisioned.json'),
+      c.machineTemplates(),
       // No Secret: the recorded file, once its server is the Cluster's endpoint (the CA Secret unreadable: endpoint only).
       noSecret(c),
       c.kc(c.m(...c.get('secret', 'demo-ca', 'default')), { stderr: 'Error from server (NotFound): secrets "demo-ca" not found\n', exitCode: 1 }),

@@ -13,7 +13,7 @@ import type { LoadBalancerPlan } from '../../../lib/plan/types.js';
 export interface FakeCloudState {
   images: string[];
   flavors: { name: string; disk?: number }[];
-  serverGroups: { id: string; name: string; policy: string }[];
+  serverGroups: { id: string; name: string; policy: string; members?: string[] }[];
   externalNetworks: { id: string; name: string }[];
   servers: Record<string, string[]>;
   octaviaVersion: string;

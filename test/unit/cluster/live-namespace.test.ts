@@ -15,7 +15,8 @@ describe('liveClusterNamespace: where the live Cluster is, and whether the run m
     ['several namespaces even when one is the set one', ['capi', 'demo'], 'capi', { message: 'Cluster demo exists in several namespaces (capi, demo)', hint: 'set the namespace setting to the one kaas manages' }],
     ['another namespace than the set one', ['demo'], 'capi', {
       message: 'Cluster demo exists in namespace demo, not in namespace capi (setting namespace)',
-      hint: 'set namespace: demo to converge on it (kaas settings show shows where the setting comes from)' }],
+      hint: 'if it is this environment\'s cluster, set namespace: demo to converge on it (kaas settings show shows where the setting comes from); '
+        + 'if it is another environment\'s cluster of the same name, give this one another name or another management cluster: kaas keeps one Cluster of a name per management cluster' }],
   ])('refused: %s', (_n, found, setting, refusal) => {
     expect(liveClusterNamespace('demo', found, setting)).toEqual({ ok: false, reasons: [], refusals: [refusal] });
   });

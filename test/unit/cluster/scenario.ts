@@ -54,6 +54,8 @@ export function calls(mgmtKubeconfig: string, workloadKubeconfig: string) {
     getCluster: (file?: string, ns = 'default') => kc(m(...get('clusters.v1beta2.cluster.x-k8s.io', 'demo', ns)), file ? { stdoutFile: `${R}/${file}` } : { stderrFile: `${R}/error-cluster-not-found.txt`, exitCode: 1 }),
     /** `get clusters --all-namespaces`: where Clusters named demo are (how kaas finds the namespace). */
     clusterList: (namespaces: string[]) => kc(m('get', 'clusters.v1beta2.cluster.x-k8s.io', '--all-namespaces', '-o', 'json'), { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: namespaces.map((namespace) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'demo', namespace } })) }) }),
+    /** The machine templates and OpenStackMachines delete-cluster reads before the Cluster goes (server-group-owner.ts). */
+    machineTemplates: (file = 'get-machine-templates-and-machines.json', ns = 'default') => kc(m('get', 'openstackmachinetemplates.v1beta1.infrastructure.cluster.x-k8s.io,openstackmachines.v1beta1.infrastructure.cluster.x-k8s.io', '--namespace', ns, '-o', 'json'), { stdoutFile: `${R}/${file}` }),
     connectionRefused: () => kc(m('api-versions'), { stderrFile: `${K}/error-connection-refused.txt`, exitCode: 1 }),
     m, w, kc, ssa, get,
   };

@@ -20,8 +20,9 @@ const T = 600_000;
 
 /**
  * Issue 31 §1 (newcomer B2, m12): staging.yaml and prod.yaml both have a cluster demo, in namespaces
- * staging-demo and prod-demo, each environment with its own management cluster (one management
- * cluster refuses a second Cluster demo in another namespace). Before, both used ~/.kube/kaas/demo.yaml,
+ * staging-demo and prod-demo, each environment with its own management cluster (kaas refuses a
+ * second Cluster demo on one management cluster, cluster-namespace.ts; Cluster API itself holds both:
+ * the testbed's edge-envs scenario shows the one-management-cluster case on real apiservers). Before, both used ~/.kube/kaas/demo.yaml,
  * ~/.kube/kaas/demo/applied/ and the context demo-admin@demo, and delete-cluster demo --env staging
  * deleted every LoadBalancer Service and PVC through whatever that file reached.
  */
