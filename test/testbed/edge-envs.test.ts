@@ -104,8 +104,9 @@ beforeAll(async () => {
     const made = await demo.send('compute', 'POST', '/os-server-groups', { server_group: { name, policy } });
     expect({ name, status: made.status }).toEqual({ name, status: 200 });
   }
-  for (const args of [['create', 'namespace', NS], ['apply', '--server-side', '--field-manager', 'kaas', '-f', path.join(dir, 'cluster.yaml')]]) {
-    const r = await kubectl(args);
+  // The namespace stays after a delete-cluster (an earlier run's): made idempotently.
+  for (const args of [['apply', '--server-side', '-f', '-'], ['apply', '--server-side', '--field-manager', 'kaas', '-f', path.join(dir, 'cluster.yaml')]]) {
+    const r = await kubectl(args, args.includes('-') ? { input: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }) } : {});
     expect({ args: args.join(' '), code: r.code, err: r.stderr }).toEqual({ args: args.join(' '), code: 0, err: '' });
   }
   stagingFip = await until(`Cluster ${NS}/tb's controlPlaneEndpoint`, 900_000, async () => (await getObject(RES.cluster, tb.cluster, NS))?.spec.controlPlaneEndpoint?.host as string | undefined);
