@@ -4,7 +4,7 @@ import { appliedDir, type LocalKey } from '../state/local-state.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
-import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from './render.js';
+import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../plan/edge-names.js';
 
 /**
  * What kaas applied to a workload cluster, kept as files (like the SCS scripts'

@@ -13,9 +13,8 @@ import type { IngressDecision } from './decide.js';
 import type { ClusterNames } from '../plan/cluster-model.js';
 import { edgeExpectation, expectedLbName, type EdgeExpectation } from '../plan/edge-expectation.js';
 import { decideRealIpCidr, hasLbAddress, serviceLbStatus, type ServiceLbStatus } from './real-ip.js';
-import {
-  ADMISSION_JOBS, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE, type RenderedIngress,
-} from './render.js';
+import { ADMISSION_JOBS, type RenderedIngress } from './render.js';
+import { CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../plan/edge-names.js';
 
 /** Time limits of the waits, in seconds; `pollMs` between Service reads. */
 export interface ApplyTimeouts {

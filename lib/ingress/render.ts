@@ -3,10 +3,7 @@ import { VARIANT_PATCHES, type IngressPlan } from '../plan/ingress.js';
 import { applyPatches, findObject, objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
 import { bundledTemplate, readBundledObjects } from '../render/bundled.js';
 import { validateObjects } from '../render/schema.js';
-
 import { CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../plan/edge-names.js';
-
-export { CONTROLLER_CONFIGMAP, CONTROLLER_DEPLOYMENT, CONTROLLER_SERVICE, INGRESS_NAMESPACE } from '../plan/edge-names.js';
 
 /** The admission Jobs: immutable once created, so they are deleted before a re-apply (SCS issue #151). */
 export const ADMISSION_JOBS = ['ingress-nginx-admission-create', 'ingress-nginx-admission-patch'];
