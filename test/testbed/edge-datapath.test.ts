@@ -157,7 +157,8 @@ test('kaas check-lb on ovn: passes for real with the fixed provider; on 3.0.0 fa
   expect(report.provider).toBe('ovn');
   const by = Object.fromEntries(report.checks.map((c) => [c.check, c]));
   if (fipHealthChecked(dp.providerVersion)) {
-    expect(report.checks.map((c) => `${c.check} ${c.result}`)).toEqual(['cluster-answers pass', 'local-answers pass', 'local-client-ip pass', 'local-podless-nodes pass']);
+    // With the detail, so that a failure in CI says what failed (the scenario log stays on the machine).
+    expect(report.checks.map((c) => `${c.check} ${c.result}${c.result === 'pass' ? '' : `: ${c.detail}`}`)).toEqual(['cluster-answers pass', 'local-answers pass', 'local-client-ip pass', 'local-podless-nodes pass']);
     expect(r.code).toBe(0);
   } else {
     expect(r.code).toBe(1);
