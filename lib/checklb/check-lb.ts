@@ -73,6 +73,30 @@ async function waitAddress(k: Kubectl, name: string, o: Required<Pick<CheckLbOpt
   }
 }
 
+/**
+ * A previous run removes the namespace without waiting (its load balancers go with it, in OCCM's time). A
+ * run started meanwhile must not apply into it: kubectl is refused the Deployment, and the old Services —
+ * still answering — would be judged instead of this run's. So wait, bounded, until it is gone.
+ */
+async function waitPreviousRunGone(k: Kubectl, o: Required<Pick<CheckLbOptions, 'addressSec' | 'pollMs'>>, logger: Logger, sleep: (ms: number) => Promise<void>): Promise<void> {
+  type Ns = { metadata?: { deletionTimestamp?: string } };
+  let ns = await k.getJson<Ns>('namespace', CHECK_NAMESPACE);
+  if (!ns?.metadata?.deletionTimestamp) return;
+  const step = logger.step(`waiting for namespace ${CHECK_NAMESPACE} of a previous check to be removed (with its load balancers)`);
+  const deadline = Date.now() + o.addressSec * 1000;
+  while (ns?.metadata?.deletionTimestamp) {
+    if (Date.now() >= deadline) {
+      step.fail();
+      throw new UsageError(`namespace ${CHECK_NAMESPACE} of a previous check-lb run is still being deleted after ${o.addressSec}s; nothing was applied`, {
+        hint: `kubectl get namespace ${CHECK_NAMESPACE} -o yaml (its finalizers and conditions say what holds it; OCCM must delete the Services' load balancers), then run check-lb again`,
+      });
+    }
+    await sleep(o.pollMs);
+    ns = await k.getJson<Ns>('namespace', CHECK_NAMESPACE);
+  }
+  step.succeed();
+}
+
 async function exercise(address: string, port: number, o: { warmup: number; tries: number; requestMs: number }, probe: NonNullable<CheckLbDeps['probe']>, sleep: (ms: number) => Promise<void>): Promise<ServiceRun> {
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}/`;
   const warmup: Probe[] = [];
@@ -111,6 +135,8 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
   const chosen = pickNodes(facts);
   if (!chosen.length) throw new UsageError(`cluster ${o.cluster} has no node that load balancers send to (all are control-plane or excluded)`, { hint: 'kubectl get nodes --show-labels' });
   logger.info(`echo pods on ${chosen.join(', ')} (of ${facts.filter((f) => !f.excluded).length} LB nodes)`);
+
+  await waitPreviousRunGone(k, t, logger, sleep);
 
   const signals = deps.signals ?? process;
   const exit = deps.exit ?? ((code: number) => process.exit(code));

@@ -24,9 +24,9 @@
 # Per node (VM namespace V, node IP N): a veth "mg-<id8>" (testbed side, no address) <-> "mgmt0" (in V,
 # 169.254.100.<k>/32) and in V a /32 route to the apiserver address through mgmt0: kube-proxy reaches the
 # workload apiserver out of band, never through the cloud's network (where that address is a load balancer's
-# floating IP). ip_forward=1 in V. kube-proxy in V: iptables mode (kube-proxy's default, what kubeadm's
-# clusters run), nodePortAddresses [primary] (NodePorts and healthCheckNodePorts on N only, not on mgmt0),
-# conntrack.maxPerCore 0 (nf_conntrack_max is read-only outside the initial namespace:
+# floating IP). ip_forward=1 in V. Pod traffic between nodes is encapsulated (datapath-tunnel.sh). kube-proxy
+# in V: iptables mode (kube-proxy's default, what kubeadm's clusters run), nodePortAddresses [primary]
+# (NodePorts and healthCheckNodePorts on N only, not on mgmt0 or the tunnel), conntrack.maxPerCore 0 (nf_conntrack_max is read-only outside the initial namespace:
 # cmd/kube-proxy/app/server_linux.go@v1.34.10 setupConntrack), clusterCIDR = the pod pool (no podCIDR needed).
 #
 # The loop runs under `nsenter --net` (not `ip netns exec`): namespaces added from inside `ip netns exec`
@@ -126,6 +126,8 @@ wk() { kubectl --kubeconfig "$KC" "$@"; }
 export PATH="$DP/bin:$PATH"
 # shellcheck source=datapath-pods.sh
 . "$HERE/datapath-pods.sh"
+# shellcheck source=datapath-tunnel.sh
+. "$HERE/datapath-tunnel.sh"
 
 # "node netns" for every Node whose VM is known: the map file, or Machine.status.nodeRef -> OpenStackMachine.
 node_netns() {
@@ -169,6 +171,7 @@ ensure_node() { # node ip vm-netns
     echo "$link" > "$d/mgmt-link"
     log "node $name ($ip): $v, management NIC $link <-> mgmt0 169.254.100.$k, route to $API_HOST"
   fi
+  ensure_tunnel "$v" "$ip" "$name" || return 1
   dp_running "kube-proxy/$name" && return 0
   printf '%s\n' "apiVersion: kubeproxy.config.k8s.io/v1alpha1" "kind: KubeProxyConfiguration" \
     "clientConnection: {kubeconfig: $DP/kube-proxy.kubeconfig}" "hostnameOverride: $name" "mode: iptables" \

@@ -5,9 +5,9 @@
 #   - netns kaas-pod-<uid8> with eth0 = the pod IP/32, default route via 169.254.1.1 (onlink); in the node's
 #     VM namespace the other end "kp-<uid8>" with proxy ARP and a /32 route to the pod: Calico's own
 #     layout (kaas's default CNI), so kube-proxy's DNAT on that node reaches the pod;
-#   - in every other data-path node a /32 route to the pod via its node's InternalIP (on the node network),
-#     so kube-proxy on a pod-less node forwards (externalTrafficPolicy Cluster, ClusterIPs). All these
-#     routes carry protocol 199 and are reconciled each pass (stale ones removed);
+#   - in every other data-path node a /32 route to the pod through the tunnel to its node (datapath-tunnel.sh:
+#     encapsulated, as Calico does), so kube-proxy on a pod-less node forwards (externalTrafficPolicy
+#     Cluster, ClusterIPs). All these routes carry protocol 199 and are reconciled each pass (stale ones removed);
 #   - the pod's program, in its own process group, restarted when it exits or its configuration changes:
 #       image registry.k8s.io/e2e-test-images/agnhost  -> BIN/agnhost with the container's command/args
 #                                                        (a leading /agnhost dropped; $(VAR) not expanded)
@@ -131,13 +131,18 @@ sync_pods() {
     [ -d "$p" ] || continue; u=$(basename "$p")
     [[ "$seen" == *" $u "* ]] || drop_pod "$u"
   done
-  # Routes to the pods, in every data-path node (protocol 199 marks them as this loop's).
+  # Routes to the pods, in every data-path node (protocol 199 marks them as this loop's): a local pod through
+  # its veth, a pod on another node through the tunnel (datapath-tunnel.sh), and the other nodes' tunnel addresses.
   while IFS=$'\t' read -r n nip v; do
     want=""
+    while read -r r; do
+      # shellcheck disable=SC2086
+      [ -n "$r" ] && ip -n "$v" route replace $r proto 199 2>/dev/null && want="$want ${r%% *} "
+    done < <(tunnel_peers "$n" "$v")
     for p in "$DP"/pods/*/; do
       [ -f "$p/ip" ] || continue; u=$(basename "$p")
       if [ "$(cat "$p/node")" = "$n" ]; then r="$(cat "$p/ip") dev kp-$u scope link"
-      else r="$(cat "$p/ip") via $(awk -v m="$(cat "$p/node")" '$1==m{print $2}' "$DP/nodes.tsv") dev eth0 onlink"; fi
+      else r="$(cat "$p/ip") via $(tunnel_ip "$(awk -v m="$(cat "$p/node")" '$1==m{print $2}' "$DP/nodes.tsv")") dev $TUN onlink"; fi
       # shellcheck disable=SC2086
       ip -n "$v" route replace $r proto 199 2>/dev/null && want="$want $(cat "$p/ip") "
     done

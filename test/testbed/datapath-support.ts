@@ -51,10 +51,27 @@ export interface Answer { ok: boolean; node?: string; client?: string; peer?: st
 
 /** One request from the client namespace: `curl -s --max-time 2 http://<ip>/`. */
 export function request(dp: DataPath, ip: string): Answer {
-  const r = spawnSync('ip', ['netns', 'exec', dp.clientNetns, 'curl', '-s', '--max-time', '2', `http://${ip}/`], { encoding: 'utf8', timeout: 10_000 });
+  return curlIn(dp.clientNetns, `http://${ip}/`);
+}
+
+/** `curl -s --max-time 2 <url>` inside network namespace `netns`, read as the nginx stand-in's answer. */
+function curlIn(netns: string, url: string): Answer {
+  const r = spawnSync('ip', ['netns', 'exec', netns, 'curl', '-s', '--max-time', '2', url], { encoding: 'utf8', timeout: 10_000 });
   const m = /^node=(\S+) client=(\S+) peer=(\S+)$/m.exec(r.stdout ?? '');
   if (r.status === 0 && m) return { ok: true, node: m[1], client: m[2], peer: m[3] };
   return { ok: false, error: r.status === 28 ? 'timeout' : `curl exit ${r.status ?? r.signal}: ${(r.stdout ?? '').slice(0, 80)}` };
+}
+
+/**
+ * One request from inside a node's "VM" (its network namespace, from the data-path loop's
+ * DIR/datapath/nodes.tsv), and the node's pod-network tunnel address (datapath-tunnel.sh's vxlan.kaas).
+ */
+export function fromNode(tb: Testbed, node: string, url: string): Answer & { tunnelAddress?: string } {
+  const line = fs.readFileSync(path.join(tb.env.TESTBED_DIR, 'datapath', 'nodes.tsv'), 'utf8').split('\n').map((l) => l.split('\t')).find((f) => f[0] === node);
+  if (!line?.[2]) throw new Error(`node ${node} has no data path (not in ${tb.env.TESTBED_DIR}/datapath/nodes.tsv)`);
+  const addr = spawnSync('ip', ['-n', line[2], '-4', '-o', 'addr', 'show', 'dev', 'vxlan.kaas'], { encoding: 'utf8' });
+  const tunnelAddress = /\binet (\d+\.\d+\.\d+\.\d+)\//.exec(addr.stdout ?? '')?.[1];
+  return { ...curlIn(line[2], url), tunnelAddress };
 }
 
 /** `n` requests in a row. */

@@ -19,7 +19,7 @@
  * Selected without the data path, it fails (dataPath throws in beforeAll); it never skips.
  */
 import { jest } from '@jest/globals';
-import { burst, dataPath, fipHealthChecked, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
+import { burst, dataPath, fipHealthChecked, fromNode, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
 import { INGRESS_ROWS } from './ingress-rows.js';
 import { readLb, serviceWithAddress, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
@@ -148,6 +148,19 @@ describe.each(ROWS)('data path of row $variant: requests from the internet clien
     if (fipHealthChecked(dp.providerVersion)) expect(tally(b)).toEqual([`${N} node=${w.name} client=${dp.clientAddress} peer=${dp.clientAddress}`]);
     else expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
   });
+});
+
+// The pod network between nodes (datapath-tunnel.sh): kube-proxy on a node without the pod forwards to the pod
+// on another node, encapsulated as Calico does, so only node addresses cross the cloud's port security.
+// Without it ETP Cluster's forwards timed out, and check-lb's cluster-answers failed by chance (CI, 2026-11-27).
+test('pod network: from the worker without the controller, its Service\'s ClusterIP answers through the tunnel; the pod sees that node\'s tunnel address', () => {
+  const pod = JSON.parse(wk(tb, ['-n', SVC.ns, 'get', 'pods', '-l', 'app.kubernetes.io/component=controller', '-o', 'json'])).items[0];
+  const other = workers(tb).find((w) => w.name !== pod.spec.nodeName)!;
+  const clusterIp = JSON.parse(wk(tb, ['-n', SVC.ns, 'get', 'service', SVC.name, '-o', 'json'])).spec.clusterIP as string;
+  const answers = Array.from({ length: 5 }, () => fromNode(tb, other.name, `http://${clusterIp}/`));
+  note(tb, `pod network from ${other.name} to ${clusterIp}: ${tally(answers).join('; ')}`);
+  expect(answers[0].tunnelAddress).toMatch(/^10\.244\.\d+\.\d+$/);
+  expect(tally(answers)).toEqual([`5 node=${pod.spec.nodeName} client=${answers[0].tunnelAddress} peer=${answers[0].tunnelAddress}`]);
 });
 
 test('kaas check-lb on ovn: passes for real with the fixed provider; on 3.0.0 fails naming the floating-IP cause and the fix', () => {

@@ -99,11 +99,12 @@ check "node-b:$INP without the PROXY header -> no answer" "" "$(raw 10.8.0.12 "$
 check "nginx logged the headerless request as a broken PROXY header" yes "$([ "$(cat "$DIR"/datapath/pods/*/nginx-error.log 2>/dev/null | grep -c "broken header")" -ge 1 ] && echo yes)"
 check "node-a:$INP (no controller there) -> dropped" timeout "$(get "http://10.8.0.11:$INP/" 3)"
 
-# externalTrafficPolicy Cluster: node-b forwards to the pod on node-a (route via node-a's address)
+# externalTrafficPolicy Cluster: node-b forwards to the pod on node-a (through the tunnel to node-a)
 k patch svc echo --type merge -p '{"spec": {"externalTrafficPolicy": "Cluster"}}' >/dev/null
 until_ok 60 "node-b:$NP forwarding" at curl -sf -m 3 "http://10.8.0.12:$NP/clientip"
 client=$(get "http://10.8.0.12:$NP/clientip")
-check "ETP Cluster: node-b:$NP forwards to node-a's pod (source masqueraded to node-b)" "10.8.0.12" "${client%:*}"
+# node-b masquerades to its own address toward the pod: its tunnel address (datapath-tunnel.sh), as with Calico.
+check "ETP Cluster: node-b:$NP forwards to node-a's pod through the tunnel (source masqueraded to node-b's tunnel address)" "10.244.240.12" "${client%:*}"
 k patch svc echo --type merge -p '{"spec": {"externalTrafficPolicy": "Local"}}' >/dev/null
 HC=$(k get svc echo -o jsonpath='{.spec.healthCheckNodePort}')   # Local again: a new healthCheckNodePort
 

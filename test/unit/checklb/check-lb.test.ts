@@ -97,8 +97,13 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     s.status = ip ? { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } } : { loadBalancer: {} };
     return { stdout: JSON.stringify(s) };
   };
-  const calls = (kc: string, tail: FakeCall[]): FakeCall[] => [
+  /** `get namespace kaas-check-lb`: absent, or still being deleted by a previous run. */
+  const getNs = (kc: string, terminating = false): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'namespace', CHECK_NAMESPACE, '-o', 'json'],
+    response: terminating ? { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: CHECK_NAMESPACE, deletionTimestamp: '2026-11-27T20:58:00Z' }, status: { phase: 'Terminating' } }) }
+      : { exitCode: 1, stderr: `Error from server (NotFound): namespaces "${CHECK_NAMESPACE}" not found\n` } });
+  const calls = (kc: string, tail: FakeCall[], pre: FakeCall[] = [getNs(kc)]): FakeCall[] => [
     { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'nodes', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-nodes.json` } },
+    ...pre,
     { tool: 'kubectl', argv: ['--kubeconfig', kc, 'apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'],
       stdinContains: ['name: kaas-check-lb', 'externalTrafficPolicy: Cluster', 'externalTrafficPolicy: Local', '- demo-md-0-a1b2c', 'agnhost'], response: { stdout: 'namespace/kaas-check-lb serverside-applied\n' } },
     { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/echo', '--namespace', CHECK_NAMESPACE, '--timeout=300s'] },
@@ -168,6 +173,29 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     expect(r.text).toMatch(/FAIL local-answers +externalTrafficPolicy: Local: 5 of 20 requests to 127\.0\.0\.2 failed/);
   });
 
+  // Seen on the testbed: a second run right after the first applied into the namespace the first had just
+  // deleted (kubectl refused the Deployment) or, before that, judged the first run's Services still answering.
+  it('a previous run\'s namespace still being deleted: waits until it is gone, then applies', async () => {
+    const port = await start();
+    const { o, deps } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)], [getNs(kc, true), getNs(kc, true), getNs(kc)]), members(['10.8.0.21']), false);
+    const r = await runCheckLb({ ...o, port, sets: ['use_ovn_lb_provider=false'] }, deps);
+    fake!.assertDone();
+    expect(r.exitCode).toBe(0);
+    expect(deps.logger.lines.join('\n')).toMatch(/waiting for namespace kaas-check-lb of a previous check to be removed/);
+  });
+
+  it('a previous run\'s namespace that is not removed in time: exit 2 naming it and what holds it, nothing applied', async () => {
+    const { o, deps } = setup((kc) => [
+      { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'nodes', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-nodes.json` } },
+      getNs(kc, true),
+    ], members([]), false);
+    await expect(runCheckLb({ ...o, sets: ['use_ovn_lb_provider=false'], addressSec: 0 }, deps)).rejects.toMatchObject({
+      exitCode: 2, message: expect.stringMatching(/namespace kaas-check-lb of a previous check-lb run is still being deleted after 0s; nothing was applied/), hint: expect.stringMatching(/kubectl get namespace kaas-check-lb -o yaml/),
+    });
+    fake!.assertDone();
+    expect(fake!.calls().map((c) => c.argv.slice(2, 4).join(' '))).toEqual(['get nodes', 'get namespace']);
+  });
+
   it('a namespace setting: the members are read from the LB of OCCM\'s namespace-prefixed cluster-name', async () => {
     const port = await start();
     const { o, deps, asked } = setup((kc) => calls(kc, [getSvc(kc, 'echo-cluster', '127.0.0.1'), getSvc(kc, 'echo-local', '127.0.0.2'), del(kc)]), members(['10.8.0.21']), false);
@@ -193,8 +221,8 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
-    for (let i = 0; i < 200 && fake.calls().length < 4; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(fake.calls()).toHaveLength(4);
+    for (let i = 0; i < 200 && fake.calls().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(fake.calls()).toHaveLength(5);
     child.kill(sig);
     expect(await exited).toEqual([want, null]);
     expect(stderr).toMatch(new RegExp(`${sig}: cleaning up before exiting`));
