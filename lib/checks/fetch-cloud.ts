@@ -1,6 +1,6 @@
 import { HttpError } from '../openstack/http-error.js';
 import type { Connection } from '../openstack/connection.js';
-import { listProjectFloatingIps, neutronRoot, listFloatingIps } from '../openstack/neutron.js';
+import { listProjectFloatingIps, listSecurityGroups, neutronRoot, listFloatingIps } from '../openstack/neutron.js';
 import { listHealthMonitors, listListeners, listLoadBalancers, listMembers, listPools, octaviaRoot, type LoadBalancer } from '../openstack/octavia.js';
 import { neutronQuotaDetails, octaviaQuota } from '../openstack/quota.js';
 import type { Skipped } from './findings.js';
@@ -8,7 +8,7 @@ import type { CloudSnapshot } from '../openstack/snapshot.js';
 
 /**
  * Fetches the cloud snapshot with one list call per collection, all at once: load balancers,
- * listeners, pools, health monitors, floating IPs, and both quotas — a constant number of
+ * listeners, pools, health monitors, floating IPs, security groups, and both quotas — a constant number of
  * requests whatever the number of load balancers. A quota the credentials may not read makes
  * quota-headroom a check that could not run (not a crash); a missing Octavia or Neutron is thrown (the caller skips every
  * cloud check with that reason).
@@ -28,11 +28,12 @@ export async function fetchCloudSnapshot(c: Connection, octaviaVersion?: string)
       couldNotRun.push({ check: 'quota-headroom', reason: `the ${what} quota cannot be read with these credentials (HTTP ${e.status})` });
       return undefined;
     });
-  const [loadBalancers, listeners, pools, healthMonitors, floatingIps, oq, nq] = await Promise.all([
+  const [loadBalancers, listeners, pools, healthMonitors, floatingIps, securityGroups, oq, nq] = await Promise.all([
     listLoadBalancers(c, o), listListeners(c, o), listPools(c, o), listHealthMonitors(c, o), listProjectFloatingIps(c, n),
+    listSecurityGroups(c, n, projectId || undefined),
     quota(octaviaQuota(c, o, projectId), 'Octavia'), quota(neutronQuotaDetails(c, n, projectId), 'Neutron'),
   ]);
-  return { snapshot: { projectId, octaviaVersion, loadBalancers, listeners, pools, healthMonitors, floatingIps, octaviaQuota: oq, neutronQuota: nq }, couldNotRun };
+  return { snapshot: { projectId, octaviaVersion, loadBalancers, listeners, pools, healthMonitors, floatingIps, securityGroups, octaviaQuota: oq, neutronQuota: nq }, couldNotRun };
 }
 
 /** One load balancer in full, by exact name, for the post-apply verification: LB, listeners, pools, monitors, members, the VIP's floating IPs. */

@@ -1,4 +1,4 @@
-import type { FloatingIp } from './neutron.js';
+import type { FloatingIp, SecurityGroup } from './neutron.js';
 import type { HealthMonitor, Listener, LoadBalancer, Member, Pool } from './octavia.js';
 import type { OctaviaQuota, QuotaDetail } from './quota.js';
 
@@ -16,6 +16,8 @@ export interface CloudSnapshot {
   pools: Pool[];
   healthMonitors: HealthMonitor[];
   floatingIps: FloatingIp[];
+  /** The project's security groups (OCCM's are recognised by name and description); undefined where not listed. */
+  securityGroups?: SecurityGroup[];
   /** Undefined when the quota could not be read (reported as skipped). */
   octaviaQuota?: OctaviaQuota;
   neutronQuota?: Record<string, QuotaDetail>;

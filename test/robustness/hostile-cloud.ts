@@ -26,6 +26,7 @@ const SOUND: Record<string, Answer> = {
   '/lb/v2/lbaas/healthmonitors': { healthmonitors: [] },
   '/net/v2.0/networks': { networks: [{ id: 'n1', name: 'public', 'router:external': true }] },
   '/net/v2.0/floatingips': { floatingips: [] },
+  '/net/v2.0/security-groups': { security_groups: [] },
 };
 
 const page2 = (second: unknown) => (q: string) => (q.includes('marker=l1') ? second : { loadbalancers: [{ id: 'l1', name: 'kube_service_demo_a_b' }], loadbalancers_links: [{ rel: 'next', href: 'http://octavia.internal/v2/lbaas/loadbalancers?limit=1&marker=l1' }] });

@@ -1,6 +1,6 @@
 import {
   etpLocalNoMonitor, ingressNginxK8sUnsupported, ingressNginxRetired, lbOrphaned, occmConfigContradictsPlan, occmConfigDrift, occmConfigMissing,
-  occmClusterNameDiffers, occmNotRestarted, proxyHostnameMissing, proxyProtocolMismatch,
+  occmClusterNameDiffers, occmNotRestarted, proxyHostnameMissing, proxyProtocolMismatch, sgOrphaned,
 } from '../../../lib/checks/cluster-checks.js';
 import { clusterNames } from '../../../lib/plan/cluster-model.js';
 import { runChecks } from '../../../lib/checks/check.js';
@@ -147,6 +147,32 @@ describe('cluster-side checks', () => {
       kube: kube({ services: [svc('app', 'web'), svc('app', 'nodeport', { type: 'NodePort' })] }),
     });
     expect(lbOrphaned.run(i).map((f) => f.resource.name)).toEqual(['kube_service_demo_app_gone', 'kube_service_demo_app_nodeport']);
+  });
+
+  // Seen on the testbed (2026-11-27): OCCM's delete of a Service's group failed "in use", the retry found the load
+  // balancer gone and stopped; after five check-lb runs the project's quota was used up (OverQuota for new Services).
+  const U = (n: number) => `0000000${n}-aaaa-4bbb-8ccc-dddddddddddd`;
+  const sg = (uid: string, ns: string, name: string, cluster = 'demo') => ({ id: `sg-${uid.slice(7, 8)}-${name}`, name: `lb-sg-${uid}-${ns}-${name}`, description: `Security Group for ${ns}/${name} Service LoadBalancer in cluster ${cluster}` });
+  const withUid = (uid: string, s: ReturnType<typeof svc>) => ({ ...s, metadata: { ...s.metadata, uid } });
+  it.each([
+    ['the Service is gone', [sg(U(1), 'kaas-check-lb', 'echo-local')], [], ['lb-sg-00000001-aaaa-4bbb-8ccc-dddddddddddd-kaas-check-lb-echo-local']],
+    ['the Service lives (same UID)', [sg(U(1), 'app', 'web')], [withUid(U(1), svc('app', 'web'))], []],
+    ['re-created under the same name (new UID): the old group is the orphan', [sg(U(1), 'app', 'web'), sg(U(2), 'app', 'web')], [withUid(U(2), svc('app', 'web'))], ['lb-sg-00000001-aaaa-4bbb-8ccc-dddddddddddd-app-web']],
+    ['no longer type LoadBalancer', [sg(U(1), 'app', 'web')], [withUid(U(1), svc('app', 'web', { type: 'ClusterIP' }))], ['lb-sg-00000001-aaaa-4bbb-8ccc-dddddddddddd-app-web']],
+    ['a Service read without its UID is matched by name', [sg(U(1), 'app', 'web')], [svc('app', 'web')], []],
+    ['another cluster\'s group', [sg(U(1), 'app', 'web', 'other')], [], []],
+    ['CAPO\'s groups and hand-made ones', [{ id: 'c', name: 'k8s-cluster-demo-demo-secgroup-worker', description: 'Cluster API managed group' }, { id: 'h', name: 'lb-sg-by-hand', description: 'mine' }], [], []],
+  ])('sg-orphaned: %s', (_, securityGroups, services, want) => {
+    const f = sgOrphaned.run(input({ cloud: cloud({ securityGroups }), kube: kube({ services }) }));
+    expect(f.map((x) => x.resource.name)).toEqual(want);
+    for (const x of f) {
+      expect(x).toMatchObject({ check: 'sg-orphaned', severity: 'warning', fix: `openstack security group delete ${x.resource.id}` });
+      expect(x.message).toMatch(/no longer exists as a LoadBalancer Service: OCCM will not delete it any more .* counts against the security-group quota/);
+    }
+  });
+
+  it('sg-orphaned: not listed (an older snapshot) is no finding', () => {
+    expect(sgOrphaned.run(input({ cloud: cloud(), kube: kube({ services: [] }) }))).toEqual([]);
   });
 
   it('runChecks lists every check needing a side that could not be read as could not run, with the reason, and runs the rest', () => {
