@@ -49,16 +49,20 @@ export function fipHealthChecked(version: string): boolean {
 /** One request's outcome: the answering node and addresses, or why there was none. */
 export interface Answer { ok: boolean; node?: string; client?: string; peer?: string; error?: string }
 
-/** One request from the client namespace: `curl -s --max-time 2 http://<ip>/`. */
-export function request(dp: DataPath, ip: string): Answer {
-  const r = spawnSync('ip', ['netns', 'exec', dp.clientNetns, 'curl', '-s', '--max-time', '2', `http://${ip}/`], { encoding: 'utf8', timeout: 10_000 });
+/**
+ * One request from the client namespace: `curl -s --max-time 2 http://<ip>/`; with `host` (the published
+ * `<fip>.nip.io`) `http://<host>/` with curl's `--resolve host:80:ip`, so the name never leaves the machine.
+ */
+export function request(dp: DataPath, ip: string, host?: string): Answer {
+  const target = host ? ['--resolve', `${host}:80:${ip}`, `http://${host}/`] : [`http://${ip}/`];
+  const r = spawnSync('ip', ['netns', 'exec', dp.clientNetns, 'curl', '-s', '--max-time', '2', ...target], { encoding: 'utf8', timeout: 10_000 });
   const m = /^node=(\S+) client=(\S+) peer=(\S+)$/m.exec(r.stdout ?? '');
   if (r.status === 0 && m) return { ok: true, node: m[1], client: m[2], peer: m[3] };
   return { ok: false, error: r.status === 28 ? 'timeout' : `curl exit ${r.status ?? r.signal}: ${(r.stdout ?? '').slice(0, 80)}` };
 }
 
-/** `n` requests in a row. */
-export const burst = (dp: DataPath, ip: string, n: number): Answer[] => Array.from({ length: n }, () => request(dp, ip));
+/** `n` requests in a row (to `host` resolved to `ip` when given). */
+export const burst = (dp: DataPath, ip: string, n: number, host?: string): Answer[] => Array.from({ length: n }, () => request(dp, ip, host));
 
 /** A burst as one sorted line per outcome with its count (`12 node=w1 client=… peer=…`, `8 timeout`): what the assertions compare. */
 export function tally(answers: Answer[]): string[] {
