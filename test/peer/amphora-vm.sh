@@ -46,8 +46,20 @@ boot() { # uuid netns
   echo "$m" > "$s/machine"
   # The image's files, then the server's own (the user data's write_files), go into the upper layer
   # before systemd starts: as cloud-init would have written them before amphora-agent starts.
+  # `ip netns exec` (the testbed runs the peer under two) mounts a fresh /sys without the machine's cgroup
+  # mounts, and systemd-nspawn then refuses: "Failed to determine whether the unified cgroups hierarchy is
+  # used: No medium found". In this private mount namespace only, the machine's name=systemd hierarchy is
+  # mounted again on a tmpfs (nspawn's legacy layout). Mounting an existing v1 hierarchy with its own
+  # options changes nothing; cgroup2 is left out on purpose: its mount options are system-wide, and a mount
+  # without the machine's own (nsdelegate, say) would change them for everyone.
   setsid unshare -m --propagation private sh -c '
     s=$1 img=$2; shift 2
+    if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" != tmpfs ] && [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" != cgroup2fs ]; then
+      grep -q "^[0-9]*:name=systemd:" /proc/self/cgroup \
+        || { echo "amphora-vm.sh: /sys/fs/cgroup is not mounted here and this machine has no name=systemd cgroup v1 hierarchy to mount again (cgroup2 only): run the peer outside ip netns exec, e.g. nsenter --net=/run/netns/NS" >&2; exit 1; }
+      mount -t tmpfs -o mode=0755 tmpfs /sys/fs/cgroup && mkdir /sys/fs/cgroup/systemd &&
+        mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd || exit 1
+    fi
     mount -t tmpfs -o mode=0755 tmpfs "$s/ovl" && mkdir "$s/ovl/u" "$s/ovl/w" &&
     mount -t overlay overlay -o lowerdir=/,upperdir="$s/ovl/u",workdir="$s/ovl/w" "$s/root" &&
     cp -a "$img/." "$s/root/" && cp -a "$s/files/." "$s/root/" || exit 1

@@ -125,9 +125,12 @@ server_ca = $AMP_CERTS/ca.pem
 # What the agent binds (rendered into its amphora-agent.conf).
 bind_host = 0.0.0.0
 bind_port = 9443
-# haproxy wants about 2.5 x maxconn file descriptors; this sandbox's hard limit is 20000 and the amphora
-# container cannot raise it (shared/reference/testbed/datapath-feasibility.md section 3.1; default 50000).
-default_connection_limit = 5000
+# haproxy wants about 2.5 x maxconn file descriptors, maxconn being the sum over the load balancer's
+# listeners (one haproxy per LB); this sandbox's hard limit is 20000 and the amphora container cannot raise
+# it (shared/reference/testbed/datapath-feasibility.md section 3.1; default 50000). 5000 left the ingress LB
+# (two listeners, 80 and 443) with "Cannot raise FD limit to 25038, limit is 20000": haproxy never started.
+# 2000 keeps up to three listeners under the limit.
+default_connection_limit = 2000
 # AmphoraComputeConnectivityWait: up to ${PEER_AMP_CONNECT_RETRIES:-60} x 2 s for the agent on 2 busy cores.
 connection_max_retries = ${PEER_AMP_CONNECT_RETRIES:-60}
 connection_retry_interval = 2

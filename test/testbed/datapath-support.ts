@@ -49,14 +49,17 @@ export function fipHealthChecked(version: string): boolean {
 /** One request's outcome: the answering node and addresses, or why there was none. */
 export interface Answer { ok: boolean; node?: string; client?: string; peer?: string; error?: string }
 
-/** One request from the client namespace: `curl -s --max-time 2 http://<ip>/`. */
-export function request(dp: DataPath, ip: string): Answer {
-  return curlIn(dp.clientNetns, `http://${ip}/`);
+/**
+ * One request from the client namespace: `curl -s --max-time 2 http://<ip>/`; with `host` (the published
+ * `<fip>.nip.io`) `http://<host>/` with curl's `--resolve host:80:ip`, so the name never leaves the machine.
+ */
+export function request(dp: DataPath, ip: string, host?: string): Answer {
+  return curlIn(dp.clientNetns, host ? ['--resolve', `${host}:80:${ip}`, `http://${host}/`] : [`http://${ip}/`]);
 }
 
-/** `curl -s --max-time 2 <url>` inside network namespace `netns`, read as the nginx stand-in's answer. */
-function curlIn(netns: string, url: string): Answer {
-  const r = spawnSync('ip', ['netns', 'exec', netns, 'curl', '-s', '--max-time', '2', url], { encoding: 'utf8', timeout: 10_000 });
+/** `curl -s --max-time 2 <target…>` inside network namespace `netns`, read as the nginx stand-in's answer. */
+function curlIn(netns: string, target: string[]): Answer {
+  const r = spawnSync('ip', ['netns', 'exec', netns, 'curl', '-s', '--max-time', '2', ...target], { encoding: 'utf8', timeout: 10_000 });
   const m = /^node=(\S+) client=(\S+) peer=(\S+)$/m.exec(r.stdout ?? '');
   if (r.status === 0 && m) return { ok: true, node: m[1], client: m[2], peer: m[3] };
   return { ok: false, error: r.status === 28 ? 'timeout' : `curl exit ${r.status ?? r.signal}: ${(r.stdout ?? '').slice(0, 80)}` };
@@ -71,11 +74,11 @@ export function fromNode(tb: Testbed, node: string, url: string): Answer & { tun
   if (!line?.[2]) throw new Error(`node ${node} has no data path (not in ${tb.env.TESTBED_DIR}/datapath/nodes.tsv)`);
   const addr = spawnSync('ip', ['-n', line[2], '-4', '-o', 'addr', 'show', 'dev', 'vxlan.kaas'], { encoding: 'utf8' });
   const tunnelAddress = /\binet (\d+\.\d+\.\d+\.\d+)\//.exec(addr.stdout ?? '')?.[1];
-  return { ...curlIn(line[2], url), tunnelAddress };
+  return { ...curlIn(line[2], [url]), tunnelAddress };
 }
 
-/** `n` requests in a row. */
-export const burst = (dp: DataPath, ip: string, n: number): Answer[] => Array.from({ length: n }, () => request(dp, ip));
+/** `n` requests in a row (to `host` resolved to `ip` when given). */
+export const burst = (dp: DataPath, ip: string, n: number, host?: string): Answer[] => Array.from({ length: n }, () => request(dp, ip, host));
 
 /** A burst as one sorted line per outcome with its count (`12 node=w1 client=… peer=…`, `8 timeout`): what the assertions compare. */
 export function tally(answers: Answer[]): string[] {

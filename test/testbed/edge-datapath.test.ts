@@ -16,10 +16,15 @@
  *     time out — and `kaas check-lb` must say so, naming the cause and the fix;
  *   - the control row (monitors off, externalTrafficPolicy: Local as the seeds had it): requests that land
  *     on the pod-less node fail — the failure kaas exists to prevent.
+ * With real amphorae (testbed.env AMPHORA=1: KAAS_TESTBED_AMPHORA=1) also the amphora PROXY row
+ * (datapath-amphora.ts: client IP from the PROXY header, pod-less node out by the health manager).
  * Selected without the data path, it fails (dataPath throws in beforeAll); it never skips.
  */
+import fs from 'node:fs';
 import { jest } from '@jest/globals';
+import { amphoraProxyRow } from './datapath-amphora.js';
 import { burst, dataPath, fipHealthChecked, fromNode, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
+import { parseEnvFile } from './env.js';
 import { INGRESS_ROWS } from './ingress-rows.js';
 import { readLb, serviceWithAddress, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
@@ -38,12 +43,22 @@ const CONTROL: Row = { variant: 'ovn without a monitor (control)', sets: { use_o
 /** kaas's fix for ovn-octavia-provider < 3.1.0 (bug 1997094): OCCM creates each monitor in a call of its own. */
 const SERIAL = '{provider-requires-serial-api-calls: "true"}';
 const monitorOff = (text: string) => text.replace(/^(\s*)create-monitor=true$/m, '$1create-monitor=false');
-// The control first: the ovn rows then leave OCCM with monitors on for check-lb at the end.
-const ALL: Row[] = [CONTROL, ...INGRESS_ROWS.filter((r) => r.provider === 'ovn')];
+// Issue 30: on a testbed with real amphorae (testbed.env AMPHORA=1, KAAS_TESTBED_AMPHORA=1) the amphora PROXY
+// row too (datapath-amphora.ts); without them it does not exist here.
+const AMPHORA = readTestbedEnv().AMPHORA === '1';
+const AMPHORA_ROWS = AMPHORA ? INGRESS_ROWS.filter((r) => r.variant === 'amphora-proxy') : [];
+// The control first, then the amphora row: the ovn rows then leave OCCM with monitors on, and on ovn, for check-lb at the end.
+const ALL: Row[] = [CONTROL, ...AMPHORA_ROWS, ...INGRESS_ROWS.filter((r) => r.provider === 'ovn')];
 // KAAS_DATAPATH_ROWS='variant;…' runs only those rows (check-lb at the end always runs); a name that is no row fails the file.
 const only = process.env.KAAS_DATAPATH_ROWS?.split(';').map((v) => v.trim()).filter(Boolean);
 const ROWS = only ? ALL.filter((r) => only.includes(r.variant)) : ALL;
-if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')})`);
+if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? '' : '; amphora-proxy needs real amphorae: KAAS_TESTBED_AMPHORA=1'})`);
+
+/** testbed.env as a map, read at load time (the rows depend on it); empty when KAAS_TESTBED_ENV is unset (beforeAll then fails). */
+function readTestbedEnv(): Record<string, string> {
+  const file = process.env.KAAS_TESTBED_ENV;
+  return file && fs.existsSync(file) ? parseEnvFile(fs.readFileSync(file, 'utf8')) : {};
+}
 
 let tb: Testbed;
 let dp: DataPath;
@@ -62,93 +77,99 @@ const windowMs = (lb: LbTree) => 60_000 + Math.max(0, ...lb.pools.map((p) => (p.
 const onlineAt = (lb: LbTree) => lb.pools.map((p) => `${p.name}: ${p.members.filter((m) => m.operating_status === 'ONLINE').map((m) => m.address).sort().join(',')}`);
 const allFrom = (answers: Answer[], node: string) => answers.every((a) => a.ok && a.node === node);
 
-describe.each(ROWS)('data path of row $variant: requests from the internet client to the floating IP', (row) => {
-  let lb: LbTree;
-  let fip: string;
-  const control = row === CONTROL;
+for (const row of ROWS) {
+  if (row.provider === 'amphora') {
+    amphoraProxyRow(row, () => tb, () => dp);
+    continue;
+  }
+  describe(`data path of row ${row.variant}: requests from the internet client to the floating IP`, () => {
+    let lb: LbTree;
+    let fip: string;
+    const control = row === CONTROL;
 
-  let oneCall: { apply: { code: number | null; stderr: string }; monitors: (string | undefined)[] } | undefined;
+    let oneCall: { apply: { code: number | null; stderr: string }; monitors: (string | undefined)[] } | undefined;
 
-  beforeAll(async () => {
-    await removeIngress(tb);
-    let runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress', ...(control ? { extra: ['--force'], handEdit: monitorOff } : {}) });
-    expect(runs.dry.code).toBe(0);
-    if (!control) {
-      // OCCM's default: the whole tree in one call. What the provider made of the monitors, and what kaas said.
-      const first = await readLb(tb, SVC.ns, SVC.name, 2);
-      oneCall = { apply: runs.apply, monitors: first.pools.map((p) => p.monitor?.provisioning_status) };
-      note(tb, `${row.variant}, one-call create: monitors ${oneCall.monitors.join(',')}, apply-ingress exit ${runs.apply.code}`);
-      if (!fipHealthChecked(dp.providerVersion)) {
-        // 3.0.0 (bug 1997094): the row runs with kaas's fix, a monitor call of its own, on a new LB.
-        await removeIngress(tb);
-        runs = await applyEdge(tb, `${row.variant} (serial calls)`, { ...row.sets, occm_loadbalancer: SERIAL }, { full: false, command: 'apply-ingress' });
-        expect(runs.dry.code).toBe(0);
+    beforeAll(async () => {
+      await removeIngress(tb);
+      let runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress', ...(control ? { extra: ['--force'], handEdit: monitorOff } : {}) });
+      expect(runs.dry.code).toBe(0);
+      if (!control) {
+        // OCCM's default: the whole tree in one call. What the provider made of the monitors, and what kaas said.
+        const first = await readLb(tb, SVC.ns, SVC.name, 2);
+        oneCall = { apply: runs.apply, monitors: first.pools.map((p) => p.monitor?.provisioning_status) };
+        note(tb, `${row.variant}, one-call create: monitors ${oneCall.monitors.join(',')}, apply-ingress exit ${runs.apply.code}`);
+        if (!fipHealthChecked(dp.providerVersion)) {
+          // 3.0.0 (bug 1997094): the row runs with kaas's fix, a monitor call of its own, on a new LB.
+          await removeIngress(tb);
+          runs = await applyEdge(tb, `${row.variant} (serial calls)`, { ...row.sets, occm_loadbalancer: SERIAL }, { full: false, command: 'apply-ingress' });
+          expect(runs.dry.code).toBe(0);
+        }
       }
-    }
-    // kaas names the missing monitor even when told to go ahead.
-    if (control) expect(runs.apply.stderr).toContain('--force: the plan relies on cloud.conf create-monitor=true for health monitors');
-    if (control) wk(tb, ['-n', SVC.ns, 'patch', 'service', SVC.name, '--type', 'merge', '-p', '{"spec":{"externalTrafficPolicy":"Local"}}']);
-    lb = await readLb(tb, SVC.ns, SVC.name, 2);
-    await serviceWithAddress(tb, SVC.ns, SVC.name);
-    fip = lb.fips[0].floating_ip_address;
-  });
+      // kaas names the missing monitor even when told to go ahead.
+      if (control) expect(runs.apply.stderr).toContain('--force: the plan relies on cloud.conf create-monitor=true for health monitors');
+      if (control) wk(tb, ['-n', SVC.ns, 'patch', 'service', SVC.name, '--type', 'merge', '-p', '{"spec":{"externalTrafficPolicy":"Local"}}']);
+      lb = await readLb(tb, SVC.ns, SVC.name, 2);
+      await serviceWithAddress(tb, SVC.ns, SVC.name);
+      fip = lb.fips[0].floating_ip_address;
+    });
 
-  if (control) {
-    test('without a monitor, the requests that land on the pod-less node fail', async () => {
-      expect(lb.pools.map((p) => p.monitor)).toEqual(lb.pools.map(() => undefined));
+    if (control) {
+      test('without a monitor, the requests that land on the pod-less node fail', async () => {
+        expect(lb.pools.map((p) => p.monitor)).toEqual(lb.pools.map(() => undefined));
+        const [w] = workers(tb);
+        await pinController(tb, w.name);
+        // Wait until the pod's node answers and the previous pod (on another node: kube-proxy still sends a
+        // Local node's traffic to its terminating pod, and the plumber stops it within a round) no longer does, then count.
+        await settle(120_000, () => burst(dp, fip, 8), (b) => b.some((a) => a.ok && a.node === w.name) && b.every((a) => !a.ok || a.node === w.name));
+        const b = burst(dp, fip, 2 * N);
+        note(tb, `${row.variant}: ${tally(b).join('; ')}`);
+        expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
+        expect(b.filter((a) => !a.ok).length).toBeGreaterThan(0);
+      });
+      return;
+    }
+
+    test('OCCM\'s one-call create: the fixed provider makes the monitors ACTIVE; 3.0.0 leaves them PENDING_CREATE and kaas names Launchpad bug 1997094 with the fix', () => {
+      const o = oneCall!;
+      if (fipHealthChecked(dp.providerVersion)) {
+        expect(o.monitors).toEqual(['ACTIVE', 'ACTIVE']);
+        expect(o.apply.code).toBe(0);
+      } else {
+        expect(o.monitors).toEqual(['PENDING_CREATE', 'PENDING_CREATE']);
+        expect(o.apply.code).not.toBe(0);
+        expect(o.apply.stderr).toMatch(/PENDING_CREATE beside its ACTIVE load balancer: ovn-octavia-provider before 3\.1\.0 .*Launchpad bug 1997094/);
+        expect(o.apply.stderr).toContain('provider-requires-serial-api-calls: "true"');
+      }
+    });
+
+    test('pinned to one worker: after the monitor\'s window Octavia has exactly its member ONLINE, every request is answered by it with the client\'s own address (provider ≥ 3.1.2; on 3.0.0 a share through the floating IP still times out)', async () => {
       const [w] = workers(tb);
       await pinController(tb, w.name);
-      // Wait until the pod's node answers and the previous pod (on another node: kube-proxy still sends a
-      // Local node's traffic to its terminating pod, and the plumber stops it within a round) no longer does, then count.
-      await settle(120_000, () => burst(dp, fip, 8), (b) => b.some((a) => a.ok && a.node === w.name) && b.every((a) => !a.ok || a.node === w.name));
-      const b = burst(dp, fip, 2 * N);
-      note(tb, `${row.variant}: ${tally(b).join('; ')}`);
-      expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
-      expect(b.filter((a) => !a.ok).length).toBeGreaterThan(0);
+      const members = await settle(windowMs(lb), async () => onlineAt(await tb.os.tree(lb.lb)), (o) => o.every((l) => l.endsWith(`: ${w.ip}`)));
+      expect(members).toEqual(lb.pools.map((p) => `${p.name}: ${w.ip}`));
+      const who = `node=${w.name} client=${dp.clientAddress} peer=${dp.clientAddress}`;
+      const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => allFrom(x, w.name));
+      note(tb, `${row.variant} on ${w.name}: ${tally(b).join('; ')}`);
+      if (fipHealthChecked(dp.providerVersion)) expect(tally(b)).toEqual([`${N} ${who}`]);
+      else {
+        // Bug 1997418: the monitor took the pod-less node out for the VIP only.
+        expect(b.filter((a) => a.ok).every((a) => a.node === w.name && a.client === dp.clientAddress)).toBe(true);
+        expect(b.filter((a) => !a.ok).map((a) => a.error)).toContain('timeout');
+      }
     });
-    return;
-  }
 
-  test('OCCM\'s one-call create: the fixed provider makes the monitors ACTIVE; 3.0.0 leaves them PENDING_CREATE and kaas names Launchpad bug 1997094 with the fix', () => {
-    const o = oneCall!;
-    if (fipHealthChecked(dp.providerVersion)) {
-      expect(o.monitors).toEqual(['ACTIVE', 'ACTIVE']);
-      expect(o.apply.code).toBe(0);
-    } else {
-      expect(o.monitors).toEqual(['PENDING_CREATE', 'PENDING_CREATE']);
-      expect(o.apply.code).not.toBe(0);
-      expect(o.apply.stderr).toMatch(/PENDING_CREATE beside its ACTIVE load balancer: ovn-octavia-provider before 3\.1\.0 .*Launchpad bug 1997094/);
-      expect(o.apply.stderr).toContain('provider-requires-serial-api-calls: "true"');
-    }
+    test('the pod moves to another worker: the ONLINE member and the answers follow within the monitor\'s window', async () => {
+      const [, w] = workers(tb);
+      await pinController(tb, w.name);
+      const members = await settle(windowMs(lb), async () => onlineAt(await tb.os.tree(lb.lb)), (o) => o.every((l) => l.endsWith(`: ${w.ip}`)));
+      expect(members).toEqual(lb.pools.map((p) => `${p.name}: ${w.ip}`));
+      const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => allFrom(x, w.name));
+      note(tb, `${row.variant} moved to ${w.name}: ${tally(b).join('; ')}`);
+      if (fipHealthChecked(dp.providerVersion)) expect(tally(b)).toEqual([`${N} node=${w.name} client=${dp.clientAddress} peer=${dp.clientAddress}`]);
+      else expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
+    });
   });
-
-  test('pinned to one worker: after the monitor\'s window Octavia has exactly its member ONLINE, every request is answered by it with the client\'s own address (provider ≥ 3.1.2; on 3.0.0 a share through the floating IP still times out)', async () => {
-    const [w] = workers(tb);
-    await pinController(tb, w.name);
-    const members = await settle(windowMs(lb), async () => onlineAt(await tb.os.tree(lb.lb)), (o) => o.every((l) => l.endsWith(`: ${w.ip}`)));
-    expect(members).toEqual(lb.pools.map((p) => `${p.name}: ${w.ip}`));
-    const who = `node=${w.name} client=${dp.clientAddress} peer=${dp.clientAddress}`;
-    const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => allFrom(x, w.name));
-    note(tb, `${row.variant} on ${w.name}: ${tally(b).join('; ')}`);
-    if (fipHealthChecked(dp.providerVersion)) expect(tally(b)).toEqual([`${N} ${who}`]);
-    else {
-      // Bug 1997418: the monitor took the pod-less node out for the VIP only.
-      expect(b.filter((a) => a.ok).every((a) => a.node === w.name && a.client === dp.clientAddress)).toBe(true);
-      expect(b.filter((a) => !a.ok).map((a) => a.error)).toContain('timeout');
-    }
-  });
-
-  test('the pod moves to another worker: the ONLINE member and the answers follow within the monitor\'s window', async () => {
-    const [, w] = workers(tb);
-    await pinController(tb, w.name);
-    const members = await settle(windowMs(lb), async () => onlineAt(await tb.os.tree(lb.lb)), (o) => o.every((l) => l.endsWith(`: ${w.ip}`)));
-    expect(members).toEqual(lb.pools.map((p) => `${p.name}: ${w.ip}`));
-    const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => allFrom(x, w.name));
-    note(tb, `${row.variant} moved to ${w.name}: ${tally(b).join('; ')}`);
-    if (fipHealthChecked(dp.providerVersion)) expect(tally(b)).toEqual([`${N} node=${w.name} client=${dp.clientAddress} peer=${dp.clientAddress}`]);
-    else expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
-  });
-});
+}
 
 // The pod network between nodes (datapath-tunnel.sh): kube-proxy on a node without the pod forwards to the pod
 // on another node, encapsulated as Calico does, so only node addresses cross the cloud's port security.

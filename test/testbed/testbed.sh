@@ -9,6 +9,9 @@
 #   testbed.sh start --workload --datapath DIR   also the nodes' real data path (or KAAS_TESTBED_DATAPATH=1; implies
 #                            --workload): kube-proxy per node, pods that answer (test/testbed/datapath-nodes.sh)
 #   testbed.sh stop DIR      stop exactly what start DIR started, delete the namespace
+# KAAS_TESTBED_AMPHORA=1 (needs the data path; never in npm test): the peer runs real amphorae from its start
+#                            (PEER_AMPHORA=1: octavia-worker's real drivers, health manager, Nova boots each
+#                            amphora as a container; docs/development/amphora-testbed.md)
 #
 # Isolation: everything runs in the named network namespace TESTBED_NETNS (ip netns), whose only link is
 # lo; the peer's external (floating-IP) range PEER_EXTERNAL_CIDR is put on that lo, so the API load
@@ -89,7 +92,7 @@ if [ "$CMD" = build ]; then
   grep -q PEER_INSTALL_ONLY "$PEER_SCRIPTS/start.sh" || die "$PEER_SCRIPTS/start.sh cannot install its packages alone (PEER_INSTALL_ONLY)"
   # (with the data path also Open vSwitch, OVN and the fixed ovn provider from PyPI: PEER_DATAPATH=1)
   PEER_INSTALL_ONLY=1 NOVA=1 OCTAVIA_WORKER=1 NEUTRON=1 PEER_DATAPATH="${KAAS_TESTBED_DATAPATH:-0}" \
-    bash "$PEER_SCRIPTS/start.sh" "$ROOT/.kaas-test/testbed-packages"
+    PEER_AMPHORA="$([ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && echo "${KAAS_TESTBED_AMPHORA:-0}" || echo 0)" bash "$PEER_SCRIPTS/start.sh" "$ROOT/.kaas-test/testbed-packages"
   exit 0
 fi
 
@@ -100,6 +103,13 @@ while [ "${1:-}" = --workload ] || [ "${1:-}" = --datapath ]; do
   shift
 done
 [ "$DATAPATH" = 1 ] && WORKLOAD=1   # the data path is the workload nodes'
+# Real amphorae (issue 30): on from the peer's start, so every amphora LB boots a container, the workload
+# cluster's kube-API LB included (docs/development/amphora-testbed.md says why not later).
+AMPHORA=${KAAS_TESTBED_AMPHORA:-0}
+case $AMPHORA in 0|1) ;; *) echo "testbed.sh: KAAS_TESTBED_AMPHORA=$AMPHORA: use 0 or 1" >&2; exit 2 ;; esac
+if [ "$CMD" = start ] && [ "$AMPHORA" = 1 ] && [ "$DATAPATH" != 1 ]; then
+  echo "testbed.sh: KAAS_TESTBED_AMPHORA=1 needs the data path (amphorae are containers on OVN): add KAAS_TESTBED_DATAPATH=1 (or --datapath)" >&2; exit 2
+fi
 [ $# -ge 1 ] || usage
 mkdir -p "$1"
 DIR=$(cd "$1" && pwd)
@@ -184,8 +194,9 @@ gw=$(python3 -c "import ipaddress,sys; n=ipaddress.ip_network(sys.argv[1]); prin
 [ "$DATAPATH" = 1 ] || in_ns ip addr replace "$gw" dev lo
 # Nothing but lo: the namespace cannot send to any address outside itself. Left from an earlier start of
 # this DIR, the data path's links lead only to namespaces of this run: the peer's bridges (br-int, br-ex,
-# ovs-netdev), the servers' host ends (tap*), the management NICs (mg-*) and the client's host end (cl-h).
-[ "$(in_ns ip -o link show | grep -v -E ': (mg-[^:]*|tap[^:]*|br-int|br-ex|ovs-netdev|cl-h)(@[^:]*)?:' | grep -vc ': lo:')" = 0 ] \
+# ovs-netdev), the servers' host ends (tap*), the management NICs (mg-*), the client's host end (cl-h) and,
+# with real amphorae, the controller's port o-hm0 on br-int (lb-mgmt-net only).
+[ "$(in_ns ip -o link show | grep -v -E ': (mg-[^:]*|tap[^:]*|br-int|br-ex|ovs-netdev|cl-h|o-hm0)(@[^:]*)?:' | grep -vc ': lo:')" = 0 ] \
   || die "namespace $NS has links other than lo"
 say "network namespace $NS (lo: 127.0.0.1/8$([ "$DATAPATH" = 1 ] && echo "; $gw goes on the peer's br-ex" || echo ", $gw"))"
 if [ "$DATAPATH" = 1 ] && ! ip netns list | grep -qw "^$CLIENT_NS"; then
@@ -196,11 +207,22 @@ fi
 # ---------------------------------------------------------------- the OpenStack peer, inside
 # The ovn provider's agent sockets live under DIR/peer/run (test/peer/start.sh repoints octavia-lib's
 # /run/octavia default), so this peer and one outside the namespace do not meet.
-in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" OVN_METADATA=1 PEER_DATAPATH="$DATAPATH" bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
+in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" OVN_METADATA=1 PEER_DATAPATH="$DATAPATH" PEER_AMPHORA="$AMPHORA" bash "$PEER_SCRIPTS/start.sh" "$DIR/peer" >"$LOG/peer-start.log" 2>&1 \
   || { tail -30 "$LOG/peer-start.log" >&2; die "the OpenStack peer did not start in $NS (log: $LOG/peer-start.log)"; }
 say "OpenStack peer up ($(tail -1 "$LOG/peer-start.log" | sed 's/^\[[^]]*\] //'))"
 # shellcheck disable=SC1091
 . "$DIR/peer/peer.env"
+if [ "$AMPHORA" = 1 ]; then
+  # The servers' host-side veths (tap*) are in this namespace, whose lo carries the nodes' InternalIPs
+  # (node-sync, for KWOK's kubelet API), and the userspace datapath lets the kernel see the servers'
+  # frames: it answered an amphora's ARP for a node's address through the amphora's own veth, so haproxy's
+  # health checks and requests went to this namespace, not to the node (seen: every member ERROR, the
+  # amphora's neighbour entry for both nodes the veth's MAC). The kernel here never speaks for a server's
+  # network: no ARP reply of it leaves through a tap* (OVN's own responder and the VMs answer instead).
+  # Only with real amphorae, so the data path of npm test's smoke stays as it was.
+  in_ns arptables -C OUTPUT -o 'tap+' --opcode 2 -j DROP 2>/dev/null || in_ns arptables -A OUTPUT -o 'tap+' --opcode 2 -j DROP \
+    || die "arptables could not keep this namespace's ARP replies off the servers' veths"
+fi
 if [ "$DATAPATH" = 1 ]; then
   # The internet client: CLIENT_NS hangs on br-ex only, with an address of the external subnet that
   # neutron never allocates (the pool ends 10 hosts before the subnet does), so it reaches floating IPs
@@ -402,6 +424,7 @@ PATH=$BIN:$PATH
 CLUSTERCTL_DISABLE_VERSIONCHECK=true
 EOF
 [ "$DATAPATH" = 1 ] && printf 'DATAPATH=1\nCLIENT_NETNS=%s\n' "$CLIENT_NS" >> "$DIR/testbed.env"
+[ "$AMPHORA" = 1 ] && echo AMPHORA=1 >> "$DIR/testbed.env"
 say "ready: $DIR/testbed.env, $DIR/settings/testbed.yaml (started:${STARTED:- nothing, all running})"
 if [ "$WORKLOAD" = 1 ]; then
   KAAS_TESTBED_DATAPATH=$DATAPATH bash "$HERE/workload.sh" start "$DIR" || die "the workload side did not start (test/testbed/workload.sh; logs: $LOG)"

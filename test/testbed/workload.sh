@@ -200,7 +200,7 @@ wait_for workload-etcd 60 etcd_ok
 # With the data path the external range is br-ex's (OVN DNATs floating IPs), not lo's: the API floating IP
 # is made an address of the namespace itself (a /32 on lo wins over br-ex's /24), as it is without it.
 if [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && ! in_ns ip -o addr show dev lo | grep -q " $FIP/"; then
-  in_ns ip addr add "$FIP/32" dev lo
+  in_ns ip addr replace "$FIP/32" dev lo   # replace: grep -q may end the pipe early (SIGPIPE, pipefail), so the test above can miss it
 fi
 launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers https://127.0.0.1:12379 \
   --etcd-cafile "$PKI/etcd-ca.crt" --etcd-certfile "$PKI/apiserver-etcd-client.crt" --etcd-keyfile "$PKI/apiserver-etcd-client.key" \
