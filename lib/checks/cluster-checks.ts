@@ -7,6 +7,7 @@ import { providerFacts } from '../plan/providers.js';
 import { gcfgTrue } from '../render/gcfg.js';
 import { finding, ownerNames, type Check, type CheckInput } from './check.js';
 import { ownedBy, parseOccmLbName } from './names.js';
+import { parseOccmSecurityGroup } from '../openstack/neutron.js';
 import type { ClientTrafficPolicy, KubeService } from '../openstack/snapshot.js';
 import { isEnvoyService } from './fetch-cluster.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, OWNING_GATEWAY_NAME_LABEL, OWNING_GATEWAY_NAMESPACE_LABEL } from '../plan/gateway.js';
@@ -49,11 +50,6 @@ export const lbOrphaned: Check = {
   },
 };
 
-/** OCCM's security group of a Service (manage-security-groups): `lb-sg-<Service UID>-<namespace>-<name>`. */
-const OCCM_SG_NAME = /^lb-sg-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-/;
-/** …and its description: "Security Group for <namespace>/<name> Service LoadBalancer in cluster <cluster-name>". */
-const OCCM_SG_DESCRIPTION = /^Security Group for (\S+)\/(\S+) Service LoadBalancer in cluster (\S+)$/;
-
 export const sgOrphaned: Check = {
   id: 'sg-orphaned', severity: 'warning', needs: ['cloud', 'cluster'],
   what: 'an OCCM security group of the cluster (manage-security-groups) whose Service no longer exists: OCCM stops retrying its deletion once the load balancer is gone, and each one counts against the security-group quota',
@@ -64,14 +60,13 @@ export const sgOrphaned: Check = {
     const services = lbServices(i);
     const uids = new Set(services.map((s) => s.metadata.uid));
     return i.cloud!.securityGroups.flatMap((sg) => {
-      const uid = OCCM_SG_NAME.exec(sg.name)?.[1];
-      const d = OCCM_SG_DESCRIPTION.exec(sg.description ?? '');
-      if (!uid || !d || d[3] !== occm) return [];
+      const o = parseOccmSecurityGroup(sg);
+      if (!o?.uid || !o.namespace || o.cluster !== occm) return [];
       // A Service read without its UID is matched by name (never a false alarm); with it, a Service re-created
       // under the same name has a new UID and the old group is the orphan.
-      if (uids.has(uid) || services.some((s) => !s.metadata.uid && s.metadata.namespace === d[1] && s.metadata.name === d[2])) return [];
+      if (uids.has(o.uid) || services.some((s) => !s.metadata.uid && s.metadata.namespace === o.namespace && s.metadata.name === o.service)) return [];
       return [finding(sgOrphaned, { type: 'security-group', id: sg.id, name: sg.name },
-        `Security group ${sg.name} was OCCM's for Service ${d[1]}/${d[2]} (UID ${uid}), which no longer exists as a LoadBalancer Service: OCCM will not delete it any more (after a failed delete it stops once the load balancer is gone: cloud-provider-openstack pkg/openstack/loadbalancer.go@v1.34.1 ensureLoadBalancerDeleted), and it counts against the security-group quota — new LoadBalancer Services fail with OverQuota when that is used up.`,
+        `Security group ${sg.name} was OCCM's for Service ${o.namespace}/${o.service} (UID ${o.uid}), which no longer exists as a LoadBalancer Service: OCCM will not delete it any more (after a failed delete it stops once the load balancer is gone: cloud-provider-openstack pkg/openstack/loadbalancer.go@v1.34.1 ensureLoadBalancerDeleted), and it counts against the security-group quota — new LoadBalancer Services fail with OverQuota when that is used up.`,
         `openstack security group delete ${sg.id}`)];
     });
   },

@@ -73,6 +73,28 @@ export interface SecurityGroup {
   project_id?: string;
 }
 
+/** What OCCM's security group of a Service says of its owner; `uid`, `namespace` and `service` where the name and description have OCCM's full form. */
+export interface OccmSecurityGroup {
+  cluster: string;
+  uid?: string;
+  namespace?: string;
+  service?: string;
+}
+
+/**
+ * OCCM's security group of a Service (manage-security-groups): named `lb-sg-<Service UID>-<namespace>-<name>`,
+ * described "Security Group for <namespace>/<name> Service LoadBalancer in cluster <cluster-name>"
+ * (cloud-provider-openstack pkg/openstack/loadbalancer_sg.go). Undefined for any other group.
+ */
+export function parseOccmSecurityGroup(sg: Pick<SecurityGroup, 'name' | 'description'>): OccmSecurityGroup | undefined {
+  if (!sg.name.startsWith('lb-sg-')) return undefined;
+  const cluster = / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1];
+  if (!cluster) return undefined;
+  const uid = /^lb-sg-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-/.exec(sg.name)?.[1];
+  const owner = /^Security Group for (\S+)\/(\S+) Service LoadBalancer in cluster \S+$/.exec(sg.description ?? '');
+  return { cluster, uid, namespace: owner?.[1], service: owner?.[2] };
+}
+
 /** Security groups with their descriptions (and project); `projectId` asks for one project's only (an admin token sees every project's). */
 export async function listSecurityGroups(c: Connection, root: string, projectId?: string): Promise<SecurityGroup[]> {
   const scope = projectId ? `&project_id=${encodeURIComponent(projectId)}` : '';

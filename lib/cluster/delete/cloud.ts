@@ -1,3 +1,4 @@
+import { parseOccmSecurityGroup } from '../../openstack/neutron.js';
 import { occmLoadBalancerPrefix } from '../../openstack/octavia.js';
 import type { Logger } from '../../log.js';
 import { HttpError } from '../../openstack/http-error.js';
@@ -66,8 +67,7 @@ export async function planCloudCleanup(cloud: ClusterCloud, cluster: string, pre
     else items.push({ kind: 'server group', id: g.id, what: `server group ${g.name} (${g.id})` });
   }
   const capoPrefix = `k8s-cluster-${namespace}-${cluster}-secgroup-`;
-  const occm = (sg: { name: string; description?: string }) =>
-    sg.name.startsWith('lb-sg-') && / Service LoadBalancer in cluster (\S+)$/.exec(sg.description ?? '')?.[1] === occmName;
+  const occm = (sg: { name: string; description?: string }) => parseOccmSecurityGroup(sg)?.cluster === occmName;
   for (const sg of await orNone('security groups', () => cloud.securityGroups())) {
     if (ours(sg) && (sg.name.startsWith(capoPrefix) || occm(sg))) {
       items.push({ kind: 'security group', id: sg.id, what: `security group ${sg.name} (${sg.id})` });
