@@ -59,24 +59,12 @@ export interface ScsInputs {
 /** Pure conversion of SCS files into one cluster's settings, with everything dropped and why. */
 export function convertScs(inputs: ScsInputs): ImportCollector {
   const c = new ImportCollector();
-  const cc = readClusterctl(inputs.clusterctl.text, inputs.clusterctl.file);
-  c.problems.push(...cc.problems);
-  importClusterctl(cc.raws, c);
-  if (inputs.cloudConf) {
-    const ini = readIni(inputs.cloudConf.text, inputs.cloudConf.file);
-    c.problems.push(...ini.problems);
-    importCloudConf(ini.entries, c);
-  }
-  if (inputs.harborSettings) {
-    const sh = readShellVars(inputs.harborSettings.text, inputs.harborSettings.file);
-    c.problems.push(...sh.problems);
-    importHarbor(sh.raws, c);
-  }
-  if (inputs.tfvars) {
-    const tf = readTfvars(inputs.tfvars.text, inputs.tfvars.file);
-    c.problems.push(...tf.problems);
-    importTfvars(tf.raws, c, inputs.registryFiles);
-  }
+  // Each file's read problems are kept before what is read from it is imported.
+  const read = <R extends { problems: string[] }>(r: R): R => (c.problems.push(...r.problems), r);
+  importClusterctl(read(readClusterctl(inputs.clusterctl.text, inputs.clusterctl.file)).raws, c);
+  if (inputs.cloudConf) importCloudConf(read(readIni(inputs.cloudConf.text, inputs.cloudConf.file)).entries, c);
+  if (inputs.harborSettings) importHarbor(read(readShellVars(inputs.harborSettings.text, inputs.harborSettings.file)).raws, c);
+  if (inputs.tfvars) importTfvars(read(readTfvars(inputs.tfvars.text, inputs.tfvars.file)).raws, c, inputs.registryFiles);
   pinScsEdgeDefaults(c);
   pinScsIngress(c);
   const pinned = c.values.deploy_nginx_ingress;
