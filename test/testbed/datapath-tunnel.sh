@@ -18,9 +18,9 @@
 TUN=vxlan.kaas
 
 tunnel_mac() { printf '0e:6b:%02x:%02x:%02x:%02x' ${1//./ }; }
-tunnel_ip() { # node-ip -> its tunnel address
-  local o; IFS=. read -ra o <<<"$1"
-  echo "${CLUSTER_CIDR%%.*}.$(cut -d. -f2 <<<"$CLUSTER_CIDR").$((240 + o[2] % 16)).${o[3]}"
+tunnel_ip() { # node-ip -> its tunnel address (no subprocess: called per pod and node on every pass)
+  local o p; IFS=. read -ra o <<<"$1"; IFS=./ read -ra p <<<"$CLUSTER_CIDR"
+  echo "${p[0]}.${p[1]}.$((240 + o[2] % 16)).${o[3]}"
 }
 
 # Creates V's tunnel device once (a replaced VM is a new namespace, so it gets a new one).
