@@ -7,6 +7,7 @@ import { mergeContexts, userKubeconfigFile, writeSecretFile } from '../../state/
 import { contextPrefix, localKey, workloadKubeconfigPath } from '../../state/local-state.js';
 import { referencedTemplates } from '../live/live.js';
 import { ensureNamespace, liveConvergence } from '../live/plan.js';
+import { applyInOrder, topologyApplyOrder } from '../topology/apply-order.js';
 import { converge, serverDryRun } from '../mgmt.js';
 import { controlPlaneAt, machinesProgress } from './progress.js';
 import { checkManagementCluster } from '../preflight.js';
@@ -121,6 +122,10 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   });
 
   await timed('server groups', async () => {
+    // A ClusterClass cluster's machines are placed by the class's templates, which kaas never gives a
+    // server group (topology.ts MACHINE_FIELDS): groups made for it would sit unused until delete
+    // (review 2026-11-27 n10); planTopology warns that anti_affinity is not applied there.
+    if (live.topology) return 'none (a ClusterClass cluster: its class\'s machine templates decide placement)';
     const done: string[] = [];
     for (const g of p.plan.serverGroups) {
       if (g.action === 'create') await p.cloud.createServerGroup(g.name, g.policy);
@@ -139,7 +144,9 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
       deps.logger.info(`cluster ${cluster}: no changes (${live.converge.objects.length} objects up to date)`);
       return `unchanged in namespace ${ns}`;
     }
-    const r = await converge(mgmt, toApply, deps.logger, `cluster ${cluster}`);
+    // A ClusterClass cluster's upgrade: class and version applied under a pause (topology/apply-order.ts).
+    const order = live.topology ? topologyApplyOrder(toApply, live.converge.diffs) : { steps: [{ what: '', objects: toApply }] };
+    const r = await applyInOrder(mgmt, order, deps.logger, `cluster ${cluster}`, ns);
     const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
     return `${what} in namespace ${ns}${createdNs ? ' (created)' : ''}`;
   });

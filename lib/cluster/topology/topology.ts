@@ -17,8 +17,8 @@ import type { ConvergePlan, ObjectDiff } from '../live/reconcile.js';
  *     the Cluster (kubernetes_version, controller_count, worker_count);
  *   - the class's templates where a setting lives in them (flavors and image in the
  *     OpenStackMachineTemplates, the kube-API allowed CIDRs in the OpenStackClusterTemplate): those
- *     templates are immutable, so a change is a new template (the SCS generation counter bumped:
- *     `…-genw01` → `…-genw02`) and the class's reference repointed; the topology controller then
+ *     templates are immutable, so a change is a new template (`…-genw01` → `…-genw01-kaas-gen02`,
+ *     then `…-kaas-gen03`) and the class's reference repointed; the topology controller then
  *     rolls the machines or updates the OpenStackCluster as it would for the SCS scripts' change.
  *
  * A class several clusters use is changed by no run of kaas (it would roll the others too): that is
@@ -189,16 +189,39 @@ export function wantedFromRender(objects: KubeObject[]): TopologyWanted {
 const MACHINE_FIELDS = ['flavor', 'image', 'rootVolume'] as const;
 
 /**
- * The next generation's name of a template: the SCS counter at the end bumped (`genw01` → `genw02`,
- * width kept), else `-gen02` appended; never a name that exists.
+ * The next generation's name of a template: a kaas suffix appended (`…-genw01` → `…-genw01-kaas-gen02`)
+ * or, on a name kaas made, its counter bumped (`…-kaas-gen02` → `…-kaas-gen03`); never a name that
+ * exists. Never the class author's own counter: bumping the trailing digits of `…-v2` would make
+ * `…-v3`, the name of a later Cluster Stacks release's template (review 2026-11-27 n11).
  */
 export function nextGeneration(name: string, taken: string[]): string {
   const used = new Set(taken);
-  const m = /^(.*?)(\d+)$/.exec(name);
-  const make = (n: number) => (m ? `${m[1]}${String(n).padStart(m[2].length, '0')}` : `${name}-gen${String(n).padStart(2, '0')}`);
+  const m = /^(.*)-kaas-gen(\d+)$/.exec(name);
+  const base = m ? m[1] : name;
+  const make = (n: number) => `${base}-kaas-gen${String(n).padStart(2, '0')}`;
   let n = m ? Number(m[2]) + 1 : 2;
   while (used.has(make(n))) n++;
   return make(n);
+}
+
+/** CAPO's ImageParam selects an image by exactly one of these (v0.14.7 OpenStackMachineTemplate CRD: image has maxProperties 1). */
+const IMAGE_SELECTORS = ['id', 'filter', 'imageRef'];
+const plain = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const deepMerge = (live: unknown, wanted: unknown): unknown =>
+  plain(live) && plain(wanted)
+    ? { ...live, ...Object.fromEntries(Object.entries(wanted).map(([k, v]) => [k, deepMerge(live[k], v)])) }
+    : structuredClone(wanted);
+
+/**
+ * A machine field of a new template generation: kaas's sub-fields merged into the live field, so that
+ * what the class's author set beside them stays (rootVolume's type and availabilityZone, an image
+ * filter's tags); an image selected another way than kaas selects it (by id where kaas filters by
+ * name) is replaced, as CAPO takes one selector only (review 2026-11-27 n6). Pure.
+ */
+export function mergeMachineField(field: string, live: unknown, wanted: unknown): unknown {
+  if (!plain(live) || !plain(wanted)) return structuredClone(wanted);
+  const base = field === 'image' ? Object.fromEntries(Object.entries(live).filter(([k]) => !IMAGE_SELECTORS.includes(k) || k in wanted)) : live;
+  return deepMerge(base, wanted);
 }
 
 /** The plan for a topology cluster: ConvergePlan plus the live names the waits follow. */
@@ -248,6 +271,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
   // template got its hosts.toml files from containerd_registry_files there): say so, never drop it silently.
   if (wanted.nodeFiles?.length) {
     reasons.push(`warning: registry_mirrors is not applied to Cluster ${ns}/${name}: it is made from ClusterClass ${live.className}, whose KubeadmConfigTemplate and KubeadmControlPlaneTemplate kaas does not change; the nodes keep the class's files (add /etc/containerd/certs.d/<registry>/hosts.toml to the class's templates' files: to change them)`);
+  }
+  if (wanted.controlPlaneMachine.serverGroup !== undefined || wanted.workerMachine.serverGroup !== undefined) {
+    reasons.push(`warning: anti_affinity is not applied to Cluster ${ns}/${name}: it is made from ClusterClass ${live.className}, whose machine templates decide placement; kaas creates no server groups for it (give the class's OpenStackMachineTemplates a serverGroup to spread the machines)`);
   }
   const diffs: ObjectDiff[] = [];
   const objects: KubeObject[] = [];
@@ -344,8 +370,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
       const key = f.path.replace('spec.template.spec.', '').split('.');
       let at: Obj = spec;
       for (const k of key.slice(0, -1)) at = (at[k] ??= {}) as Obj;
-      if (f.wanted === undefined) delete at[key[key.length - 1]];
-      else at[key[key.length - 1]] = structuredClone(f.wanted);
+      const last = key[key.length - 1];
+      if (f.wanted === undefined) delete at[last];
+      else at[last] = r.t.kind === 'OpenStackMachineTemplate' ? mergeMachineField(last, at[last], f.wanted) : structuredClone(f.wanted);
     }
     objects.push({
       ...base,

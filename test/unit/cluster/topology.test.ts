@@ -76,6 +76,17 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     expect(planTopology({ live: live(), wanted: wanted({ nodeFiles: [] }) }).reasons.join('\n')).not.toContain('registry_mirrors');
   });
 
+  // Review 2026-11-27 n10: kaas made server groups for class clusters that no class template used.
+  it('anti_affinity: no template change, and the plan says it is not applied (create makes no server groups for a class cluster)', () => {
+    const w = wanted();
+    w.controlPlaneMachine.serverGroup = { filter: { name: 'k8s-scs1-controller' } };
+    w.workerMachine.serverGroup = { filter: { name: 'k8s-scs1-worker' } };
+    const d = planTopology({ live: live(), wanted: w });
+    expect(d.ok && d.value.objects).toEqual([]);
+    expect(d.reasons.filter((r) => r.includes('anti_affinity'))).toEqual([expect.stringMatching(/^warning: anti_affinity is not applied to Cluster scs1\/scs1: .*kaas creates no server groups for it/)]);
+    expect(planTopology({ live: live(), wanted: wanted() }).reasons.join('\n')).not.toContain('anti_affinity');
+  });
+
   it('replicas: the Cluster topology only (a partial object keyed by the pool name), no template', () => {
     const d = planTopology({ live: live(), wanted: wanted({ controlPlaneReplicas: 3, workerReplicas: 4 }) });
     if (!d.ok) throw new Error(d.refusals[0].message);
@@ -90,7 +101,7 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     if (!d.ok) throw new Error(d.refusals[0].message);
     const [tpl, cc] = d.value.objects;
     expect(tpl.metadata).toEqual({
-      name: 'capi-scs1-md-0-genw02', namespace: 'scs1',
+      name: 'capi-scs1-md-0-genw01-kaas-gen02', namespace: 'scs1',
       labels: { 'cluster.x-k8s.io/cluster-name': 'scs1', 'app.kubernetes.io/managed-by': 'kaas' },
       annotations: { 'kaas.scs.community/previous-generation': 'capi-scs1-md-0-genw01' },
     });
@@ -99,10 +110,31 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     expect(cc).toEqual({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', metadata: { name: 'scs1', namespace: 'scs1' }, spec: {
       infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackClusterTemplate', name: 'scs1-geno01' } },
       controlPlane: { machineInfrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-control-plane-genc01' } } },
-      workers: { machineDeployments: [{ class: 'md-0', infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-md-0-genw02' } } }] },
+      workers: { machineDeployments: [{ class: 'md-0', infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', name: 'capi-scs1-md-0-genw01-kaas-gen02' } } }] },
     } });
     expect(d.value.diffs.find((x) => x.kind === 'ClusterClass')!.fields.map((f) => f.path)).toEqual(['spec.workers.machineDeployments[md-0].infrastructure.templateRef.name']);
     expect(d.value.objects).toHaveLength(2);
+  });
+
+  // Review 2026-11-27 n6: a new generation replaced whole fields, dropping what the class's author set beside kaas's.
+  it.each([
+    ['a root disk: type and availability zone kept', { rootVolume: { sizeGiB: 50, type: 'ssd', availabilityZone: { name: 'az1' } } }, { rootVolume: { sizeGiB: 80 } }, { rootVolume: { sizeGiB: 80, type: 'ssd', availabilityZone: { name: 'az1' } } }],
+    ['an image by name: the filter\'s tags kept', { image: { filter: { name: 'ubuntu-capi-image-v1.34.10', tags: ['scs'] } } }, { image: { filter: { name: 'ubuntu-capi-image-v1.35.1' } } }, { image: { filter: { name: 'ubuntu-capi-image-v1.35.1', tags: ['scs'] } } }],
+    ['an image by id: replaced by kaas\'s filter (CAPO takes one selector)', { image: { id: 'a1b2' } }, { image: { filter: { name: 'ubuntu-capi-image-v1.35.1' } } }, { image: { filter: { name: 'ubuntu-capi-image-v1.35.1' } } }],
+    ['an ORC image reference: replaced by kaas\'s filter', { image: { imageRef: { name: 'ubuntu' } } }, { image: { filter: { name: 'ubuntu-capi-image-v1.35.1' } } }, { image: { filter: { name: 'ubuntu-capi-image-v1.35.1' } } }],
+  ] as const)('a new generation merges kaas\'s sub-fields into the live field: %s', (_what, liveFields, wantFields, result) => {
+    const l = live();
+    const t = l.templates.find((x) => x.role.startsWith('workers'))!;
+    Object.assign((t.live as unknown as { spec: { template: { spec: object } } }).spec.template.spec, structuredClone(liveFields));
+    const w = wanted();
+    Object.assign(w.workerMachine, structuredClone(wantFields));
+    const d = planTopology({ live: l, wanted: w });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    const spec = (d.value.objects[0].spec as { template: { spec: Record<string, unknown> } }).template.spec;
+    const key = Object.keys(result)[0] as keyof typeof result;
+    expect(spec[key]).toEqual(result[key]);
+    // The rest of the template as it was.
+    expect(spec.securityGroups).toEqual([{ filter: { name: 'capi-allow-ssh' } }]);
   });
 
   it('restrict_kubeapi: a new OpenStackClusterTemplate with the allowed CIDRs; opening again removes them', () => {
@@ -131,13 +163,13 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
       expect(lines(d).join('\n')).toMatch(refusal);
       expect(!d.ok && d.refusals[0].hint).toMatch(/keep restrict_kubeapi: \[\]/);
     } else {
-      expect(lines(d)).toContain('create OpenStackClusterTemplate/scs1-geno02');
+      expect(lines(d)).toContain('create OpenStackClusterTemplate/scs1-geno01-kaas-gen02');
     }
   });
 
   it('restrict_kubeapi with the API LB not created yet: planned, with a warning that its provider is not known', () => {
     const d = planTopology({ live: live(), wanted: wanted({ cidrs: ['10.0.0.0/8'] }), apiLb: { unknown: 'CAPO has not created it yet (no status.apiServerLoadBalancer.id)' } });
-    expect(lines(d)).toContain('create OpenStackClusterTemplate/scs1-geno02');
+    expect(lines(d)).toContain('create OpenStackClusterTemplate/scs1-geno01-kaas-gen02');
     expect(d.reasons.join('\n')).toMatch(/warning: kube-API load balancer of scs1: its Octavia provider is not known \(CAPO has not created it yet/);
   });
 
@@ -145,7 +177,7 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
     const d = planTopology({ live: live(), wanted: wanted({ version: 'v1.34.11', image: 'ubuntu-capi-image-v1.34.11' }), controlPlaneVersion: 'v1.34.10' });
     expect(lines(d)).toEqual([
       'unchanged OpenStackClusterTemplate/scs1-geno01',
-      'create OpenStackMachineTemplate/capi-scs1-control-plane-genc02', 'create OpenStackMachineTemplate/capi-scs1-md-0-genw02',
+      'create OpenStackMachineTemplate/capi-scs1-control-plane-genc01-kaas-gen02', 'create OpenStackMachineTemplate/capi-scs1-md-0-genw01-kaas-gen02',
       'update ClusterClass/scs1', 'update Cluster/scs1',
     ]);
     expect(d.ok && d.value.upgrade).toEqual({ from: 'v1.34.10', to: 'v1.34.11' });
@@ -194,13 +226,19 @@ describe('planTopology (a ClusterClass cluster: spec.topology and the class temp
   });
 });
 
-describe('nextGeneration', () => {
+describe('nextGeneration: a kaas suffix, never the class author\'s own counter (review 2026-11-27 n11)', () => {
   it.each([
-    ['capi-scs1-md-0-genw01', [], 'capi-scs1-md-0-genw02'],
-    ['capi-scs1-md-0-genw09', [], 'capi-scs1-md-0-genw10'],
-    ['scs1-geno01', ['scs1-geno02', 'scs1-geno03'], 'scs1-geno04'],
-    ['my-template', [], 'my-template-gen02'],
-    ['my-template', ['my-template-gen02'], 'my-template-gen03'],
+    ['capi-scs1-md-0-genw01', [], 'capi-scs1-md-0-genw01-kaas-gen02'],
+    ['capi-scs1-md-0-genw09', [], 'capi-scs1-md-0-genw09-kaas-gen02'],
+    ['capi-scs1-md-0-genw01-kaas-gen02', [], 'capi-scs1-md-0-genw01-kaas-gen03'],
+    ['scs1-geno01-kaas-gen09', [], 'scs1-geno01-kaas-gen10'],
+    ['scs1-geno01', ['scs1-geno01-kaas-gen02', 'scs1-geno01-kaas-gen03'], 'scs1-geno01-kaas-gen04'],
+    ['my-template', [], 'my-template-kaas-gen02'],
+    // A Cluster Stacks release's template: its -v2 is the stack's release, -v3 belongs to the next one.
+    ['openstack-scs2-1-34-v2-worker-openstack', [], 'openstack-scs2-1-34-v2-worker-openstack-kaas-gen02'],
+    ['openstack-scs2-1-34-v2', ['openstack-scs2-1-34-v3'], 'openstack-scs2-1-34-v2-kaas-gen02'],
+    // A generation an earlier kaas named by the counter (genw02, annotated) gets the suffix from here on.
+    ['capi-scs1-md-0-genw02', ['capi-scs1-md-0-genw03'], 'capi-scs1-md-0-genw02-kaas-gen02'],
   ])('%s (taken %j) → %s', (name, taken, next) => expect(nextGeneration(name, taken)).toBe(next));
 });
 
