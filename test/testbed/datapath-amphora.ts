@@ -17,7 +17,7 @@ import { describe, expect, test, beforeAll } from '@jest/globals';
 import { burst, pinController, settle, tally, workers, type DataPath } from './datapath-support.js';
 import { readLb, serviceWithAddress, checkIds, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
-import { applyEdge, kaas, note, removeIngress, type Run, type Testbed } from './workload-support.js';
+import { applyEdge, kaas, note, removeIngress, toolHome, type Run, type Testbed } from './workload-support.js';
 
 const N = 20;
 const SVC = { ns: 'ingress-nginx', name: 'ingress-nginx-controller' };
@@ -26,7 +26,7 @@ const SVC = { ns: 'ingress-nginx', name: 'ingress-nginx-controller' };
 export interface Amphora { id: string; status: string; role: string | null; compute_id: string; lb_network_ip: string; vrrp_ip: string; ha_ip: string }
 
 function admin(tb: Testbed, args: string[]): any {
-  const r = spawnSync('openstack', ['--os-cloud', 'peer-admin', ...args, '-f', 'json'], { encoding: 'utf8', timeout: 120_000, env: { PATH: tb.env.PATH, HOME: '/tmp', OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE } });
+  const r = spawnSync('openstack', ['--os-cloud', 'peer-admin', ...args, '-f', 'json'], { encoding: 'utf8', timeout: 120_000, env: { PATH: tb.env.PATH, HOME: toolHome(), OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE } });
   if (r.status !== 0) throw new Error(`openstack ${args.join(' ')} (peer-admin): exit ${r.status ?? r.signal}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }

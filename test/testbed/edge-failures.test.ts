@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { jest } from '@jest/globals';
 import { checkIds, dataPathOnly, livePath } from './lb-rows.js';
-import { applyEdge, dropMetricsApi, kaas, lbName, note, occmConf, removeIngress, testbed, until, wk, wkJson, type Testbed } from './workload-support.js';
+import { applyEdge, dropMetricsApi, kaas, lbName, note, occmConf, removeIngress, testbed, toolHome, until, wk, wkJson, type Testbed } from './workload-support.js';
 
 jest.setTimeout(30 * 60_000);
 
@@ -121,7 +121,7 @@ test('ROUND_ROBIN / HTTP monitor / allowed_cidrs on OVN: the ovn provider refuse
     // behind in Neutron (Octavia refuses the LB with 501 after the provider made the port; the LB never
     // exists). They keep the cluster network in use: CAPO's network delete loops on 409 NetworkInUse until
     // kaas's delete-cluster removes them (sweepOrphanOvnVipPorts), which edge-delete counts. Recorded here.
-    const os = (args: string[]) => spawnSync('openstack', ['--os-cloud', 'peer-admin', ...args], { encoding: 'utf8', env: { PATH: tb.env.PATH, OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE, HOME: '/tmp' } }).stdout ?? '';
+    const os = (args: string[]) => spawnSync('openstack', ['--os-cloud', 'peer-admin', ...args], { encoding: 'utf8', env: { PATH: tb.env.PATH, OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE, HOME: toolHome() } }).stdout ?? '';
     const live = new Set((await tb.os.loadBalancers()).map((l) => l.id));
     const leaked = os(['port', 'list', '-f', 'value', '-c', 'ID', '-c', 'Name']).split('\n').map((l) => l.trim().split(/\s+/))
       .filter(([, n]) => n?.startsWith('ovn-lb-vip-') && !live.has(n.slice('ovn-lb-vip-'.length)));
@@ -134,7 +134,7 @@ test('ROUND_ROBIN / HTTP monitor / allowed_cidrs on OVN: the ovn provider refuse
 test('M4: two external networks — the Service floating IP comes from the network CAPO uses (kaas pins floating-network-id)', async () => {
   // A second external network, made by the cloud admin, that is not the cluster router's gateway.
   const os = (args: string[]) => {
-    const r = spawnSync('openstack', ['--os-cloud', 'peer-admin', ...args], { encoding: 'utf8', env: { PATH: tb.env.PATH, OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE, HOME: '/tmp' } });
+    const r = spawnSync('openstack', ['--os-cloud', 'peer-admin', ...args], { encoding: 'utf8', env: { PATH: tb.env.PATH, OS_CLIENT_CONFIG_FILE: tb.env.OS_CLIENT_CONFIG_FILE, HOME: toolHome() } });
     if (r.status !== 0) throw new Error(`openstack ${args.join(' ')}: ${r.stderr}`);
     return r.stdout;
   };

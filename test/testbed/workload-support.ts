@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cloudConfigHash } from '../../lib/state/cloud-config-rollout.js';
 import { ROOT } from '../support/peer-paths.js';
+import { tempDir } from '../support/temp.js';
 import { parseEnvFile } from './env.js';
 import { LbReader } from './openstack-reader.js';
 
@@ -46,9 +47,21 @@ export function kaas(tb: Testbed, args: string[], opts: { sets?: Record<string, 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - t0 };
 }
 
+let toolHomeDir: string | undefined;
+
+/**
+ * HOME for the kubectl and openstack runs of a test file: a tempDir of its own, removed when the file
+ * ends. It was /tmp, where kubectl left its discovery cache (/tmp/.kube/cache) and the openstack client
+ * its entry-point cache (/tmp/.cache) after every testbed run.
+ */
+export function toolHome(): string {
+  if (!toolHomeDir || !fs.existsSync(toolHomeDir)) toolHomeDir = tempDir('kaas-tb-tools-home-');
+  return toolHomeDir;
+}
+
 /** kubectl against the workload apiserver (the admin kubeconfig workload.sh wrote). */
 export function wk(tb: Testbed, args: string[], input?: string): string {
-  const r = spawnSync('kubectl', ['--kubeconfig', tb.workloadKubeconfig, ...args], { encoding: 'utf8', input, env: { PATH: tb.env.PATH, HOME: '/tmp' }, timeout: 120_000, maxBuffer: 256 << 20 });
+  const r = spawnSync('kubectl', ['--kubeconfig', tb.workloadKubeconfig, ...args], { encoding: 'utf8', input, env: { PATH: tb.env.PATH, HOME: toolHome() }, timeout: 120_000, maxBuffer: 256 << 20 });
   if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
