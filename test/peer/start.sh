@@ -440,8 +440,12 @@ def _after_import(name, patch):
     sys.meta_path.insert(0, Finder())
 
 
-_after_import("octavia.controller.worker.v2.controller_worker", _octavia_run_flow_kwargs)
-_after_import("octavia.controller.worker.v2.flows.load_balancer_flows", _octavia_listeners_flow_network_configs)
+# Only where the worker runs the real amphora drivers (PEER_AMPHORA=1: octavia-worker and the health manager
+# get OS_PEER_OCTAVIA_FULL_GRAPH=1). The no-op peer keeps 11.0.0's behaviour (its one-call LBs' children stay
+# PENDING_CREATE, which the no-op tests accept) until a CI-shaped run has been made with the fix.
+if os.environ.get("OS_PEER_OCTAVIA_FULL_GRAPH") == "1":
+    _after_import("octavia.controller.worker.v2.controller_worker", _octavia_run_flow_kwargs)
+    _after_import("octavia.controller.worker.v2.flows.load_balancer_flows", _octavia_listeners_flow_network_configs)
 EOF
 cat > "$DIR/keystone/keystone.conf" <<EOF
 [DEFAULT]
@@ -1144,7 +1148,7 @@ fi
 
 octavia_worker() { # [more --config-file args]
   launch octavia-worker "$LOG/octavia-worker.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
-    OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" \
+    OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" OS_PEER_OCTAVIA_FULL_GRAPH="$PEER_AMPHORA" \
     octavia-worker --config-file "$DIR/octavia/octavia.conf" \
     --config-file "$DIR/octavia/octavia-worker.conf" "$@"
 }

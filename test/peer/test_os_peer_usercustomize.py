@@ -66,12 +66,14 @@ def run_with_usercustomize(code):
             f.write(usercustomize_source())
         env = {k: v for k, v in os.environ.items() if not k.startswith("OS_PEER")}
         env["PYTHONPATH"] = lib
+        env["OS_PEER_OCTAVIA_FULL_GRAPH"] = "1"  # as octavia-worker and the health manager get it with PEER_AMPHORA=1
         return subprocess.run(["/usr/bin/python3", "-c", code], env=env, cwd=lib, capture_output=True,
-                              text=True, timeout=180, check=False)
+                              text=True, timeout=600, check=False)
 
 
 def usercustomize_source():
-    text = open(os.path.join(HERE, "start.sh"), encoding="utf-8").read()
+    with open(os.path.join(HERE, "start.sh"), encoding="utf-8") as f:
+        text = f.read()
     m = re.search(r"^cat > \"\$DIR/lib/usercustomize\.py\" <<'EOF'\n(.*?)^EOF$", text, re.S | re.M)
     if not m:
         raise AssertionError("start.sh no longer writes DIR/lib/usercustomize.py from a heredoc")
