@@ -183,7 +183,7 @@ amp_start() { # after neutron, glance and nova are up: the objects, o-hm0, the w
   octavia_worker --config-file "$AMP_CONF"
   # The health manager runs failovers itself (amphorav2 without a jobboard), so it reads the worker's files.
   launch octavia-health-manager "$LOG/octavia-health-manager.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
-    octavia-health-manager --config-file "$DIR/octavia/octavia.conf" --config-file "$DIR/octavia/octavia-worker.conf" \
+    OS_PEER_OCTAVIA_FULL_GRAPH=1 octavia-health-manager --config-file "$DIR/octavia/octavia.conf" --config-file "$DIR/octavia/octavia-worker.conf" \
     --config-file "$AMP_CONF" --log-file "$LOG/octavia-health-manager.log"
   SERVICE_PASSWORD="$SERVICE_PASSWORD" quiet env KEYSTONE="http://$HOST:$KEYSTONE_PORT/v3" \
     NEUTRON="http://$HOST:$NEUTRON_PORT/v2.0" "$PY" "$HERE/amphora_resources.py" wait-port "$DIR/octavia/amphora.json" \

@@ -363,6 +363,89 @@ if _sockets:
     from octavia_lib.api.drivers import driver_lib
     driver_lib.DriverLibrary.__init__.__defaults__ = tuple(
         os.path.join(_sockets, name) for name in ("status.sock", "stats.sock", "get.sock"))
+
+
+# octavia-worker and octavia-health-manager (amphorav2 without a jobboard): octavia 11.0.0's
+# ControllerWorker.run_flow (octavia/controller/worker/v2/controller_worker.py, tag 11.0.0) calls the flow
+# factory as func(*args) and hands its keyword arguments to the taskflow engine instead, so
+# create_load_balancer's listeners= never reaches get_create_load_balancer_flow: a load balancer created in
+# one call (listeners, pools, members, monitors: what OCCM sends) goes ACTIVE on an amphora that never got
+# a haproxy configuration, until the health manager fails it over. Upstream fixed it in 12.0.0 (commit
+# 216cce39c, "Fix full graph loadbalancer creation if jobboard is disabled", story 2010335; Debian 12 ships
+# 11.0.0 without it). Same fix here: the factory gets the keyword arguments, the engine only the store.
+def _octavia_run_flow_kwargs(module):
+    from importlib.metadata import version
+    if version("octavia").split(".")[0] != "11":
+        return
+    worker = module.ControllerWorker
+    run_flow = worker.run_flow
+
+    def fixed_run_flow(self, func, *args, **kwargs):
+        if module.CONF.task_flow.jobboard_enabled or not kwargs.keys() - {"store"}:
+            return run_flow(self, func, *args, **kwargs)
+        store = kwargs.pop("store", None)
+        return run_flow(self, lambda *a: func(*a, **kwargs), *args, store=store)
+
+    worker.run_flow = fixed_run_flow
+
+
+# With the listeners passed on, 11.0.0's create flow for SINGLE topology cannot run: its listeners' part
+# (LoadBalancerFlows._create_listeners_flow, octavia/controller/worker/v2/flows/load_balancer_flows.py, tag
+# 11.0.0) has AmphoraePostNetworkPlug require amphorae_network_config, which no task of that flow provides
+# (taskflow MissingDependencies). Upstream fixed it in 12.0.0 (commit d0a0f53dc, "Fix listener creation with
+# fully-populated API", story 2010488) by getting the amphorae's network configs (GetAmphoraeNetworkConfigs,
+# as the member flows do) right before that task; the same here.
+def _octavia_listeners_flow_network_configs(module):
+    from importlib.metadata import version
+    if version("octavia").split(".")[0] != "11":
+        return
+    from octavia.common import constants
+    from octavia.controller.worker.v2.tasks import amphora_driver_tasks, network_tasks
+    flows = module.LoadBalancerFlows
+    create_listeners_flow = flows._create_listeners_flow
+
+    def fixed_create_listeners_flow(self):
+        steps = create_listeners_flow(self)
+        if any(constants.AMPHORAE_NETWORK_CONFIG in s.provides for s in steps):
+            return steps
+        at = next(i for i, s in enumerate(steps) if isinstance(s, amphora_driver_tasks.AmphoraePostNetworkPlug))
+        return steps[:at] + [network_tasks.GetAmphoraeNetworkConfigs(
+            name="os-peer-get-amphorae-network-configs", requires=constants.LOADBALANCER_ID,
+            provides=constants.AMPHORAE_NETWORK_CONFIG)] + steps[at:]
+
+    flows._create_listeners_flow = fixed_create_listeners_flow
+
+
+def _after_import(name, patch):
+    """Runs patch(module) once module `name` is imported (it is not imported here: its import order matters)."""
+    import importlib.abc
+    import importlib.util
+    import sys
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):
+            if fullname != name:
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(fullname)
+            if spec is None or spec.loader is None:
+                return spec
+            load = spec.loader.exec_module
+
+            def exec_module(module):
+                load(module)
+                patch(module)
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, Finder())
+
+
+# Only where the worker runs the real amphora drivers (PEER_AMPHORA=1: octavia-worker and the health manager
+# get OS_PEER_OCTAVIA_FULL_GRAPH=1). The no-op peer keeps 11.0.0's behaviour (its one-call LBs' children stay
+# PENDING_CREATE, which the no-op tests accept) until a CI-shaped run has been made with the fix.
+if os.environ.get("OS_PEER_OCTAVIA_FULL_GRAPH") == "1":
+    _after_import("octavia.controller.worker.v2.controller_worker", _octavia_run_flow_kwargs)
+    _after_import("octavia.controller.worker.v2.flows.load_balancer_flows", _octavia_listeners_flow_network_configs)
 EOF
 cat > "$DIR/keystone/keystone.conf" <<EOF
 [DEFAULT]
@@ -1065,7 +1148,7 @@ fi
 
 octavia_worker() { # [more --config-file args]
   launch octavia-worker "$LOG/octavia-worker.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
-    OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" \
+    OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" OS_PEER_OCTAVIA_FULL_GRAPH="$PEER_AMPHORA" \
     octavia-worker --config-file "$DIR/octavia/octavia.conf" \
     --config-file "$DIR/octavia/octavia-worker.conf" "$@"
 }

@@ -8,11 +8,16 @@
  *     address read from the PROXY header, the TCP peer being the amphora's address on the member network;
  *   - Octavia's members, as the health manager sets them from the agent's heartbeats: the pod's node
  *     ONLINE, the pod-less node ERROR or OFFLINE; kaas's verification after apply-ingress and doctor agree;
- *   - the pod moves: the ONLINE member and the answers follow.
- * `kaas check-lb` on amphora is not here: it failed (docs/development/amphora-testbed.md, "Not done").
+ *   - Octavia configured haproxy in the create flow itself: the health manager never failed the LB's
+ *     amphora over (octavia 11.0.0 needs the peer's usercustomize.py
+ *     fixes for that: docs/development/amphora-testbed.md);
+ *   - the pod moves: the ONLINE member and the answers follow;
+ *   - `kaas check-lb` on amphora passes (its ETP Cluster and Local Services on amphorae of their own).
  * Not registered (nothing to skip) without AMPHORA=1; selected by name without it, edge-datapath fails.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, test, beforeAll } from '@jest/globals';
 import { burst, pinController, settle, tally, workers, type DataPath } from './datapath-support.js';
 import { readLb, serviceWithAddress, checkIds, type Row } from './lb-rows.js';
@@ -85,6 +90,15 @@ export function amphoraProxyRow(row: Row, tbOf: () => Testbed, dpOf: () => DataP
       expect(lb.pools.map((p) => `${p.monitor?.type} ${p.monitor?.provisioning_status}`)).toEqual(['HTTP ACTIVE', 'HTTP ACTIVE']);
     });
 
+    // ("0 listeners" heartbeats between the agent's start and the config upload are logged, not failed over: counted in the note.)
+    test('Octavia configured haproxy in the create flow: the health manager never failed the LB\'s amphora over', () => {
+      const log = fs.readFileSync(path.join(tb.env.TESTBED_DIR, 'peer', 'log', 'octavia-health-manager.log'), 'utf8').split('\n');
+      const failovers = log.filter((l) => l.includes('Performing failover') && l.includes(lb.lb.id));
+      const empty = log.filter((l) => l.includes(amp.id) && / reports 0 listeners when /.test(l));
+      note(tb, `${row.variant}: health manager on LB ${lb.lb.id} / amphora ${amp.id}: ${failovers.length} failover lines, ${empty.length} "0 listeners" lines`);
+      expect(failovers.slice(0, 2)).toEqual([]);
+    });
+
     test('kaas apply-ingress\'s verification passed against the live statuses (members ONLINE exactly where the controller pods ran)', () => {
       const text = apply.stderr + apply.stdout;
       expect(checkIds(text).filter((c) => c.startsWith('verify-'))).toEqual([]);
@@ -122,6 +136,19 @@ export function amphoraProxyRow(row: Row, tbOf: () => Testbed, dpOf: () => DataP
       const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => x.every((a) => a.ok && a.node === w.name));
       note(tb, `${row.variant} moved to ${w.name}: ${tally(b).join('; ')}`);
       expect(tally(b)).toEqual([`${N} node=${w.name} client=${dp.clientAddress} peer=${amp.vrrp_ip}`]);
+    });
+
+    // Last: its two Services each boot an amphora of their own, on OCCM as the row left it.
+    test('kaas check-lb on amphora passes for real (client IPs are not kept for plain Services: skipped)', () => {
+      const r = kaas(tb, ['check-lb', tb.cluster, '--tries', String(N), '--address-timeout', '15m', '-o', 'json'], { sets: row.sets, timeoutMs: 1_800_000 });
+      note(tb, `check-lb on amphora exit ${r.code}\n${r.stdout.slice(0, 3000)}\n${r.stderr.slice(-2000)}`);
+      const report = JSON.parse(r.stdout) as { provider: string; checks: { check: string; result: string; detail: string }[] };
+      expect(report.provider).toBe('amphora');
+      expect(report.checks.map((c) => `${c.check} ${c.result}${c.result === 'pass' ? '' : `: ${c.detail}`}`)).toEqual([
+        'cluster-answers pass', 'local-answers pass',
+        'local-client-ip skipped: the plan does not keep client IPs for plain Services (amphora proxies TCP; only PROXY protocol, which vanilla Services do not ask for, carries them)',
+        'local-podless-nodes pass']);
+      expect(r.code).toBe(0);
     });
   });
 }
