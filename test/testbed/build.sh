@@ -184,8 +184,19 @@ for mm in $MANIFEST_MODULES; do
   chmod -R u+w "$dest"
   echo "$m $ver" > "$dest/VERSION"
 done
+# KWOK's stages (what a fake node and pod go through), for workload.sh: KWOK v0.8.0 no longer falls back to
+# built-in stages when its --config has none ("no stages found", exit 1); v0.7.0 did, with these same files
+# embedded (sigs.k8s.io/kwok pkg/kwok/cmd/root.go getDefaultNodeStages/getDefaultPodStages at v0.7.0:
+# node/fast, node/heartbeat since its node lease duration defaults to 40 s, pod/fast).
+dir=$(cd "$HERE/go/$KWOK_MOD" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+mkdir -p "$BIN/manifests.new/kwok/stage"
+for f in node/fast/node-initialize node/heartbeat/node-heartbeat pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
+  cp "$dir/kustomize/stage/$f.yaml" "$BIN/manifests.new/kwok/stage/" \
+    || { echo "[testbed build] FAILED: KWOK stage $f.yaml not in $dir/kustomize/stage" >&2; exit 1; }
+done
+chmod -R u+w "$BIN/manifests.new/kwok"
 rm -rf "$BIN/manifests"; mv "$BIN/manifests.new" "$BIN/manifests"
-echo "[testbed build] copied upstream CRD and webhook YAML in $(($(date +%s) - t0)) s"
+echo "[testbed build] copied upstream CRD and webhook YAML and KWOK's stages in $(($(date +%s) - t0)) s"
 echo "$stamp" > "$BIN/.stamp"
 echo "[testbed build] done in $(($(date +%s) - T_ALL)) s: ${#TARGETS[@]} binaries in $BIN"
 envoy_gateway
