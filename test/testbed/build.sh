@@ -6,8 +6,8 @@
 #                           v1.12) / .kaas-test/testbed-bin-current (release set current)
 #
 # KAAS_TESTBED_RELEASES selects the release set (docs/development/testbed-releases.md):
-#   v1.12 (default)  the modules below: Kubernetes 1.34, Cluster API v1.12, CAPO v0.14.7, ORC v2.4, KWOK v0.7
-#   current          go/current/k8s (Kubernetes 1.36.3, Cluster API v1.14.2, OCCM v1.36.0, KWOK v0.8.0, and
+#   v1.12            the modules below: Kubernetes 1.34, Cluster API v1.12, CAPO v0.14.7, ORC v2.4, KWOK v0.7
+#   current (default) go/current/k8s (Kubernetes 1.36.3, Cluster API v1.14.2, OCCM v1.36.0, KWOK v0.8.0, and
 #                    kube-proxy/agnhost of the same Kubernetes) and go/current/capo (CAPO v0.14.7 with its
 #                    own pins, ORC v2.6.0); etcd and Envoy Gateway are the same modules in both sets.
 # Each set has its own stamp; its BIN_DIR default differs, so switching sets relinks nothing.
@@ -49,7 +49,7 @@ export GOFLAGS="-mod=readonly -buildvcs=false -trimpath"
 command -v go >/dev/null || { echo "build.sh: go is not on PATH (the testbed needs Go >= 1.26.6 and the Go module proxy)" >&2; exit 1; }
 
 # The release set: module directories (under go/) and the versions they pin (stamped into the binaries).
-RELEASES=${KAAS_TESTBED_RELEASES:-v1.12}
+RELEASES=${KAAS_TESTBED_RELEASES:-current}
 case "$RELEASES" in
   v1.12)
     K8S_MOD=k8s CAPO_MOD=k8s KWOK_MOD=kwok
@@ -64,7 +64,7 @@ case "$RELEASES" in
     CAPI_VERSION=v1.14.2             # sigs.k8s.io/cluster-api in go/current/k8s/go.mod
     # CAPI v1.14 moved the core manager's main package (and its config/) from the module root to core/.
     CAPI_CORE=sigs.k8s.io/cluster-api/core ;;
-  *) echo "build.sh: KAAS_TESTBED_RELEASES=$RELEASES is not a release set: use v1.12 or current" >&2; exit 2 ;;
+  *) echo "build.sh: KAAS_TESTBED_RELEASES=$RELEASES is not a release set: use current (the default) or v1.12" >&2; exit 2 ;;
 esac
 [ -n "${1:-}${KAAS_TESTBED_BIN:-}" ] || { [ "$RELEASES" = v1.12 ] || BIN=$ROOT/.kaas-test/testbed-bin-$RELEASES; }
 mkdir -p "$BIN"
@@ -184,8 +184,19 @@ for mm in $MANIFEST_MODULES; do
   chmod -R u+w "$dest"
   echo "$m $ver" > "$dest/VERSION"
 done
+# KWOK's stages (what a fake node and pod go through), for workload.sh: KWOK v0.8.0 no longer falls back to
+# built-in stages when its --config has none ("no stages found", exit 1); v0.7.0 did, with these same files
+# embedded (sigs.k8s.io/kwok pkg/kwok/cmd/root.go getDefaultNodeStages/getDefaultPodStages at v0.7.0:
+# node/fast, node/heartbeat since its node lease duration defaults to 40 s, pod/fast).
+dir=$(cd "$HERE/go/$KWOK_MOD" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+mkdir -p "$BIN/manifests.new/kwok/stage"
+for f in node/fast/node-initialize node/heartbeat/node-heartbeat pod/fast/pod-ready pod/fast/pod-complete pod/fast/pod-delete; do
+  cp "$dir/kustomize/stage/$f.yaml" "$BIN/manifests.new/kwok/stage/" \
+    || { echo "[testbed build] FAILED: KWOK stage $f.yaml not in $dir/kustomize/stage" >&2; exit 1; }
+done
+chmod -R u+w "$BIN/manifests.new/kwok"
 rm -rf "$BIN/manifests"; mv "$BIN/manifests.new" "$BIN/manifests"
-echo "[testbed build] copied upstream CRD and webhook YAML in $(($(date +%s) - t0)) s"
+echo "[testbed build] copied upstream CRD and webhook YAML and KWOK's stages in $(($(date +%s) - t0)) s"
 echo "$stamp" > "$BIN/.stamp"
 echo "[testbed build] done in $(($(date +%s) - T_ALL)) s: ${#TARGETS[@]} binaries in $BIN"
 envoy_gateway

@@ -12,7 +12,7 @@
  * without it (and without a pattern) a short workload-side smoke follows the management scenarios (below,
  * KAAS_TESTBED_SMOKE=0 to leave it out; the smoke turns the data path on unless KAAS_TESTBED_DATAPATH=0).
  * edge-datapath (real packets through the ovn rows) runs in both only when testbed.env says DATAPATH=1
- * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). KAAS_TESTBED_RELEASES=v1.12 (default) | current selects the
+ * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). KAAS_TESTBED_RELEASES=current (default) | v1.12 selects the
  * release set testbed.sh builds and starts (docs/development/testbed-releases.md). The run fails, never skips,
  * when the testbed cannot be built or started: the reason is printed.
  */
@@ -35,9 +35,9 @@ function stop(): void {
   spawnSync('bash', [script, 'stop', dir], { stdio: 'inherit', timeout: 300_000 });
 }
 
-const releases = process.env.KAAS_TESTBED_RELEASES ?? 'v1.12';
+const releases = process.env.KAAS_TESTBED_RELEASES ?? 'current';
 if (!['v1.12', 'current'].includes(releases)) {
-  process.stderr.write(`[testbed] KAAS_TESTBED_RELEASES=${releases} is not a release set: use v1.12 (the default) or current\n`);
+  process.stderr.write(`[testbed] KAAS_TESTBED_RELEASES=${releases} is not a release set: use current (the default) or v1.12\n`);
   process.exit(2);
 }
 const workload = process.env.KAAS_TESTBED_WORKLOAD === '1';

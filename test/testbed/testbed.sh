@@ -48,13 +48,13 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-# The release set (KAAS_TESTBED_RELEASES=v1.12|current, build.sh; docs/development/testbed-releases.md): each
+# The release set (KAAS_TESTBED_RELEASES=current|v1.12, build.sh; docs/development/testbed-releases.md): each
 # has its own binaries directory, so switching sets relinks nothing.
-RELEASES=${KAAS_TESTBED_RELEASES:-v1.12}
+RELEASES=${KAAS_TESTBED_RELEASES:-current}
 case "$RELEASES" in
   v1.12) BIN=${KAAS_TESTBED_BIN:-$ROOT/.kaas-test/testbed-bin} ;;
   current) BIN=${KAAS_TESTBED_BIN:-$ROOT/.kaas-test/testbed-bin-current} ;;
-  *) echo "testbed.sh: KAAS_TESTBED_RELEASES=$RELEASES is not a release set: use v1.12 (the default) or current" >&2; exit 2 ;;
+  *) echo "testbed.sh: KAAS_TESTBED_RELEASES=$RELEASES is not a release set: use current (the default) or v1.12" >&2; exit 2 ;;
 esac
 EXTERNAL_CIDR=${PEER_EXTERNAL_CIDR:-172.24.4.0/24}
 PEER_SCRIPTS=${KAAS_TESTBED_PEER_SCRIPTS:-$ROOT/test/peer}   # the peer's start.sh/stop.sh

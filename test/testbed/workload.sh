@@ -233,7 +233,11 @@ spec:
   - {ports: [2379], target: {address: 127.0.0.1, port: 12379}}
   - {ports: [6443], target: {address: "$FIP", port: 6443}}
 EOF
-launch kwok "$BIN/kwok" --kubeconfig "$WK" --config "$W/kwok.yaml" --manage-all-nodes=false \
+# KWOK's node and pod stages, copied by build.sh from the module (KWOK v0.8.0 has no built-in ones any more).
+stages=()
+for f in "$BIN"/manifests/kwok/stage/*.yaml; do [ -f "$f" ] && stages+=(--config "$f"); done
+[ ${#stages[@]} -eq 10 ] || die "$BIN/manifests/kwok/stage has $((${#stages[@]} / 2)) of KWOK's 5 stage files, not 5: run test/testbed/testbed.sh build"
+launch kwok "$BIN/kwok" --kubeconfig "$WK" --config "$W/kwok.yaml" "${stages[@]}" --manage-all-nodes=false \
   --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --cidr "$POD_CIDR" \
   --node-port 10250 --server-address 0.0.0.0:10250 --tls-cert-file "$PKI/kubelet.crt" --tls-private-key-file "$PKI/kubelet.key" -v INFO
 wait_for workload-controller-manager 120 in_ns curl -sfk https://127.0.0.1:10267/healthz
