@@ -176,6 +176,24 @@ export async function snapshot(namespace: string): Promise<Map<string, string>> 
   return out;
 }
 
+/**
+ * What kaas has written to each object of the namespace (`Kind/name` → its generation and the
+ * `managedFields` entries of field manager kaas). Unlike the resourceVersion, this does not move when a
+ * controller writes: Cluster API sets the Cluster as owner of the machine templates when its
+ * MachineDeployment controller gets to them (CAPI machinedeployment_controller.go
+ * getTemplatesAndSetOwner, v1.12 and v1.14), which can fall between two snapshots.
+ */
+export async function kaasWrites(namespace: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const r = await kubectl(['get', `${RES.cluster},${RES.openStackCluster},${RES.kcp},${RES.md},${RES.osmt},${RES.kct},secrets`, '-n', namespace, '--show-managed-fields', '-o', 'json']);
+  if (r.code !== 0) throw new Error(`kubectl get (kaasWrites): ${r.stderr}`);
+  for (const o of (JSON.parse(r.stdout) as { items: Obj[] }).items) {
+    const meta = o.metadata as { name: string; generation?: number; managedFields?: { manager?: string }[] };
+    out.set(`${o.kind}/${meta.name}`, JSON.stringify({ generation: meta.generation, kaas: (meta.managedFields ?? []).filter((m) => m.manager === 'kaas') }));
+  }
+  return out;
+}
+
 /** Polls `probe` every `everyMs` until it returns a value (not undefined) or the deadline passes. */
 export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 3000): Promise<T> {
   const end = Date.now() + timeoutMs;

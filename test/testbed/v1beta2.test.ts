@@ -8,7 +8,7 @@
 import { parseAllDocuments } from 'yaml';
 import { parseDocuments, stringifyDocuments } from '../../lib/render/documents.js';
 import { previousRender } from '../support/v1beta1-render.js';
-import { getObject, kaas, kaasDelete, kaasUser, kubectl, leakedSecrets, renderedCluster, RES, serverDryRun, snapshot, tail, type KaasUser } from './support.js';
+import { getObject, kaas, kaasDelete, kaasWrites, kaasUser, kubectl, leakedSecrets, renderedCluster, RES, serverDryRun, tail, type KaasUser } from './support.js';
 
 const RENDER = 'v2render';
 const SWITCH = 'v2switch';
@@ -76,13 +76,13 @@ describe('Cluster API v1beta2 on the testbed', () => {
       }
       return out;
     };
-    const before = { gen: await gen(), rv: await snapshot(SWITCH) };
+    const before = { gen: await gen(), rv: await kaasWrites(SWITCH) };
     const run = await kaas(u, ['create-cluster', SWITCH, '--no-wait', '--new-cluster'], { sets: SETS });
     expect({ code: run.code, out: run.code === 0 ? '' : tail(run) }).toEqual({ code: 0, out: '' });
     expect(run.stdout + run.stderr).toContain(`cluster ${SWITCH}: no changes`);
     expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/deprecated/);
     expect(await gen()).toEqual(before.gen);
-    const after = await snapshot(SWITCH);
+    const after = await kaasWrites(SWITCH);
     for (const k of [...before.rv.keys()].filter((k) => /^(OpenStackMachineTemplate|KubeadmConfigTemplate|Secret)\//.test(k))) {
       expect(`${k} ${after.get(k)}`).toBe(`${k} ${before.rv.get(k)}`);
     }
