@@ -167,13 +167,18 @@ export const RES = {
 /** Every object of the cluster's kinds in a namespace, name → resourceVersion (for "nothing was applied"). */
 export async function snapshot(namespace: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const r = await kubectl(['get', `${RES.cluster},${RES.openStackCluster},${RES.kcp},${RES.md},${RES.osmt},${RES.kct},secrets`, '-n', namespace, '-o', 'json']);
-  if (r.code !== 0) {
-    if (/NotFound|not found/.test(r.stderr)) return out;
-    throw new Error(`kubectl get (snapshot): ${r.stderr}`);
-  }
-  for (const o of (JSON.parse(r.stdout) as { items: Obj[] }).items) out.set(`${o.kind}/${o.metadata.name}`, o.metadata.resourceVersion ?? '');
+  for (const o of (await namespaceObjects(namespace)) ?? []) out.set(`${o.kind}/${o.metadata.name}`, o.metadata.resourceVersion ?? '');
   return out;
+}
+
+/** The objects snapshot and kaasWrites compare (the kinds kaas applies, and Secrets); undefined when the namespace is not there. */
+async function namespaceObjects(namespace: string, flags: string[] = []): Promise<Obj[] | undefined> {
+  const r = await kubectl(['get', `${RES.cluster},${RES.openStackCluster},${RES.kcp},${RES.md},${RES.osmt},${RES.kct},secrets`, '-n', namespace, ...flags, '-o', 'json']);
+  if (r.code !== 0) {
+    if (/NotFound|not found/.test(r.stderr)) return undefined;
+    throw new Error(`kubectl get (${namespace}): ${r.stderr}`);
+  }
+  return (JSON.parse(r.stdout) as { items: Obj[] }).items;
 }
 
 /**
@@ -184,10 +189,10 @@ export async function snapshot(namespace: string): Promise<Map<string, string>> 
  * getTemplatesAndSetOwner, v1.12 and v1.14), which can fall between two snapshots.
  */
 export async function kaasWrites(namespace: string): Promise<Map<string, string>> {
+  const items = await namespaceObjects(namespace, ['--show-managed-fields']);
+  if (!items) throw new Error(`kaasWrites: namespace ${namespace} not found`);
   const out = new Map<string, string>();
-  const r = await kubectl(['get', `${RES.cluster},${RES.openStackCluster},${RES.kcp},${RES.md},${RES.osmt},${RES.kct},secrets`, '-n', namespace, '--show-managed-fields', '-o', 'json']);
-  if (r.code !== 0) throw new Error(`kubectl get (kaasWrites): ${r.stderr}`);
-  for (const o of (JSON.parse(r.stdout) as { items: Obj[] }).items) {
+  for (const o of items) {
     const meta = o.metadata as { name: string; generation?: number; managedFields?: { manager?: string }[] };
     out.set(`${o.kind}/${meta.name}`, JSON.stringify({ generation: meta.generation, kaas: (meta.managedFields ?? []).filter((m) => m.manager === 'kaas') }));
   }
