@@ -23,6 +23,8 @@ export interface ServerGroupAction {
   /** create = does not exist yet; reuse = exists with this policy (its id is known). */
   action: 'create' | 'reuse';
   id?: string;
+  /** Nova server ids already in a reused group (a new cluster must find none: sharedServerGroups). */
+  members?: string[];
 }
 
 /** Inputs: the relevant settings and the groups that exist in the project. */
@@ -76,8 +78,27 @@ export function planServerGroups(input: ServerGroupInput): Decision<ServerGroupA
         hint: 'Nova cannot change a policy: delete the group (after the cluster) or change soft_anti_affinity_controller back',
       }, reasons);
     } else {
-      groups.push({ ...w, action: 'reuse', id: g.id });
+      groups.push({ ...w, action: 'reuse', id: g.id, members: g.members ?? [] });
     }
   }
   return decided(groups, reasons);
+}
+
+/**
+ * kaas's group names carry the cluster's name but not its namespace or management cluster (they are
+ * the SCS scripts' names, `<prefix>-<cluster>-controller`, kept so that groups made by
+ * create_cluster.sh and by earlier kaas runs are found again: renaming them would move every machine
+ * to a new template). Two clusters of one name in one project — two environments, two namespaces or
+ * two management clusters — therefore meet at the same groups. A cluster that does not exist yet must
+ * not join a group that already holds servers: they are another cluster's, and with hard
+ * anti-affinity its control plane would then need hosts of its own apart from the other cluster's.
+ * A running cluster keeps its groups (its machines are in them). Pure; `clusterId` is namespace/name.
+ */
+export function sharedServerGroups(groups: ServerGroupAction[], clusterIsNew: boolean, clusterId: string, prefix: string): Decision<void> {
+  const taken = clusterIsNew ? groups.filter((g) => g.action === 'reuse' && (g.members ?? []).length > 0) : [];
+  if (!taken.length) return decided(undefined, []);
+  return refused({
+    message: `Cluster ${clusterId} does not exist yet, but ${taken.map((g) => `server group ${g.name} (${g.id}) already holds ${g.members!.length} server${g.members!.length === 1 ? '' : 's'} (${[...g.members!].sort().join(', ')})`).join('; ')}: another cluster of the same name in this project (another namespace, environment or management cluster) uses ${taken.length === 1 ? 'it' : 'them'}`,
+    hint: `give this cluster another name, or this environment another prefix (setting prefix, now ${prefix}: the groups are named <prefix>-<cluster>-controller/-worker); if those servers are gone, check with openstack server group show <id>`,
+  }, []);
 }

@@ -12,6 +12,8 @@ import { converge, serverDryRun } from '../mgmt.js';
 import { controlPlaneAt, machinesProgress } from './progress.js';
 import { checkManagementCluster } from '../preflight.js';
 import { clusterObjectNames, occmClusterName } from '../../plan/cluster-model.js';
+import { orThrow } from '../../plan/decision.js';
+import { sharedServerGroups } from '../../plan/server-groups.js';
 import type { ClusterPlan } from '../plan.js';
 import type { KubeObject } from '../../render/documents.js';
 import type { ObjectDiff } from '../live/reconcile.js';
@@ -106,6 +108,11 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
   const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id) });
   ns = live.namespace;
+  // A new cluster never joins server groups another cluster of its name already fills (nothing applied yet).
+  if (!live.topology) {
+    const isNew = live.converge.diffs.find((d) => d.kind === 'Cluster')?.action === 'create';
+    orThrow(sharedServerGroups(p.plan.serverGroups, isNew, `${ns}/${cluster}`, s.prefix));
+  }
   // The control plane and MachineDeployment the waits follow: the live ones (a ClusterClass cluster's, an adopted one's).
   names.controlPlane = live.names?.controlPlane ?? names.controlPlane;
   names.machineDeployment = live.names?.machineDeployment ?? names.machineDeployment;

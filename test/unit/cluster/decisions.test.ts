@@ -1,7 +1,7 @@
 import { defaultAddonVersion } from '../../../lib/plan/addon-table.js';
 import { cloudProviderVersion, planAddons } from '../../../lib/plan/addons.js';
 import { chooseFlavor, chooseImage } from '../../../lib/plan/machines.js';
-import { planServerGroups, type ServerGroupInput } from '../../../lib/plan/server-groups.js';
+import { planServerGroups, sharedServerGroups, type ServerGroupAction, type ServerGroupInput } from '../../../lib/plan/server-groups.js';
 import { SETTINGS } from '../../../lib/settings/table.js';
 import type { Settings } from '../../../lib/settings/types.js';
 
@@ -61,7 +61,7 @@ describe('planServerGroups', () => {
       { role: 'controller', name: 'capi-demo-controller', policy: 'soft-anti-affinity', action: 'create' },
       { role: 'worker', name: 'capi-demo-worker', policy: 'soft-anti-affinity', action: 'create' }]],
     ['existing groups are reused (a re-run)', { existing: [{ id: 'g1', name: 'capi-demo-controller', policy: 'anti-affinity' }, { id: 'g2', name: 'capi-demo-worker', policy: 'soft-anti-affinity' }] }, [
-      { role: 'controller', name: 'capi-demo-controller', policy: 'anti-affinity', action: 'reuse', id: 'g1' },
+      { role: 'controller', name: 'capi-demo-controller', policy: 'anti-affinity', action: 'reuse', id: 'g1', members: [] },
       { role: 'worker', name: 'capi-demo-worker', policy: 'soft-anti-affinity', action: 'reuse', id: 'g2' }]],
   ])('%s', (_n, over, groups) => {
     expect(planServerGroups({ ...base, ...over })).toMatchObject({ ok: true, value: groups });
@@ -73,6 +73,32 @@ describe('planServerGroups', () => {
     const p = planServerGroups({ ...base, ...over });
     expect(p.ok).toBe(false);
     if (!p.ok) expect(p.refusals[0].message).toMatch(error);
+  });
+});
+
+describe('sharedServerGroups', () => {
+  const group = (role: 'controller' | 'worker', action: 'create' | 'reuse', members?: string[]): ServerGroupAction =>
+    ({ role, name: `capi-demo-${role}`, policy: role === 'controller' ? 'anti-affinity' : 'soft-anti-affinity', action, id: action === 'reuse' ? `g-${role}` : undefined, members });
+  it.each<[string, ServerGroupAction[], boolean]>([
+    ['a new cluster creates its groups', [group('controller', 'create'), group('worker', 'create')], true],
+    ['a new cluster reuses empty groups (left by a deleted cluster)', [group('controller', 'reuse', []), group('worker', 'reuse', [])], true],
+    ['a running cluster keeps groups with its servers', [group('controller', 'reuse', ['s1', 's2']), group('worker', 'reuse', ['s3'])], false],
+    ['no groups (anti_affinity false)', [], true],
+  ])('allowed: %s', (_n, groups, isNew) => {
+    expect(sharedServerGroups(groups, isNew, 'staging/demo', 'capi')).toMatchObject({ ok: true, value: undefined });
+  });
+  it.each<[string, ServerGroupAction[], RegExp]>([
+    ['the control-plane group holds another cluster\'s servers', [group('controller', 'reuse', ['s2', 's1']), group('worker', 'reuse', [])],
+      /^Cluster staging\/demo does not exist yet, but server group capi-demo-controller \(g-controller\) already holds 2 servers \(s1, s2\): another cluster of the same name .* uses it$/],
+    ['both groups are taken', [group('controller', 'reuse', ['s1']), group('worker', 'reuse', ['s3'])],
+      /capi-demo-controller \(g-controller\) already holds 1 server \(s1\); server group capi-demo-worker \(g-worker\) already holds 1 server \(s3\).* uses them$/],
+  ])('refused: %s', (_n, groups, message) => {
+    const d = sharedServerGroups(groups, true, 'staging/demo', 'capi');
+    expect(d.ok).toBe(false);
+    if (!d.ok) {
+      expect(d.refusals[0].message).toMatch(message);
+      expect(d.refusals[0].hint).toMatch(/another name, or this environment another prefix \(setting prefix, now capi/);
+    }
   });
 });
 

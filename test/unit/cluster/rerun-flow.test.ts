@@ -65,6 +65,30 @@ describe('create-cluster re-runs against a stateful management cluster', () => {
     expect(flow.cloud.log).toHaveLength(serverGroups);
   }, T);
 
+  it('a new cluster refuses server groups of its name that already hold another cluster\'s servers; a running cluster keeps its own', async () => {
+    // Another cluster named demo (another namespace, environment or management cluster) fills the groups kaas would reuse.
+    const taken = () => ({ ...exampleCloudState(), serverGroups: [
+      { id: 'g-ctl', name: 'capi-demo-controller', policy: 'anti-affinity', members: ['srv-other-1'] },
+      { id: 'g-wrk', name: 'capi-demo-worker', policy: 'soft-anti-affinity', members: [] }] });
+    flow.cloud = fakeCloud(taken());
+    const before = flow.mgmt.mutations().length;
+    await expect(flow.run(['anti_affinity=true'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^Cluster demo\/demo does not exist yet, but server group capi-demo-controller \(g-ctl\) already holds 1 server \(srv-other-1\)/),
+      hint: expect.stringMatching(/setting prefix/),
+    });
+    expect(flow.mgmt.mutations().slice(before)).toEqual([]);
+    expect(flow.cloud.log).toEqual([]);
+    // The same groups empty: reused, and the cluster is made.
+    flow.cloud = fakeCloud({ ...taken(), serverGroups: taken().serverGroups.map((g) => ({ ...g, members: [] })) });
+    const made = await flow.run(['anti_affinity=true']);
+    expect(made.steps?.find((s) => s.step === 'server groups')?.detail).toBe('capi-demo-controller (anti-affinity, exists), capi-demo-worker (soft-anti-affinity, exists)');
+    // Once the cluster runs, its machines are in the groups: a re-run goes on.
+    flow.cloud = fakeCloud({ ...taken(), serverGroups: taken().serverGroups.map((g) => ({ ...g, members: ['srv-demo-1'] })) });
+    const again = await flow.run(['anti_affinity=true']);
+    expect(again.steps?.find((s) => s.step === 'cluster objects')?.detail).toBe('unchanged in namespace demo');
+  }, T);
+
   it('--dry-run against the live cluster prints the change per object and applies nothing', async () => {
     await flow.run();
     const before = flow.mgmt.mutations().length;
