@@ -62,9 +62,9 @@ function tarball(spec, file) {
     const want = readFileSync(recorded, 'utf8').trim();
     if ((!pinned || want === pinned) && integrityOf(file) === want) return file;
   }
-  rmSync(file, { force: true });
+  for (const f of [file, recorded]) rmSync(f, { force: true });
   const registry = JSON.parse(npm(['view', spec, 'dist.integrity', '--json'], `asking the registry for ${spec}`));
-  if (pinned && registry !== pinned) throw new Error(`release: the registry's integrity of ${spec} is ${registry}, not the pinned ${pinned} (build/release/node-binary.mjs): refusing it`);
+  if (pinned && registry !== pinned) throw new Error(`release: the registry's integrity of ${spec} is ${registry}, not the pinned ${pinned} (build/release/node-binary.mjs): refusing it; the pin is only changed after checking the new tarball's bin/node against nodejs.org's SHASUMS256.txt`);
   const [packed] = JSON.parse(npm(['pack', spec, '--ignore-scripts', '--json', '--pack-destination', CACHE], `downloading ${spec}`));
   const got = path.join(CACHE, packed.filename);
   const have = integrityOf(got);
