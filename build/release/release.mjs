@@ -1,19 +1,26 @@
 // `npm run release` (after `npm run build`): the files of a release in dist/release/.
 //
-//   kaas-linux-<arch>   the single-file executable: this Node (process.execPath) with the CLI and its
-//                       files injected as a single executable application (build/release/sea.mjs);
-//                       runs on hosts without Node. Only for the architecture of the Node that builds
-//                       it: Node cannot make another architecture's executable.
+//   kaas-linux-amd64    the single-file executables: a Node.js binary of this Node's version with the
+//   kaas-linux-arm64    CLI and its files injected as a single executable application
+//                       (build/release/sea.mjs); they run on hosts without Node. The one for the CPU
+//                       of the Node that builds is this Node (process.execPath) with a blob that holds
+//                       V8's code cache (faster start). The other is the official Node.js binary of
+//                       the same version for that CPU (build/release/node-binary.mjs: from the npm
+//                       registry, checked, cached) with a blob without code cache: code cache is
+//                       only for the CPU that made it (an x64 cache in the arm64 binary crashes it at
+//                       start, SIGSEGV), the rest of the blob is the same for every CPU.
 //   kaas-<version>.tgz  the `npm pack` tarball (installs offline: `npm install -g ./kaas-<version>.tgz`).
-//   SHA256SUMS          `sha256sum -c SHA256SUMS` checks both.
+//   SHA256SUMS          `sha256sum -c SHA256SUMS` checks all three.
 //
 // The blob is injected with postject (devDependency; KAAS_POSTJECT names another postject executable).
-// Intermediate files go to dist/release-work/.
+// Intermediate files go to dist/release-work/; the other CPU's Node.js tarball stays in dist/release-cache/.
+// test/release/ runs both executables (the other CPU's under qemu-user: test/release/qemu.sh).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../generate.mjs';
+import { nodeBinary } from './node-binary.mjs';
 import { assetFiles, bundleMainScript } from './sea.mjs';
 
 const OUT = path.join(ROOT, 'dist', 'release');
@@ -36,24 +43,37 @@ function postject() {
   return bin;
 }
 
-/** Builds the single-file executable into OUT; returns its file name. */
-async function executable() {
-  const arch = ARCH[process.arch];
-  if (process.platform !== 'linux' || !arch) throw new Error(`release: builds linux executables only (this is ${process.platform}/${process.arch})`);
-  const main = path.join(WORK, 'kaas.cjs');
-  await bundleMainScript(main);
-  const blob = path.join(WORK, 'sea-prep.blob');
-  const config = path.join(WORK, 'sea-config.json');
+/** Writes the SEA blob of `main` (with V8's code cache for this CPU when `codeCache`); returns its path. */
+function seaBlob(main, codeCache) {
+  const blob = path.join(WORK, codeCache ? 'sea-prep-code-cache.blob' : 'sea-prep.blob');
+  const config = path.join(WORK, codeCache ? 'sea-config-code-cache.json' : 'sea-config.json');
   writeFileSync(config, `${JSON.stringify({
-    main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: true, assets: assetFiles(),
+    main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: codeCache, assets: assetFiles(),
   }, null, 2)}\n`);
   run(process.execPath, ['--experimental-sea-config', config], 'writing the SEA blob');
-  const name = `kaas-linux-${arch}`;
+  return blob;
+}
+
+/** Copies the Node.js binary `node` to OUT/`name` and injects `blob`; returns `name`. */
+function inject(node, blob, name) {
   const file = path.join(OUT, name);
-  copyFileSync(process.execPath, file);
+  copyFileSync(node, file);
   chmodSync(file, 0o755);
-  run(postject(), [file, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], 'injecting the SEA blob');
+  run(postject(), [file, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], `injecting the SEA blob into ${name}`);
   return name;
+}
+
+/** Builds the single-file executables into OUT, this CPU's first; returns their file names. */
+async function executables() {
+  if (process.platform !== 'linux' || !ARCH[process.arch]) throw new Error(`release: builds linux executables only (this is ${process.platform}/${process.arch})`);
+  const main = path.join(WORK, 'kaas.cjs');
+  await bundleMainScript(main);
+  const others = Object.keys(ARCH).filter((a) => a !== process.arch);
+  const portable = seaBlob(main, false);
+  return [
+    inject(process.execPath, seaBlob(main, true), `kaas-linux-${ARCH[process.arch]}`),
+    ...others.map((arch) => inject(nodeBinary(arch, WORK), portable, `kaas-linux-${ARCH[arch]}`)),
+  ];
 }
 
 /** `npm pack` into OUT (the build in dist/ is current: prepare is skipped); returns the tarball's name. */
@@ -73,7 +93,7 @@ for (const dir of [OUT, WORK]) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
 }
-const names = [await executable(), tarball()];
+const names = [...await executables(), tarball()];
 checksums(names);
 rmSync(WORK, { recursive: true, force: true });
 process.stdout.write(`dist/release/: ${readdirSync(OUT).sort().join(', ')}\n`);

@@ -89,10 +89,11 @@ describe('the single-file executable', () => {
     expect(run(['--version']).stdout).toBe(`${version}\n`);
   });
 
-  it('comes with the npm tarball, and SHA256SUMS checks both', () => {
+  it('comes with the arm64 executable and the npm tarball, and SHA256SUMS checks all three', () => {
     const sums = readFileSync(path.join(RELEASE, 'SHA256SUMS'), 'utf8').trim().split('\n').map((l) => l.split('  '));
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    expect(sums.map(([, f]) => f)).toEqual([`kaas-${version}.tgz`, NAME]);
+    expect(sums.map(([, f]) => f)).toEqual([`kaas-${version}.tgz`, 'kaas-linux-amd64', 'kaas-linux-arm64']);
+    expect(readdirSync(RELEASE).sort()).toEqual(['SHA256SUMS', ...sums.map(([, f]) => f)]);
     for (const [sum, f] of sums) expect(createHash('sha256').update(readFileSync(path.join(RELEASE, f))).digest('hex')).toBe(sum);
   });
 });
