@@ -1,6 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { CHECK_NAMESPACE } from '../../lib/checklb/check-lb.js';
-import { RECORDED, type FakeCall } from '../fakes/fake-tools.js';
+import { RECORDED, type FakeCall, type FakeTools } from '../fakes/fake-tools.js';
+import { cleanEnv, KAAS, ROOT } from './cli.js';
 
 /**
  * The kubectl calls of a `kaas check-lb` run against the scripted fake, in order: get nodes, get
@@ -57,4 +60,18 @@ export function delNs(kc: string, response?: FakeCall['response']): FakeCall {
 /** Whether a recorded call is check-lb's namespace delete. */
 export function isNamespaceDelete(argv: string[]): boolean {
   return argv.includes('delete') && argv.includes('namespace') && argv.includes(CHECK_NAMESPACE);
+}
+
+/** The built kaas running `check-lb demo` against the fake (env example, amphora plan): its stderr so far and how it ended. */
+export function spawnCheckLb(kc: string, fake: FakeTools): { child: ChildProcess; stderr: () => string; exited: Promise<[number | null, NodeJS.Signals | null]> } {
+  const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+  return { child, stderr: () => stderr, exited };
+}
+
+/** Waits (up to 20 s) until the fake has seen `n` calls. */
+export async function callsSeen(fake: FakeTools, n: number): Promise<void> {
+  for (let i = 0; i < 200 && fake.calls().length < n; i++) await new Promise((r) => setTimeout(r, 100));
 }

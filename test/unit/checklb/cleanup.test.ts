@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { lbAddress } from '../../../lib/checklb/address.js';
 import { CHECK_NAMESPACE, runCheckLb, type CheckLbOptions } from '../../../lib/checklb/check-lb.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { createKubectl, type KubeTarget } from '../../../lib/kube/kubectl.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { checkLbCalls, delNs, getSvc, isNamespaceDelete, serviceAnswer } from '../../support/check-lb-scenario.js';
-import { cleanEnv, KAAS, ROOT } from '../../support/cli.js';
+import { callsSeen, checkLbCalls, delNs, getSvc, isNamespaceDelete, serviceAnswer, spawnCheckLb } from '../../support/check-lb-scenario.js';
 import { workloadHome } from '../../support/workload.js';
 
 /** A Service answer whose status.loadBalancer is `lb`. */
@@ -95,15 +92,12 @@ describe('check-lb removes its namespace whatever stops it, and says how when it
     const { kubeconfig: kc } = workloadHome();
     const slow = getSvc(kc, 'echo-cluster', undefined, { ...serviceAnswer('echo-cluster'), delayMs: 4000 });
     fake = fakeTools(checkLbCalls(kc, [slow, delNs(kc, { exitCode: 1, stderr: 'Unable to connect to the server: EOF\n' })]));
-    const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
-    for (let i = 0; i < 200 && fake.calls().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
+    const { child, stderr, exited } = spawnCheckLb(kc, fake);
+    await callsSeen(fake, 5);
     child.kill('SIGINT');
     expect(await exited).toEqual([130, null]);
     fake.assertDone();
-    expect(stderr).toContain(`yourself: kubectl delete namespace kaas-check-lb --kubeconfig ${kc}`);
-    expect(stderr).not.toMatch(/namespace kaas-check-lb removed/);
+    expect(stderr()).toContain(`yourself: kubectl delete namespace kaas-check-lb --kubeconfig ${kc}`);
+    expect(stderr()).not.toMatch(/namespace kaas-check-lb removed/);
   }, 60_000);
 });
