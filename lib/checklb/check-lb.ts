@@ -4,7 +4,6 @@ import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import { createIngressCloud, type IngressCloud } from '../ingress/cloud.js';
 import { edgeKubeTarget } from '../ingress/kubeconfig.js';
 import { decideIngress } from '../ingress/decide.js';
-import { hasLbAddress, serviceLbStatus } from '../ingress/real-ip.js';
 import { occmLoadBalancerName, type LoadBalancer, type Member } from '../openstack/octavia.js';
 import { clusterNames } from '../plan/cluster-model.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
@@ -16,6 +15,8 @@ import { nodesOf } from '../checks/fetch-cluster.js';
 import { evaluate, monitorSettled, type LbCheck, type Probe, type ServiceRun } from './evaluate.js';
 import { checkLbManifests, pickNodes, SERVICES } from './manifests.js';
 import { httpProbe } from './probe.js';
+import { firstLine, guardNamespace } from './cleanup.js';
+import { lbAddress } from './address.js';
 
 /**
  * `kaas check-lb <cluster>`: the SCS KaaS load-balancer conformance test as a command. Deploys the
@@ -41,6 +42,8 @@ export interface CheckLbOptions extends Pick<ApplyIngressOptions, 'cluster' | 's
   pollMs?: number;
   /** How long to wait for the Local LB's monitor to take the pod-less nodes out before its requests (default 180). */
   settleSec?: number;
+  /** How long the delete of the namespace may take at the end (default 30 000 ms). */
+  cleanupMs?: number;
 }
 
 export interface CheckLbDeps {
@@ -59,9 +62,8 @@ async function waitAddress(k: Kubectl, name: string, o: Required<Pick<CheckLbOpt
   const step = logger.step(`waiting for the load balancer of Service ${name}`);
   const deadline = Date.now() + o.addressSec * 1000;
   for (;;) {
-    const st = serviceLbStatus(await k.getJson('service', name, { namespace: CHECK_NAMESPACE }));
-    if (hasLbAddress(st)) {
-      const address = st.ip ?? st.hostname!;
+    const address = lbAddress(await k.getJson('service', name, { namespace: CHECK_NAMESPACE }), `Service ${CHECK_NAMESPACE}/${name}`);
+    if (address !== undefined) {
       step.succeed(`${name}: ${address}`);
       return address;
     }
@@ -138,39 +140,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
 
   await waitPreviousRunGone(k, t, logger, sleep);
 
-  const signals = deps.signals ?? process;
-  const exit = deps.exit ?? ((code: number) => process.exit(code));
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () => (cleaning ??= (async () => {
-    const step = logger.step(`removing namespace ${CHECK_NAMESPACE}`);
-    try {
-      await k.delete(['namespace', CHECK_NAMESPACE], { wait: false });
-      step.succeed();
-    } catch (e) {
-      step.fail();
-      logger.warn(`could not remove namespace ${CHECK_NAMESPACE}: ${(e as Error).message.split('\n')[0]} (kubectl delete namespace ${CHECK_NAMESPACE})`);
-    }
-  })());
-  // `on`, not `once`: while our listener is attached, a signal is ours to handle. With `once` it detaches as
-  // the signal arrives, and execa's signal-exit (attached while a kubectl runs) then finds itself the only
-  // listener and re-raises the signal, killing kaas before the namespace is removed.
-  let interrupted = false;
-  const onSignal = (sig: NodeJS.Signals) => {
-    const code = 128 + (sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 15);
-    // SIGHUP: the terminal is gone (ssh dropped, window closed); writing to it fails with EIO/EPIPE, which
-    // must not end the process before the namespace (and with it OCCM's load balancers) is removed.
-    if (sig === 'SIGHUP') for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
-    if (interrupted) {
-      logger.warn(`${sig} again: exiting without waiting; remove the check's namespace yourself: kubectl delete namespace ${CHECK_NAMESPACE}`);
-      exit(code);
-      return;
-    }
-    interrupted = true;
-    logger.warn(`${sig}: cleaning up before exiting (send it again to exit at once)`);
-    void cleanup().finally(() => exit(code));
-  };
-  const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const sig of SIGNALS) signals.on(sig, onSignal);
+  const guard = guardNamespace(k, CHECK_NAMESPACE, { logger, signals: deps.signals ?? process, exit: deps.exit ?? ((code: number) => process.exit(code)), timeoutMs: o.cleanupMs });
   try {
     await k.apply(stringifyDocuments(checkLbManifests(CHECK_NAMESPACE, chosen, port)), { forceConflicts: true });
     await k.rolloutStatus('deployment/echo', { namespace: CHECK_NAMESPACE }, t.rolloutSec);
@@ -185,7 +155,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
         if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${localName}`);
         return { members: Object.values(snap.members ?? {}).flat(), lb: snap.loadBalancers[0] };
       } catch (e) {
-        return { problem: (e as Error).message.split('\n')[0] };
+        return { problem: firstLine(e) };
       }
     };
     const step = logger.step(`requests from this host: ${t.tries} per Service`);
@@ -215,7 +185,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
     return { data: { cluster: o.cluster, provider: lb.provider, nodes: chosen, addresses: addr, checks }, text, exitCode: failed.length ? 1 : 0 };
   } finally {
     // Listeners stay until the namespace is gone, so that a signal during the cleanup is still ours.
-    await cleanup();
-    for (const sig of SIGNALS) signals.removeListener(sig, onSignal);
+    await guard.cleanup();
+    guard.release();
   }
 }

@@ -19,6 +19,7 @@ import { reportText, type ImportReport } from './report.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { withFsErrors } from '../fs/errors.js';
 import { withFileLock } from '../fs/lock.js';
+import { onInterrupt, type InterruptDeps } from './interrupt.js';
 import { mergeClusterSection } from './write.js';
 import { checkEnvName, displayPath, settingsFilePath } from '../settings/load.js';
 import { SETTINGS } from '../settings/table.js';
@@ -42,7 +43,7 @@ export interface ImportOptions {
 }
 
 /** What importScs reports on. */
-export interface ImportDeps {
+export interface ImportDeps extends InterruptDeps {
   logger: Logger;
 }
 
@@ -100,6 +101,17 @@ function readInput(file: string | undefined, cwd: string, flag: string) {
  */
 export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<{ data: unknown; text: string }> {
   checkEnvName(opts.env);
+  const shown = displayPath(settingsFilePath(opts.settingsDir, opts.env, opts.cwd), opts.cwd);
+  const state = { written: false };
+  const interrupt = onInterrupt((sig) => `settings import interrupted by ${sig}: ${opts.dryRun ? 'nothing was written' : state.written ? `${shown} had been written in full` : `${shown} was not changed`}`, deps);
+  try {
+    return await importInto(opts, deps, state, interrupt);
+  } finally {
+    interrupt.release();
+  }
+}
+
+async function importInto(opts: ImportOptions, deps: ImportDeps, state: { written: boolean }, interrupt: Pick<ReturnType<typeof onInterrupt>, 'hold' | 'interrupted'>): Promise<{ data: unknown; text: string }> {
   if (!isClusterName(opts.cluster)) throw new UsageError(`--cluster ${visibleName(opts.cluster)}: ${CLUSTER_NAME_RULE}${hiddenNote(opts.cluster)}`);
   const inputs: ScsInputs = {
     clusterctl: readInput(opts.clusterctlFile, opts.cwd, 'clusterctl.yaml')!,
@@ -122,6 +134,8 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
   const shown = displayPath(file, opts.cwd);
   // Read, merge and write under the file's lock: two imports at once both land, none is lost.
   const merge = () => {
+    // A Ctrl-C during the read and parse is seen only once the lock is asked for: then do nothing more.
+    if (interrupt.interrupted()) throw new UsageError(`interrupted; ${shown} was not changed`);
     const existing = existsSync(file) ? readTextCapped(file, { maxBytes: MAX_YAML_BYTES, expect: 'a settings file is a few KiB' }) : undefined;
     if (existing !== undefined) {
       const before = parseSettingsFile(existing, shown);
@@ -141,10 +155,14 @@ export async function importScs(opts: ImportOptions, deps: ImportDeps): Promise<
     const mgmtWarning = restrictNeedsMgmtHost(opts.cluster, after.environment, after.clusters.get(opts.cluster));
     if (mgmtWarning) deps.logger.warn(mgmtWarning);
 
-    if (!opts.dryRun && merged.status !== 'unchanged') writeFileAtomic(file, merged.text);
+    if (!opts.dryRun && merged.status !== 'unchanged') {
+      writeFileAtomic(file, merged.text);
+      state.written = true;
+    }
     return merged;
   };
-  const merged = opts.dryRun ? merge() : await withFileLock(file, merge, { onStale: (m) => deps.logger.warn(m) });
+  // A signal while the lock is asked for, held or released ends kaas only once it is released (interrupt.ts).
+  const merged = opts.dryRun ? merge() : await interrupt.hold(() => withFileLock(file, merge, { onStale: (m) => deps.logger.warn(m) }));
   const write = !opts.dryRun && merged.status !== 'unchanged';
   const report: ImportReport = {
     env: opts.env,

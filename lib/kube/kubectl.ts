@@ -54,8 +54,8 @@ export interface Kubectl {
   rolloutStatus(resource: string, scope: Scope, timeoutSec: number): Promise<void>;
   /** `wait <resource…> --for=<condition> --timeout=<s>s` (one resource, or several of a kind: `crd/a crd/b`). */
   wait(resource: string | string[], condition: string, scope: Scope, timeoutSec: number): Promise<void>;
-  /** `delete <resources…> --ignore-not-found [--wait=false]`; a missing object is not an error. */
-  delete(resources: string[], scope?: Scope & { wait?: boolean }): Promise<void>;
+  /** `delete <resources…> --ignore-not-found [--wait=false]`; a missing object is not an error (timeoutMs: default 300 s). */
+  delete(resources: string[], scope?: Scope & { wait?: boolean; timeoutMs?: number }): Promise<void>;
   /** `delete -f - --ignore-not-found` of a multi-document manifest (what apply created). */
   deleteManifest(manifest: string, opts?: { wait?: boolean; timeoutMs?: number }): Promise<void>;
   /** A Secret's data, base64-decoded, values registered for redaction; undefined when absent. */
@@ -152,7 +152,7 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
     async delete(resources, scope = {}) {
       const args = ['delete', ...resources, ...scopeArgs(scope), '--ignore-not-found'];
       if (scope.wait === false) args.push('--wait=false');
-      await checked(args, { timeoutMs: 300_000 });
+      await checked(args, { timeoutMs: scope.timeoutMs ?? 300_000 });
     },
     async deleteManifest(manifest, opts = {}) {
       const args = ['delete', '-f', '-', '--ignore-not-found'];

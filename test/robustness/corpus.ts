@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { KAAS, ROOT } from '../support/cli.js';
 import { hostileCloudCases } from './hostile-cloud.js';
+import { checkLbAnswerCases } from './check-lb-answers.js';
 import { tempDir } from '../support/temp.js';
 
 /**
@@ -31,6 +32,8 @@ export interface Case {
   fragments: string[];
   /** Run on a pseudo-terminal this many columns wide, optionally under `timeout` (stderr is then the terminal). */
   tty?: { cols: number; underTimeout?: boolean };
+  /** Checked after the run: what the fakes saw (e.g. check-lb's namespace delete); each string is a problem. */
+  after?: () => string[];
 }
 
 type Expected = Record<string, string[]>;
@@ -302,6 +305,7 @@ export async function judge(c: Case): Promise<Verdict> {
   // Names from the cloud or the cluster are printed with their control characters escaped (NO_COLOR is set, no terminal).
   if (!c.tty && /\u001b/.test(all)) problems.push('a raw escape character in the output');
   if (secret) problems.push('a test secret in the output');
+  problems.push(...(c.after?.() ?? []));
   if (problems.length) problems.push(`stderr was:\n${r.stderr.split('\n').slice(0, 12).map((l) => `      ${l}`).join('\n')}`);
   return { case: c, clear: problems.length === 0, stackTrace, secret, problems };
 }
@@ -312,7 +316,7 @@ export async function runCorpus(concurrency = Math.max(2, Math.min(4, os.availab
   const scratch = tempDir('kaas-robust-settings-');
   const served = await httpAnswerCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` });
   const hostile = await hostileCloudCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` }, TEST_SECRET);
-  const cases = [...loadCorpus(home, scratch), ...served.cases, ...hostile.cases];
+  const cases = [...loadCorpus(home, scratch), ...served.cases, ...hostile.cases, ...checkLbAnswerCases({ HOME: home, OS_PASSWORD: `${TEST_SECRET}-env` })];
   const verdicts: Verdict[] = new Array(cases.length);
   let next = 0;
   await Promise.all(

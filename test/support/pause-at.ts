@@ -4,6 +4,8 @@
  * call of that node:fs function (among those with a string argument containing the path part)
  * print "PAUSED <function> <paths>" on stderr and block for ever, before it does anything. kaas
  * calls node:fs through its default export, so replacing the property here reaches the bundle too.
+ * KAAS_TEST_PAUSE_MS=<ms> blocks that long instead and then goes on (a signal sent meanwhile arrives
+ * in the middle of the synchronous work, as during a long parse).
  */
 import fs from 'node:fs';
 
@@ -17,7 +19,8 @@ if (spec) {
     const paths = args.filter((a): a is string => typeof a === 'string');
     if ((!part || paths.some((p) => p.includes(part))) && ++seen === Number(nth)) {
       fs.writeSync(2, `\nPAUSED ${name} ${paths.join(' ')}\n`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+      const ms = Number(process.env.KAAS_TEST_PAUSE_MS);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms > 0 ? ms : undefined);
     }
     return original.apply(this, args);
   };

@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { CHECK_NAMESPACE, runCheckLb, type CheckLbOptions } from '../../../lib/checklb/check-lb.js';
 import { evaluate, type Observed } from '../../../lib/checklb/evaluate.js';
 import { pickNodes } from '../../../lib/checklb/manifests.js';
@@ -10,7 +7,7 @@ import type { CloudSnapshot } from '../../../lib/openstack/snapshot.js';
 import type { IngressCloud } from '../../../lib/ingress/cloud.js';
 import { memoryLogger } from '../../../lib/log.js';
 import { fakeRunner, fakeTools, RECORDED, type FakeCall, type FakeTools } from '../../fakes/fake-tools.js';
-import { KAAS, cleanEnv, ROOT } from '../../support/cli.js';
+import { callsSeen, checkLbCalls, delNs, getNs, getSvc, spawnCheckLb } from '../../support/check-lb-scenario.js';
 import { workloadHome, fakeKubectlFor } from '../../support/workload.js';
 
 const ok = (detail = 'NOW: x') => ({ ok: true, detail });
@@ -91,26 +88,8 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     servers.push(a, await echoServer('127.0.0.2', port, local));
     return port;
   }
-  const svcWith = (name: string, ip?: string) => {
-    const s = JSON.parse(readFileSync(`${RECORDED}/get-service-lb-ip.json`, 'utf8'));
-    s.metadata = { name, namespace: CHECK_NAMESPACE };
-    s.status = ip ? { loadBalancer: { ingress: [{ ip, ipMode: 'VIP' }] } } : { loadBalancer: {} };
-    return { stdout: JSON.stringify(s) };
-  };
-  /** `get namespace kaas-check-lb`: absent, or still being deleted by a previous run. */
-  const getNs = (kc: string, terminating = false): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'namespace', CHECK_NAMESPACE, '-o', 'json'],
-    response: terminating ? { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: CHECK_NAMESPACE, deletionTimestamp: '2026-11-27T20:58:00Z' }, status: { phase: 'Terminating' } }) }
-      : { exitCode: 1, stderr: `Error from server (NotFound): namespaces "${CHECK_NAMESPACE}" not found\n` } });
-  const calls = (kc: string, tail: FakeCall[], pre: FakeCall[] = [getNs(kc)]): FakeCall[] => [
-    { tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'nodes', '-o', 'json'], response: { stdoutFile: `${RECORDED}/get-nodes.json` } },
-    ...pre,
-    { tool: 'kubectl', argv: ['--kubeconfig', kc, 'apply', '--server-side', '--field-manager=kaas', '--force-conflicts', '-f', '-'],
-      stdinContains: ['name: kaas-check-lb', 'externalTrafficPolicy: Cluster', 'externalTrafficPolicy: Local', '- demo-md-0-a1b2c', 'agnhost'], response: { stdout: 'namespace/kaas-check-lb serverside-applied\n' } },
-    { tool: 'kubectl', argv: ['--kubeconfig', kc, 'rollout', 'status', 'deployment/echo', '--namespace', CHECK_NAMESPACE, '--timeout=300s'] },
-    ...tail,
-  ];
-  const getSvc = (kc: string, name: string, ip?: string): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, 'get', 'service', name, '--namespace', CHECK_NAMESPACE, '-o', 'json'], response: svcWith(name, ip) });
-  const del = (kc: string): FakeCall => ({ tool: 'kubectl', argv: ['--kubeconfig', kc, 'delete', 'namespace', CHECK_NAMESPACE, '--ignore-not-found', '--wait=false'] });
+  const calls = checkLbCalls;
+  const del = (kc: string) => delNs(kc);
   const members = (online: string[]): CloudSnapshot => ({
     projectId: 'p', loadBalancers: [{ id: 'lb', name: 'kube_service_demo_kaas-check-lb_echo-local' }], listeners: [], pools: [], healthMonitors: [], floatingIps: [],
     members: { pool: ['10.8.0.21', '10.8.0.22', '10.8.0.23'].map((address) => ({ id: address, address, protocol_port: 31000, operating_status: online.includes(address) ? 'ONLINE' : 'ERROR' })) },
@@ -217,15 +196,13 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     const { kubeconfig: kc } = workloadHome();
     const slowGet = getSvc(kc, 'echo-cluster');
     fake = fakeTools(calls(kc, [{ ...slowGet, response: { ...slowGet.response, delayMs: 4000 } }, del(kc)]));
-    const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
-    for (let i = 0; i < 200 && fake.calls().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
+    const { child, stderr: seen, exited } = spawnCheckLb(kc, fake);
+    await callsSeen(fake, 5);
     expect(fake.calls()).toHaveLength(5);
     child.kill(sig);
     expect(await exited).toEqual([want, null]);
-    expect(stderr).toMatch(new RegExp(`${sig}: cleaning up before exiting`));
+    expect(seen()).toMatch(new RegExp(`${sig}: cleaning up before exiting`));
+    expect(seen()).toMatch(new RegExp(`${sig}: namespace kaas-check-lb removed \\(OCCM deletes its load balancers\\); exiting ${want}`));
     fake.assertDone();
     expect(fake.calls().at(-1)!.argv).toContain('namespace');
   }, 60_000);
@@ -235,19 +212,16 @@ describe('kaas check-lb against the kubectl fake, with loopback servers standing
     const slowDel = del(kc);
     const slowGet = getSvc(kc, 'echo-cluster');
     fake = fakeTools(calls(kc, [{ ...slowGet, response: { ...slowGet.response, delayMs: 4000 } }, { ...slowDel, response: { delayMs: 20_000 } }]));
-    const child = spawn(process.execPath, [KAAS, 'check-lb', 'demo', '--env', 'example', '--kubeconfig', kc, '--set', 'use_ovn_lb_provider=false', '--settings-dir', path.join(ROOT, 'settings')], { cwd: ROOT, env: cleanEnv(fake.env) });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+    const { child, stderr: seen, exited } = spawnCheckLb(kc, fake);
     // Calls: get nodes, get namespace (a previous run's?), apply, rollout status, the slow get service; then the delete.
-    for (let i = 0; i < 200 && fake.calls().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
+    await callsSeen(fake, 5);
     child.kill('SIGINT');
-    for (let i = 0; i < 200 && fake.calls().length < 6; i++) await new Promise((r) => setTimeout(r, 100));
+    await callsSeen(fake, 6);
     expect(fake.calls().at(-1)!.argv).toEqual(expect.arrayContaining(['delete', 'namespace']));
     const t0 = Date.now();
     child.kill('SIGINT');
     expect(await exited).toEqual([130, null]);
     expect(Date.now() - t0).toBeLessThan(15_000);
-    expect(stderr).toMatch(/SIGINT again: exiting without waiting; remove the check's namespace yourself: kubectl delete namespace kaas-check-lb/);
+    expect(seen()).toContain(`SIGINT again: exiting without waiting; remove the check's namespace yourself: kubectl delete namespace kaas-check-lb --kubeconfig ${kc}`);
   }, 60_000);
 });

@@ -230,16 +230,37 @@ describe('apply-gateway verifies the envoy Service\'s load balancer against the 
 });
 
 describe('removeGateway (delete-cluster)', () => {
-  it('deletes the Gateway first (its LB goes), then the recorded control plane, then the record', async () => {
+  const GW = 'gateway.gateway.networking.k8s.io';
+  const delGw = (kc: string) => k(kc, ['delete', `${GW}/kaas`, ...NS, '--ignore-not-found', '--wait=false']);
+  const getGw = (kc: string, gone: boolean) => k(kc, ['get', GW, 'kaas', ...NS, '-o', 'json'], {
+    response: gone ? { exitCode: 1, stderr: `Error from server (NotFound): gateways.gateway.networking.k8s.io "kaas" not found\n` }
+      : { stdout: JSON.stringify({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'kaas', namespace: 'envoy-gateway-system', deletionTimestamp: '2026-11-28T04:00:00Z', finalizers: ['gateway-exists-finalizer.gateway.networking.k8s.io'] } }) },
+  });
+
+  it('deletes the Gateway first without kubectl\'s wait (review n3: a stuck finalizer held kubectl until killed), waits itself until it is gone, then the recorded control plane, then the record', async () => {
     const { removeGateway, GATEWAY_RECORD } = await import('../../../lib/gateway/applied.js');
     const { recordApplied, readApplied } = await import('../../../lib/ingress/applied.js');
     const { home, deps, logger } = setup((kc) => [
-      k(kc, ['delete', 'gateway.gateway.networking.k8s.io/kaas', ...NS, '--ignore-not-found']),
+      delGw(kc), getGw(kc, false), getGw(kc, true),
       k(kc, ['delete', '-f', '-', '--ignore-not-found', '--wait=false'], { stdin: '---\nkind: EnvoyProxy\n' }),
     ]);
     recordApplied(localKey(home, 'example', '', 'demo'), GATEWAY_RECORD, '---\nkind: EnvoyProxy\n');
-    await removeGateway(deps.kubectlFor({ kubeconfig: path.join(home, 'workload.yaml') }), localKey(home, 'example', '', 'demo'), logger);
+    await removeGateway(deps.kubectlFor({ kubeconfig: path.join(home, 'workload.yaml') }), localKey(home, 'example', '', 'demo'), logger, { pollMs: 1, sleep: async () => {} });
     fake!.assertDone();
     expect(readApplied(localKey(home, 'example', '', 'demo'), GATEWAY_RECORD)).toBeUndefined();
+    expect(logger.lines.join('\n')).not.toMatch(/still there/);
+  });
+
+  it('a Gateway its controller never lets go: bounded, the warning names what holds it, and the removal goes on', async () => {
+    const { removeGateway, GATEWAY_RECORD } = await import('../../../lib/gateway/applied.js');
+    const { recordApplied } = await import('../../../lib/ingress/applied.js');
+    const { home, deps, logger } = setup((kc) => [
+      delGw(kc), getGw(kc, false),
+      k(kc, ['delete', '-f', '-', '--ignore-not-found', '--wait=false'], { stdin: '---\nkind: EnvoyProxy\n' }),
+    ]);
+    recordApplied(localKey(home, 'example', '', 'demo'), GATEWAY_RECORD, '---\nkind: EnvoyProxy\n');
+    await removeGateway(deps.kubectlFor({ kubeconfig: path.join(home, 'workload.yaml') }), localKey(home, 'example', '', 'demo'), logger, { waitSec: 0, sleep: async () => {} });
+    fake!.assertDone();
+    expect(logger.lines.join('\n')).toContain('Gateway envoy-gateway-system/kaas is still there after 0s (being deleted since 2026-11-28T04:00:00Z; finalizers: "gateway-exists-finalizer.gateway.networking.k8s.io"): its controller does not let go; going on');
   });
 });
