@@ -120,7 +120,7 @@ const KAAS_NAME = 'bkaas';
 const PLAIN_NAME = 'bplain';
 
 const kaasResult = await measureAsync(KAAS_NAME, async () => {
-  await sh(process.execPath, [KAAS, 'create-cluster', KAAS_NAME, '--no-wait', '--settings-dir', path.join(dir, 'settings'), '--env', 'testbed', '--kubeconfig', proxyKc]);
+  await sh(process.execPath, [KAAS, 'create-cluster', KAAS_NAME, '--new-cluster', '--no-wait', '--settings-dir', path.join(dir, 'settings'), '--env', 'testbed', '--kubeconfig', proxyKc]);
 });
 
 // The plain path: CAPO's own v1beta1 template, the same cloud credential, image, flavor and network.

@@ -39,6 +39,7 @@ let before: Untouched;
 let groupsBefore: string[];
 let groupsAfterRefusal: string[];
 let refusedCreate: Run;
+let namespaceBeforeRefusal: unknown;
 let namespaceAfterRefusal: unknown;
 
 /** The demo project's Nova server groups. */
@@ -89,6 +90,8 @@ beforeAll(async () => {
 
   groupsBefore = (await serverGroups()).map((g) => g.id);
   // kaas refuses to build a second Cluster tb on this management cluster (asserted below).
+  // The namespace may be there already: delete-cluster leaves it (an earlier run on a kept testbed); kaas must not make it.
+  namespaceBeforeRefusal = (await kubectl(['get', 'namespace', NS, '-o', 'name', '--ignore-not-found'])).stdout.trim() || undefined;
   refusedCreate = staging(['create-cluster', tb.cluster, '--no-wait']);
   namespaceAfterRefusal = (await kubectl(['get', 'namespace', NS, '-o', 'name', '--ignore-not-found'])).stdout.trim() || undefined;
   groupsAfterRefusal = (await serverGroups()).map((g) => g.id);
@@ -120,7 +123,7 @@ test('kaas refuses a second Cluster tb on one management cluster (exit 2, nothin
   expect(refusedCreate.stderr).toContain(`Cluster ${tb.cluster} exists in namespace ${tb.env.WORKLOAD_NAMESPACE ?? tb.cluster}, not in namespace ${NS} (setting namespace)`);
   // Before, the only hint was "set namespace: tb to converge on it": staging's settings onto the testbed cluster.
   expect(refusedCreate.stderr).toContain('if it is another environment\'s cluster of the same name, give this one another name or another management cluster');
-  expect({ namespace: namespaceAfterRefusal, newServerGroups: groupsAfterRefusal.filter((g) => !groupsBefore.includes(g)) }).toEqual({ namespace: undefined, newServerGroups: [] });
+  expect({ namespace: namespaceAfterRefusal, newServerGroups: groupsAfterRefusal.filter((g) => !groupsBefore.includes(g)) }).toEqual({ namespace: namespaceBeforeRefusal, newServerGroups: [] });
 });
 
 test('Cluster API itself holds both Clusters tb (namespaces tb and staging-tb), each on its own endpoint', async () => {
@@ -157,6 +160,31 @@ test('apply-ingress tb --env staging, with the testbed cluster\'s kubeconfig at 
     expect(untouched()).toEqual(before);
   } finally {
     fs.rmSync(legacy, { force: true });
+  }
+});
+
+test('the other way: apply-ingress and apply-gateway tb --env testbed with staging\'s kubeconfig (from its Secret) are refused (exit 2), naming both endpoints; nothing is touched', async () => {
+  // Staging's endpoint has no apiserver here, so what this shows is that the testbed environment never goes there:
+  // the check compares the kubeconfig's server with its own Cluster's controlPlaneEndpoint before any request.
+  const secret = (await getObject('secret', `${tb.cluster}-kubeconfig`, NS))!;
+  const file = path.join(tb.dir, 'workload', 'staging-tb.kubeconfig');
+  fs.writeFileSync(file, Buffer.from((secret as unknown as { data: { value: string } }).data.value, 'base64'), { mode: 0o600 });
+  const ns = tb.env.WORKLOAD_NAMESPACE ?? tb.cluster;
+  const refusal = `is not Cluster ${ns}/${tb.cluster}'s: it reaches https://${stagingFip}:6443, but Cluster ${ns}/${tb.cluster} is at ${tbFip}:6443`;
+  try {
+    expect(serverOf(file)).toBe(`https://${stagingFip}:6443`);
+    const apply = kaas(tb, ['apply-ingress', tb.cluster, '--kubeconfig', file, '--verify-timeout', '10'], { home, sets: { namespace: ns } });
+    note(tb, `two envs: apply-ingress tb --env testbed --kubeconfig <staging's>: exit ${apply.code}\n${apply.stderr.slice(-2000)}`);
+    expect({ code: apply.code, refused: apply.stderr.includes(refusal) }).toEqual({ code: 2, refused: true });
+    // deploy_gateway on: with it off apply-gateway has nothing to apply and asks no cluster (exit 0, seen on the first run).
+    const gateway = kaas(tb, ['apply-gateway', tb.cluster, '--workload-kubeconfig', file, '--verify-timeout', '10'], { home, sets: { namespace: ns, deploy_gateway: 'true' } });
+    note(tb, `two envs: apply-gateway tb --env testbed --workload-kubeconfig <staging's>: exit ${gateway.code}\n${gateway.stderr.slice(-2000)}`);
+    expect({ code: gateway.code, refused: gateway.stderr.includes(refusal) }).toEqual({ code: 2, refused: true });
+    // Both Clusters as they were.
+    for (const n of [ns, NS]) expect({ n, deleting: ((await getObject(RES.cluster, tb.cluster, n))?.metadata as { deletionTimestamp?: string } | undefined)?.deletionTimestamp }).toEqual({ n, deleting: undefined });
+    expect(untouched()).toEqual(before);
+  } finally {
+    fs.rmSync(file, { force: true });
   }
 });
 
