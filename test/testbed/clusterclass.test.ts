@@ -9,9 +9,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { capoResources, ensureFlavor, listenersOf, openstack, type CloudCounts } from './openstack.js';
+import { capoResources, ensureFlavor, ensureImage, listenersOf, openstack, type CloudCounts } from './openstack.js';
 import { asUpgraded, cloudsYamlB64, manifest, scsClusterctlYaml, SCS_TEMPLATE } from './scs-template.js';
-import { getObject, kaas, kaasUser, kubectl, leakedSecrets, listObjects, run, tail, testbed, until, type KaasUser } from './support.js';
+import { getObject, kaas, kaasUser, kubectl, leakedSecrets, listObjects, nextPatch, run, tail, testbed, until, type KaasUser } from './support.js';
+import { mixedStates, watchTopology } from './topology-watch.js';
 import { tempDir } from '../support/temp.js';
 
 const CLUSTER = 'tbscs';
@@ -19,6 +20,8 @@ const NS = CLUSTER;
 const PREFIX = 'tbscs';
 const FLAVOR2 = 'tb.medium';
 const USER_CIDR = '10.99.0.0/16';
+/** The settings the convergence steps leave the cluster at (each later run passes them again). */
+const CONVERGED = ['worker_count=2', `controller_flavor=${FLAVOR2}`, `restrict_kubeapi=[${USER_CIDR}]`, 'anti_affinity=true'];
 const R = {
   cluster: 'clusters.v1beta2.cluster.x-k8s.io',
   cc: 'clusterclasses.v1beta2.cluster.x-k8s.io',
@@ -44,6 +47,8 @@ beforeAll(async () => {
   fs.mkdirSync(settingsDir);
   fs.copyFileSync(path.join(tb.settingsDir, 'testbed.yaml'), path.join(settingsDir, 'testbed.yaml'));
   await ensureFlavor(FLAVOR2, 2, 8192, 40);
+  // The image of the next patch release (the topology upgrade step): in Glance as the testbed's own is.
+  await ensureImage(`ubuntu-capi-image-${nextPatch(tb.k8sVersion)}`);
   const demo = await openstack();
   // What SCS's terraform made before create_cluster.sh: the keypair and the security groups the template names.
   const kp = await demo.send('compute', 'POST', '/os-keypairs', { keypair: { name: `${PREFIX}-keypair` } });
@@ -84,6 +89,12 @@ afterAll(async () => {
 }, 1_000_000);
 
 const clusterObj = () => getObject(R.cluster, CLUSTER, NS);
+/** The patch upgrade: the testbed's version and image, the next patch's, and the settings that ask for it. */
+const upgrade = () => {
+  const tb = testbed();
+  const next = nextPatch(tb.k8sVersion);
+  return { old: { version: tb.k8sVersion, image: tb.image }, next: { version: next, image: `ubuntu-capi-image-${next}` }, sets: [...CONVERGED, `kubernetes_version=${next}`, 'image='] };
+};
 const topologyOwned = async (res: string) => (await listObjects(res, NS, `cluster.x-k8s.io/cluster-name=${CLUSTER}`)).filter((o) => o.metadata.labels?.['topology.cluster.x-k8s.io/owned'] !== undefined);
 
 describe('a cluster from the verbatim SCS ClusterClass template, through kaas', () => {
@@ -134,7 +145,7 @@ describe('a cluster from the verbatim SCS ClusterClass template, through kaas', 
   });
 
   test('worker_count, controller_flavor and restrict_kubeapi converge through spec.topology and new class templates; the real controllers carry them', async () => {
-    const sets = ['worker_count=2', `controller_flavor=${FLAVOR2}`, `restrict_kubeapi=[${USER_CIDR}]`, 'anti_affinity=true'];
+    const sets = CONVERGED;
     const r = await k(['create-cluster', CLUSTER, '--no-wait'], sets);
     expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });
     // Review 2026-11-27 n10: no server groups for a class cluster (no class template would use them); the run says so.
@@ -171,7 +182,7 @@ describe('a cluster from the verbatim SCS ClusterClass template, through kaas', 
   });
 
   test('a re-run with the new settings is unchanged again (the new generations are found, not made twice)', async () => {
-    const sets = ['worker_count=2', `controller_flavor=${FLAVOR2}`, `restrict_kubeapi=[${USER_CIDR}]`, 'anti_affinity=true'];
+    const sets = CONVERGED;
     const dry = await k(['create-cluster', CLUSTER, '--dry-run', '-o', 'json'], sets);
     expect({ code: dry.code, err: dry.code ? tail(dry) : '' }).toEqual({ code: 0, err: '' });
     const live = (JSON.parse(dry.stdout) as { live: { objects: { kind: string; name: string; action: string }[] } }).live.objects;
@@ -200,6 +211,76 @@ describe('a cluster from the verbatim SCS ClusterClass template, through kaas', 
     const g = await k(['get', 'kubeconfig', CLUSTER]);
     expect({ code: g.code, out: g.code === 0 ? '' : tail(g) }).toEqual({ code: 0, out: '' });
     expect((parse(g.stdout) as { clusters: { cluster: { server: string } }[] }).clusters[0].cluster.server).toBe(`https://${endpoint}:6443`);
+  });
+
+  test('Kubernetes patch upgrade (review 2026-11-27 n4): kaas pauses the Cluster, applies the new class templates and the class, then the version, and resumes; the real topology controller never writes the new image at the old version or the reverse', async () => {
+    const { old, next, sets } = upgrade();
+    const dry = await k(['create-cluster', CLUSTER, '--dry-run', '-o', 'json'], sets);
+    expect({ code: dry.code, err: dry.code ? tail(dry) : '' }).toEqual({ code: 0, err: '' });
+    const planned = (JSON.parse(dry.stdout) as { live: { objects: { kind: string; action: string }[] } }).live.objects.filter((o) => o.action !== 'unchanged');
+    expect(planned.map((o) => `${o.action} ${o.kind}`).sort()).toEqual(['create OpenStackMachineTemplate', 'create OpenStackMachineTemplate', 'update Cluster', 'update ClusterClass']);
+    // Every version of the KCP, the MachineDeployment, the Cluster and the machine templates the apiserver stores, from now on.
+    const w = watchTopology(NS, { kcp: R.kcp, md: R.md, cluster: R.cluster, osmt: R.osmt });
+    try {
+      await until('the watches listed the current objects', 60_000, async () => (['kcp', 'md', 'cluster', 'osmt'].every((x) => w.seen[x].length > 0) ? true : undefined), 500);
+      const r = await k(['create-cluster', CLUSTER, '--no-wait'], sets);
+      expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });
+      // The real topology controller rolls the KubeadmControlPlane to the new version on the new image ...
+      await until(`the KubeadmControlPlane at ${next.version} on a template with ${next.image}`, 300_000, async () => {
+        const kcp = w.seen.kcp.at(-1);
+        return kcp?.version === next.version && w.images().get(kcp.ref) === next.image ? true : undefined;
+      }, 1000);
+      // ... in one write: no stored version of it ever had the new image at the old version or the reverse.
+      expect(mixedStates(w.seen.kcp, w.images(), old, next)).toEqual([]);
+      // kaas's log: pause, the class's templates and the class, then the version with the resume.
+      const out = r.stdout + r.stderr;
+      const at = [/Cluster tbscs paused/, /the class's new templates and ClusterClass tbscs/, new RegExp(`Cluster tbscs at ${next.version} \\(from ${old.version}\\) and resumed`)].map((re) => out.search(re));
+      expect(at.includes(-1) ? tail(r) : '').toBe('');
+      expect(at).toEqual([...at].sort((a, b) => a - b));
+      // The Cluster is not left paused, and the apiserver stored it paused at the old version before the new version.
+      const c = await clusterObj();
+      expect({ version: c?.spec.topology.version, paused: c?.spec.paused ?? false, annotation: c?.metadata.annotations?.['cluster.x-k8s.io/paused'] })
+        .toEqual({ version: next.version, paused: false, annotation: undefined });
+      const clusterStates = w.seen.cluster.map((x) => `${x.version} paused=${x.paused || 'absent'}`).filter((x, i, a) => a[i - 1] !== x);
+      expect(clusterStates.slice(-2)).toEqual([`${old.version} paused=true`, `${next.version} paused=absent`]);
+      // The MachineDeployment follows once the control plane runs the new version (CAPI defers it while the
+      // control plane upgrades: reconcile_state.go IsPendingUpgrade, v1.14.2); without kubelets the testbed's
+      // control plane may never finish, and then the MachineDeployment must stay on its old version AND old image.
+      const mdAt = () => { const m = w.seen.md.at(-1); return { version: m?.version, image: m ? w.images().get(m.ref) : undefined }; };
+      await new Promise((res) => setTimeout(res, 30_000));
+      const running = ((await topologyOwned(R.kcp))[0]?.status?.versions ?? []) as { version: string }[];
+      if (running.length > 0 && running.every((v) => v.version === next.version)) {
+        await until(`the MachineDeployment at ${next.version} on ${next.image}`, 300_000, async () => (mdAt().version === next.version && mdAt().image === next.image ? true : undefined), 1000);
+      } else {
+        expect({ running, md: mdAt() }).toEqual({ running, md: { version: old.version, image: old.image } });
+        const cond = ((await clusterObj())?.status?.conditions as { type: string; reason: string; message: string }[]).find((x) => x.type === 'TopologyReconciled');
+        expect({ reason: cond?.reason, message: cond?.message }).toEqual({ reason: 'ClusterUpgrading', message: expect.stringContaining('MachineDeployment') });
+      }
+    } finally {
+      w.stop();
+      // What the watches saw (consecutive repeats folded), for the log of the run.
+      const images = w.images();
+      const fold = (xs: string[]) => xs.filter((x, i, a) => a[i - 1] !== x).join(' → ');
+      for (const key of ['cluster', 'kcp', 'md']) {
+        process.stderr.write(`[n4] ${key}: ${fold(w.seen[key].map((x) => (key === 'cluster' ? `${x.version} paused=${x.paused || 'absent'}` : `${x.version} on ${images.get(x.ref) ?? x.ref}`)))}\n`);
+      }
+    }
+    expect(mixedStates(w.seen.kcp, w.images(), old, next)).toEqual([]);
+    expect(mixedStates(w.seen.md, w.images(), old, next)).toEqual([]);
+  });
+
+  test('after the upgrade a re-run with the same settings plans nothing and applies nothing', async () => {
+    const { sets } = upgrade();
+    const before = [await clusterObj(), await getObject(R.cc, CLUSTER, NS)].map((o) => o?.metadata.generation);
+    const dry = await k(['create-cluster', CLUSTER, '--dry-run', '-o', 'json'], sets);
+    expect({ code: dry.code, err: dry.code ? tail(dry) : '' }).toEqual({ code: 0, err: '' });
+    const live = (JSON.parse(dry.stdout) as { live: { objects: { kind: string; name: string; action: string }[] } }).live.objects;
+    expect(live.filter((o) => o.action !== 'unchanged')).toEqual([]);
+    const r = await k(['create-cluster', CLUSTER, '--no-wait'], sets);
+    expect({ code: r.code, err: r.code ? tail(r) : '' }).toEqual({ code: 0, err: '' });
+    expect(r.stdout + r.stderr).toMatch(/no changes/);
+    expect(r.stdout + r.stderr).not.toMatch(/paused/);
+    expect([await clusterObj(), await getObject(R.cc, CLUSTER, NS)].map((o) => o?.metadata.generation)).toEqual(before);
   });
 
   test('delete-cluster removes the cluster, its own ClusterClass and templates, and leaves the project as it was', async () => {

@@ -11,7 +11,7 @@ import { referencedTemplates } from '../../lib/cluster/live/live.js';
 import { createKubectl } from '../../lib/kube/kubectl.js';
 import { ensureFlavor, ensureImage, listenersOf, openstack } from './openstack.js';
 import {
-  getObject, kaas, kaasDelete, kaasUser, leakedSecrets, listObjects, renderedCluster, RES, serverDryRun, snapshot, tail, testbed, until, type KaasUser,
+  getObject, kaas, kaasDelete, kaasUser, leakedSecrets, listObjects, nextPatch, renderedCluster, RES, serverDryRun, snapshot, tail, testbed, until, type KaasUser,
 } from './support.js';
 
 // No clusters.tbrerun section in testbed.yaml (workload.sh adds clusters.tb): real runs say the cluster is new.
@@ -182,10 +182,4 @@ describe(`re-runs of create-cluster ${CLUSTER} on the testbed`, () => {
 /** The testbed's Kubernetes version (the test's name is built when the file loads, inside the testbed run). */
 function testbedVersion(): string {
   return process.env.KAAS_TESTBED_ENV ? testbed().k8sVersion : 'the testbed version';
-}
-
-/** `vX.Y.Z` → `vX.Y.(Z+1)`; anything else is returned as it is (outside a testbed run). */
-function nextPatch(v: string): string {
-  const m = /^v(\d+)\.(\d+)\.(\d+)$/.exec(v);
-  return m ? `v${m[1]}.${m[2]}.${Number(m[3]) + 1}` : v;
 }

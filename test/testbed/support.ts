@@ -237,4 +237,10 @@ export function kaasDelete(u: KaasUser, cluster: string, timeoutMs = 900_000): P
   return kaas(u, ['delete-cluster', cluster, '--yes'], { timeoutMs });
 }
 
+/** `vX.Y.Z` → `vX.Y.(Z+1)` (the patch release after the testbed's); anything else is returned as it is. */
+export function nextPatch(v: string): string {
+  const m = /^v(\d+)\.(\d+)\.(\d+)$/.exec(v);
+  return m ? `v${m[1]}.${m[2]}.${Number(m[3]) + 1}` : v;
+}
+
 export { openstack, type OpenStackReader, type CloudCounts } from './openstack.js';
