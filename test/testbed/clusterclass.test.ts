@@ -1,7 +1,7 @@
 /**
  * Issue 24: a cluster made from the verbatim SCS cluster-template (a ClusterClass) by the SCS way
  * (clusterctl.yaml → `clusterctl generate cluster --from` → `kubectl apply`), run by the real topology
- * controller of Cluster API v1.12 and CAPO v0.14 on the testbed; then imported, converged after a
+ * controller of Cluster API (v1.14 in the current release set, v1.12 in the older one) and CAPO v0.14 on the testbed; then imported, converged after a
  * setting change and deleted by kaas. kaas may change only what the topology owner expects to be
  * changed (Cluster.spec.topology, the class's templates); the real controllers must carry the change
  * to the KubeadmControlPlane, the MachineDeployment, the OpenStackCluster and the real Octavia listener.
