@@ -19,7 +19,7 @@ import path from 'node:path';
 import { jest } from '@jest/globals';
 import { parse as parseYaml } from 'yaml';
 import { ROOT } from '../support/peer-paths.js';
-import { checkIds, DATA_PATH_ONLY, readLb, rowTests, serviceWithAddress, type Row, type RowState } from './lb-rows.js';
+import { checkIds, DATA_PATH_ONLY, livePath, readLb, rowTests, serviceWithAddress, type Row, type RowState } from './lb-rows.js';
 import { applyEdge, kaas, note, testbed, until, wk, wkJson, type Run, type Testbed } from './workload-support.js';
 
 jest.setTimeout(30 * 60_000);
@@ -57,7 +57,11 @@ test('every kaas edge object passed the real validation (CEL included) and exist
 
 test('apply-gateway: the Gateway is Programmed with the address OCCM gave its envoy Service', () => {
   // Its verification can only miss what needs a data path (members never ONLINE here): exit 1 with those alone.
-  expect(checkIds(applied.stderr).filter((c) => c.startsWith('verify-') && !DATA_PATH_ONLY.has(c))).toEqual([]);
+  // Without it the testbed's monitors stay PENDING_CREATE (lb-rows.ts PENDING_MONITOR), which kaas rightly reports:
+  // excused as in the rows, only while every such finding says PENDING_CREATE (never ERROR). Run 2026-11-28: 60/61 without this.
+  const monitorLines = applied.stderr.split('\n').filter((l) => l.includes('[verify-monitor-status]'));
+  const pending = !livePath(tb, 'amphora') && monitorLines.every((l) => / is PENDING_CREATE: /.test(l));
+  expect(checkIds(applied.stderr).filter((c) => c.startsWith('verify-') && !DATA_PATH_ONLY.has(c) && !(pending && c === 'verify-monitor-status'))).toEqual([]);
   expect(applied.stderr).toMatch(/✓ Programmed, address /);
   const gw = wkJson(tb, ['-n', GW_NS, 'get', 'gateway', 'kaas'])!;
   expect(gw.status.conditions.find((c: any) => c.type === 'Programmed')?.status).toBe('True');
