@@ -12,6 +12,7 @@
  *     amphora over (octavia 11.0.0 needs the peer's usercustomize.py
  *     fixes for that: docs/development/amphora-testbed.md);
  *   - the pod moves: the ONLINE member and the answers follow;
+ *   - a PROXY mismatch in each direction fails every request and doctor names it (datapath-amphora-failures.ts);
  *   - `kaas check-lb` on amphora passes (its ETP Cluster and Local Services on amphorae of their own).
  * Not registered (nothing to skip) without AMPHORA=1; selected by name without it, edge-datapath fails.
  */
@@ -19,6 +20,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test, beforeAll } from '@jest/globals';
+import { proxyMismatchTests } from './datapath-amphora-failures.js';
 import { burst, pinController, settle, tally, workers, type DataPath } from './datapath-support.js';
 import { readLb, serviceWithAddress, checkIds, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
@@ -137,6 +139,9 @@ export function amphoraProxyRow(row: Row, tbOf: () => Testbed, dpOf: () => DataP
       note(tb, `${row.variant} moved to ${w.name}: ${tally(b).join('; ')}`);
       expect(tally(b)).toEqual([`${N} node=${w.name} client=${dp.clientAddress} peer=${amp.vrrp_ip}`]);
     });
+
+    // The PROXY mismatch in both directions on this LB, each restored by kaas (datapath-amphora-failures.ts).
+    proxyMismatchTests(() => ({ tb, dp, lb, fip, sets: row.sets, windowMs: windowMs(lb) }));
 
     // Last: its two Services each boot an amphora of their own, on OCCM as the row left it.
     test('kaas check-lb on amphora passes for real (client IPs are not kept for plain Services: skipped)', () => {

@@ -46,6 +46,9 @@ export function fipHealthChecked(version: string): boolean {
   return a > 3 || (a === 3 && (b > 1 || (b === 1 && c >= 2)));
 }
 
+/** A control row's hand edit of the rendered cloud.conf: OCCM's monitors off (kaas refuses to render that). */
+export const monitorOff = (text: string) => text.replace(/^(\s*)create-monitor=true$/m, '$1create-monitor=false');
+
 /** One request's outcome: the answering node and addresses, or why there was none. */
 export interface Answer { ok: boolean; node?: string; client?: string; peer?: string; error?: string }
 

@@ -23,7 +23,8 @@
 import fs from 'node:fs';
 import { jest } from '@jest/globals';
 import { amphoraProxyRow } from './datapath-amphora.js';
-import { burst, dataPath, fipHealthChecked, fromNode, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
+import { AMPHORA_CONTROL, amphoraControlRow } from './datapath-amphora-failures.js';
+import { burst, dataPath, fipHealthChecked, fromNode, monitorOff, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
 import { parseEnvFile } from './env.js';
 import { INGRESS_ROWS } from './ingress-rows.js';
 import { readLb, serviceWithAddress, type Row } from './lb-rows.js';
@@ -42,17 +43,16 @@ const SVC = { ns: 'ingress-nginx', name: 'ingress-nginx-controller' };
 const CONTROL: Row = { variant: 'ovn without a monitor (control)', sets: { use_ovn_lb_provider: 'true' }, provider: 'ovn', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false };
 /** kaas's fix for ovn-octavia-provider < 3.1.0 (bug 1997094): OCCM creates each monitor in a call of its own. */
 const SERIAL = '{provider-requires-serial-api-calls: "true"}';
-const monitorOff = (text: string) => text.replace(/^(\s*)create-monitor=true$/m, '$1create-monitor=false');
 // Issue 30: on a testbed with real amphorae (testbed.env AMPHORA=1, KAAS_TESTBED_AMPHORA=1) the amphora PROXY
 // row too (datapath-amphora.ts); without them it does not exist here.
 const AMPHORA = readTestbedEnv().AMPHORA === '1';
-const AMPHORA_ROWS = AMPHORA ? INGRESS_ROWS.filter((r) => r.variant === 'amphora-proxy') : [];
+const AMPHORA_ROWS = AMPHORA ? [...INGRESS_ROWS.filter((r) => r.variant === 'amphora-proxy'), AMPHORA_CONTROL] : [];
 // The control first, then the amphora row: the ovn rows then leave OCCM with monitors on, and on ovn, for check-lb at the end.
 const ALL: Row[] = [CONTROL, ...AMPHORA_ROWS, ...INGRESS_ROWS.filter((r) => r.provider === 'ovn')];
 // KAAS_DATAPATH_ROWS='variant;…' runs only those rows (check-lb at the end always runs); a name that is no row fails the file.
 const only = process.env.KAAS_DATAPATH_ROWS?.split(';').map((v) => v.trim()).filter(Boolean);
 const ROWS = only ? ALL.filter((r) => only.includes(r.variant)) : ALL;
-if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? '' : '; amphora-proxy needs real amphorae: KAAS_TESTBED_AMPHORA=1'})`);
+if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? '' : `; ${['amphora-proxy', AMPHORA_CONTROL.variant].join(', ')} need real amphorae: KAAS_TESTBED_AMPHORA=1`})`);
 
 /** testbed.env as a map, read at load time (the rows depend on it); empty when KAAS_TESTBED_ENV is unset (beforeAll then fails). */
 function readTestbedEnv(): Record<string, string> {
@@ -78,6 +78,10 @@ const onlineAt = (lb: LbTree) => lb.pools.map((p) => `${p.name}: ${p.members.fil
 const allFrom = (answers: Answer[], node: string) => answers.every((a) => a.ok && a.node === node);
 
 for (const row of ROWS) {
+  if (row === AMPHORA_CONTROL) {
+    amphoraControlRow(() => tb, () => dp);
+    continue;
+  }
   if (row.provider === 'amphora') {
     amphoraProxyRow(row, () => tb, () => dp);
     continue;

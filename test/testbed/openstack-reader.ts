@@ -3,7 +3,7 @@ import { openstack } from './openstack.js';
 
 export interface Lb { id: string; name: string; provider: string; provisioning_status: string; operating_status: string; vip_address: string; vip_port_id: string; vip_network_id: string; listeners: { id: string }[]; pools: { id: string }[] }
 export interface Listener { id: string; name: string; protocol: string; protocol_port: number; allowed_cidrs: string[] | null; default_pool_id: string | null; loadbalancers: { id: string }[] }
-export interface Pool { id: string; name: string; protocol: string; lb_algorithm: string; healthmonitor_id: string | null; listeners: { id: string }[]; loadbalancers: { id: string }[] }
+export interface Pool { id: string; name: string; protocol: string; lb_algorithm: string; provisioning_status: string; healthmonitor_id: string | null; listeners: { id: string }[]; loadbalancers: { id: string }[] }
 export interface Member { id: string; name: string; address: string; protocol_port: number; monitor_port: number | null; subnet_id: string; operating_status: string }
 export interface Monitor { id: string; type: string; delay: number; timeout: number; max_retries_down?: number; url_path?: string; expected_codes?: string; pools: { id: string }[]; provisioning_status: string; operating_status: string }
 export interface Fip { id: string; floating_ip_address: string; floating_network_id: string; port_id: string | null; fixed_ip_address: string | null; description: string }
