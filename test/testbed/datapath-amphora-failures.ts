@@ -9,12 +9,12 @@
  *     that direction, and `kaas apply-ingress` brings the answers back;
  *   - the monitors-off control: externalTrafficPolicy Local without a health monitor on amphora, as the
  *     seeds had it. haproxy keeps sending to the pod-less node, where kube-proxy drops the packets: a share of
- *     the requests time out, the half-working load balancer.
+ *     the requests time out, the half-working load balancer, and doctor names etp-local-no-monitor.
  * Registered by edge-datapath.test.ts (the control) and datapath-amphora.ts (the mismatch, in the PROXY row)
  * only on such a testbed; never skipped.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { burst, monitorOff, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
+import { burst, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
 import { readLb, serviceWithAddress, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
 import { applyEdge, kaas, note, removeIngress, wk, type Testbed } from './workload-support.js';
@@ -23,6 +23,7 @@ const NS = 'ingress-nginx';
 const SVC = 'ingress-nginx-controller';
 const CM = 'ingress-nginx-controller';
 const PROXY_ANNOTATION = 'loadbalancer.openstack.org/proxy-protocol';
+const MONITOR_ANNOTATION = 'loadbalancer.openstack.org/enable-health-monitor';
 const N = 20;
 
 /** What the mismatch tests need of the row they run in (filled by its beforeAll). */
@@ -31,18 +32,29 @@ export interface RowContext { tb: Testbed; dp: DataPath; lb: LbTree; fip: string
 interface Finding { check: string; severity: string; message: string }
 
 /** `kaas doctor -o json` with the row's settings: its exit code and findings of one check. */
-function doctorSays(c: RowContext, check: string): { code: number | null; findings: Finding[] } {
+function doctorSays(c: Pick<RowContext, 'tb' | 'sets'>, check: string): { code: number | null; findings: Finding[] } {
   const d = kaas(c.tb, ['doctor', c.tb.cluster, '-o', 'json'], { sets: c.sets });
   note(c.tb, `doctor exit ${d.code}\n${d.stdout.slice(0, 3000)}`);
   const out = JSON.parse(d.stdout) as { findings: Finding[] };
   return { code: d.code, findings: out.findings.filter((f) => f.check === check) };
 }
 
-/** The LB's pools' protocols as Octavia has them now (ACTIVE pools only: OCCM recreates a pool whose protocol changed). */
-async function poolProtocols(c: RowContext): Promise<string[]> {
+/** The LB's tree read afresh (LbReader.tree keeps the LB object it is given, with its old statuses). */
+async function liveTree(c: Pick<RowContext, 'tb' | 'lb'>): Promise<LbTree> {
   const { loadbalancer } = await c.tb.os.get<{ loadbalancer: LbTree['lb'] }>('load-balancer', `/lbaas/loadbalancers/${c.lb.lb.id}`);
-  const t = await c.tb.os.tree(loadbalancer);
-  return t.pools.map((p) => `${p.protocol} ${p.provisioning_status}`).sort();
+  return c.tb.os.tree(loadbalancer);
+}
+
+/**
+ * The LB's pools as `<protocol> <provisioning_status>`, sorted. While OCCM deletes and recreates a pool whose
+ * protocol changed, a read can meet a pool that is gone (404): that read says so instead of failing the wait.
+ */
+async function poolProtocols(c: Pick<RowContext, 'tb' | 'lb'>): Promise<string[]> {
+  try {
+    return (await liveTree(c)).pools.map((p) => `${p.protocol} ${p.provisioning_status}`).sort();
+  } catch (e) {
+    return [`read failed: ${(e as Error).message.slice(0, 200)}`];
+  }
 }
 
 const allFail = (b: Answer[]) => b.every((a) => !a.ok);
@@ -68,7 +80,8 @@ export function proxyMismatchTests(ctx: () => RowContext): void {
     // The data-path loop re-renders nginx from the ConfigMap within a round or two.
     const b = await settle(120_000, () => burst(c.dp, c.fip, N), allFail);
     note(c.tb, `PROXY sent, not expected: ${tally(b).join('; ')}`);
-    expect(b.filter((a) => a.ok)).toEqual([]);
+    // nginx read the PROXY line as an HTTP request line and refused it.
+    expect(b.filter((a) => !(!a.ok && a.error?.includes('400 Bad Request')))).toEqual([]);
     const d = doctorSays(c, 'proxy-protocol-mismatch');
     expect(d.findings.map((f) => `${f.severity}: ${f.message}`)).toEqual([
       `error: The load balancer of Service ${NS}/${SVC} sends PROXY headers (Service annotation) but ingress-nginx does not expect them: every request fails.`]);
@@ -96,11 +109,12 @@ export function proxyMismatchTests(ctx: () => RowContext): void {
 }
 
 /**
- * The monitors-off control on amphora, a row of its own: the amphora-monitor settings with OCCM's
- * create-monitor switched off by hand (kaas refuses to render that: the plan relies on the monitor) and
- * apply-ingress run with --force, the Service at externalTrafficPolicy Local as the seeds had it. haproxy
- * round-robins over both members with no health check, so about half of the requests land on the pod-less
- * node, where kube-proxy drops them. 2N = 40 requests: a false pass (none landing there) has probability 2^-40.
+ * The monitors-off control on amphora, a row of its own: kaas applies the amphora-monitor row (ETP Local,
+ * the health monitor asked by the Service annotation), then the annotation is set to "false" by hand, as
+ * a Service without it had it in the seeds; OCCM deletes the monitors (cloud-provider-openstack v1.36.0
+ * pkg/openstack/loadbalancer.go ensureOctaviaHealthMonitor). haproxy then round-robins over both members
+ * with no health check, so about half of the requests land on the pod-less node, where kube-proxy drops
+ * them. 2N = 40 requests: a false pass (none landing there) has probability 2^-40. Doctor must name it.
  */
 export const AMPHORA_CONTROL: Row = { variant: 'amphora without a monitor (control)', sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'false' }, provider: 'amphora', proxy: false, etp: 'Local', monitor: 'none', hostname: false };
 
@@ -117,17 +131,20 @@ export function amphoraControlRow(tbOf: () => Testbed, dpOf: () => DataPath): vo
       tb = tbOf();
       dp = dpOf();
       await removeIngress(tb);
-      const runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress', extra: ['--force'], handEdit: monitorOff });
+      const runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress' });
       expect(runs.dry.code).toBe(0);
-      // kaas names the missing monitor even when told to go ahead.
-      expect(runs.apply.stderr).toContain('the plan relies on cloud.conf create-monitor=true for health monitors');
-      wk(tb, ['-n', NS, 'patch', 'service', SVC, '--type', 'merge', '-p', '{"spec":{"externalTrafficPolicy":"Local"}}']);
-      lb = await readLb(tb, NS, SVC, 2);
+      expect(runs.apply.code).toBe(0);
+      wk(tb, ['-n', NS, 'annotate', 'service', SVC, '--overwrite', `${MONITOR_ANNOTATION}=false`]);
+      const first = await readLb(tb, NS, SVC, 2);
+      const ctx = { tb, lb: first };
+      const gone = await settle(600_000, () => liveTree(ctx), (t) => t.pools.every((p) => !p.monitor && p.provisioning_status === 'ACTIVE'), 10_000);
+      note(tb, `${row.variant}: monitors ${gone.pools.map((p) => p.monitor?.id ?? 'none').join(', ')}`);
+      lb = gone;
       await serviceWithAddress(tb, NS, SVC);
       fip = lb.fips[0].floating_ip_address;
     });
 
-    test('without a monitor (ETP Local), the requests that land on the pod-less node fail: the half-working load balancer', async () => {
+    test('without a monitor (ETP Local), the requests that land on the pod-less node fail: the half-working load balancer; doctor names etp-local-no-monitor', async () => {
       expect(lb.lb.provider).toBe('amphora');
       expect(lb.pools.map((p) => p.monitor)).toEqual(lb.pools.map(() => undefined));
       const [w] = workers(tb);
@@ -139,6 +156,10 @@ export function amphoraControlRow(tbOf: () => Testbed, dpOf: () => DataPath): vo
       expect(b.filter((a) => a.ok).length).toBeGreaterThan(0);
       expect(b.filter((a) => a.ok).every((a) => a.node === w.name)).toBe(true);
       expect(b.filter((a) => !a.ok).length).toBeGreaterThan(0);
+      const d = doctorSays({ tb, sets: row.sets }, 'etp-local-no-monitor');
+      expect(d.findings.map((f) => `${f.severity}: ${f.message}`)).toEqual([
+        `error: Service ${NS}/${SVC} has externalTrafficPolicy: Local but its amphora load balancer has no health monitor, so requests that land on nodes without a pod of it are dropped.`]);
+      expect(d.code).not.toBe(0);
     });
   });
 }
