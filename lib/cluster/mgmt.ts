@@ -34,6 +34,17 @@ export async function converge(k: Kubectl, objects: KubeObject[], logger: Logger
   return { changed: true, applied: out.split('\n').filter(Boolean) };
 }
 
+/**
+ * Creates objects none of which exists yet (the live read found none) and which the server's dry-run
+ * already accepted (serverDryRun): one `kubectl apply --server-side`, without converge's
+ * `kubectl diff`, which for new objects would only repeat the dry-run and print every object whole.
+ */
+export async function createNew(k: Kubectl, objects: KubeObject[], logger: Logger, what: string): Promise<ConvergeResult> {
+  logger.info(`${what}: creating ${objects.length} new objects (${objects.map(objectKey).join(', ')})`);
+  const out = await k.apply(stringifyDocuments(objects), { forceConflicts: true });
+  return { changed: true, applied: out.split('\n').filter(Boolean) };
+}
+
 // What kubectl prints when the apiserver (or an admission webhook) refuses an object, as opposed to
 // not reaching it: `Error from server (…)`, the detail form `The X "n" is invalid: …`, a missing CRD.
 const REFUSED = /^(Error from server|The [A-Za-z]+ "[^"]*" is invalid|error: resource mapping not found)/m;

@@ -107,7 +107,10 @@ export const CAPI_CLUSTER = 'clusters.v1beta2.cluster.x-k8s.io';
 
 /** Reads a KubeadmControlPlane's progress. */
 export async function controlPlaneStatus(k: Kubectl, name: string, namespace: string): Promise<ControlPlaneStatus> {
-  const o = await k.getJson<Obj>(KCP_V1BETA2, name, { namespace });
+  return controlPlaneOf(await k.getJson<Obj>(KCP_V1BETA2, name, { namespace }));
+}
+
+function controlPlaneOf(o: Obj): ControlPlaneStatus {
   const version = o?.status?.version;
   const init = o?.status?.initialization as { controlPlaneInitialized?: boolean } | undefined;
   return { ...replicaStatus(o), initialized: init?.controlPlaneInitialized === true, ...(typeof version === 'string' ? { version } : {}) };
@@ -125,9 +128,24 @@ export interface MachineDeploymentStatus extends ReplicaStatus {
 
 /** Reads a MachineDeployment's progress (replicas wanted, up to date and ready) and the version it rolls to. */
 export async function machineDeploymentStatus(k: Kubectl, name: string, namespace: string): Promise<MachineDeploymentStatus> {
-  const o = await k.getJson<Obj>(MD_V1BETA2, name, { namespace });
+  return machineDeploymentOf(await k.getJson<Obj>(MD_V1BETA2, name, { namespace }));
+}
+
+function machineDeploymentOf(o: Obj): MachineDeploymentStatus {
   const version = (o?.spec?.template as { spec?: { version?: unknown } } | undefined)?.spec?.version;
   return { ...replicaStatus(o), ...(typeof version === 'string' ? { version } : {}) };
+}
+
+/**
+ * The control plane's and the MachineDeployment's progress in one kubectl run
+ * (`get <kcp>/<name> <md>/<name> --ignore-not-found`): what the machine waits poll.
+ */
+export async function machinesStatus(k: Kubectl, controlPlane: string, machineDeployment: string, namespace: string): Promise<{ cp: ControlPlaneStatus; md: MachineDeploymentStatus }> {
+  const found = await k.getObjects<NonNullable<Obj> & { kind?: string }>([`${KCP_V1BETA2}/${controlPlane}`, `${MD_V1BETA2}/${machineDeployment}`], { namespace });
+  return {
+    cp: controlPlaneOf(found.find((o) => o.kind === 'KubeadmControlPlane')),
+    md: machineDeploymentOf(found.find((o) => o.kind === 'MachineDeployment')),
+  };
 }
 
 /** True when the object exists. */

@@ -50,6 +50,12 @@ export interface Kubectl {
    * kubectl run (a missing one is left out, never an error).
    */
   getMany<T = unknown>(kind: string, names: string[], scope?: Scope): Promise<T[]>;
+  /**
+   * `get <kind/name…> --ignore-not-found -o json`: the objects of several kinds and names that exist,
+   * in one kubectl run (e.g. a control plane and a MachineDeployment, or Secrets and their Namespace;
+   * `scope.namespace` is ignored for cluster-scoped kinds, as kubectl does). Each carries its `kind`.
+   */
+  getObjects<T = unknown>(refs: string[], scope?: Scope): Promise<T[]>;
   /** `rollout status <resource> --timeout=<s>s`; throws OperationError with kubectl's words on timeout. */
   rolloutStatus(resource: string, scope: Scope, timeoutSec: number): Promise<void>;
   /** `wait <resource…> --for=<condition> --timeout=<s>s` (one resource, or several of a kind: `crd/a crd/b`). */
@@ -104,6 +110,14 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
     return r;
   }
 
+  /** A `get … --ignore-not-found -o json`: kubectl prints nothing when none exists, the object itself for one name, else a List. */
+  async function existing<T>(args: string[]): Promise<T[]> {
+    const r = await checked(args, { timeoutMs: 60_000 });
+    if (r.stdout.trim() === '') return [];
+    const command = `${binary} ${args.join(' ')}`;
+    return isList(r.stdout) ? readKubeJson<{ items: T[] }>(r.stdout, command, false).items : [readKubeJson<T>(r.stdout, command, true)];
+  }
+
   return {
     target,
     run,
@@ -125,12 +139,11 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
     },
     async getMany<T>(kind: string, names: string[], scope?: Scope) {
       if (!names.length) return [];
-      const args = ['get', kind, ...names, ...scopeArgs(scope), '--ignore-not-found', '-o', 'json'];
-      const r = await checked(args, { timeoutMs: 60_000 });
-      // kubectl prints nothing when none exists, the object itself for one name, else a List.
-      if (r.stdout.trim() === '') return [];
-      const command = `${binary} ${args.join(' ')}`;
-      return isList(r.stdout) ? readKubeJson<{ items: T[] }>(r.stdout, command, false).items : [readKubeJson<T>(r.stdout, command, true)];
+      return existing<T>(['get', kind, ...names, ...scopeArgs(scope), '--ignore-not-found', '-o', 'json']);
+    },
+    async getObjects<T>(refs: string[], scope?: Scope) {
+      if (!refs.length) return [];
+      return existing<T>(['get', ...refs, ...scopeArgs(scope), '--ignore-not-found', '-o', 'json']);
     },
     async rolloutStatus(resource, scope, timeoutSec) {
       const args = ['rollout', 'status', resource, ...scopeArgs(scope), `--timeout=${timeoutSec}s`];

@@ -435,6 +435,37 @@ export function run(tool, argv, statePath, stdin) {
     return out;
   }
 
+  /** A named read: a control plane or MachineDeployment moves on (the controllers reconcile), its fake-only status fields hidden. */
+  const readNamed = (o) => {
+    if (o.kind !== 'KubeadmControlPlane' && o.kind !== 'MachineDeployment') return o;
+    const shown = clone(o);
+    reconcile(o);
+    save();
+    delete shown.status.pending;
+    delete shown.status.blockedBy;
+    return shown;
+  };
+  if (verb === 'get' && args.length > 1 && args.slice(1).every((a) => a.includes('/'))) {
+    // `get <kind>/<name>…` (kinds mixed, e.g. a KCP and a MachineDeployment, or Secrets and their
+    // Namespace): as the form below, a missing one is an error unless --ignore-not-found leaves it out.
+    const found = [];
+    for (const ref of args.slice(1)) {
+      const [res, name] = ref.split('/');
+      const r = resource(res);
+      if (!r || !serves(r)) return { stdout: '', stderr: `error: the server doesn't have a resource type "${res}"\n`, exitCode: 1 };
+      const o = cluster.objects[key(r, namespace, name)];
+      if (!o) {
+        if (argv.includes('--ignore-not-found')) continue;
+        return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
+      }
+      found.push(readNamed(o));
+    }
+    if (!found.length) out.stdout = '';
+    else if (args.length === 2) out.stdout = JSON.stringify(found[0], null, 4);
+    else out.stdout = JSON.stringify({ apiVersion: 'v1', items: found, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
+    return out;
+  }
+
   if (verb === 'get') {
     const names = args[1].split(',').map((s) => [s, resource(s)]);
     const unknown = names.find(([, r]) => !r || !serves(r));
@@ -456,14 +487,7 @@ export function run(tool, argv, statePath, stdin) {
           if (argv.includes('--ignore-not-found')) continue;
           return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
         }
-        if (o.kind === 'KubeadmControlPlane' || o.kind === 'MachineDeployment') {
-          const shown = clone(o);
-          reconcile(o);
-          save();
-          delete shown.status.pending;
-          delete shown.status.blockedBy;
-          found.push(shown);
-        } else found.push(o);
+        found.push(readNamed(o));
       }
       if (!found.length) out.stdout = '';
       else if (wanted.length === 1) out.stdout = JSON.stringify(found[0], null, 4);

@@ -1,4 +1,4 @@
-import { controlPlaneStatus, exists, machineDeploymentStatus, workloadKubeconfig } from '../../kube/cluster-api.js';
+import { controlPlaneStatus, exists, machinesStatus, workloadKubeconfig } from '../../kube/cluster-api.js';
 import { createKubectl, type KubeTarget, type Kubectl } from '../../kube/kubectl.js';
 import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from '../cloud.js';
@@ -8,7 +8,7 @@ import { contextPrefix, localKey, workloadKubeconfigPath } from '../../state/loc
 import { referencedTemplates } from '../live/live.js';
 import { ensureNamespace, liveConvergence } from '../live/plan.js';
 import { applyInOrder, topologyApplyOrder } from '../topology/apply-order.js';
-import { converge, serverDryRun } from '../mgmt.js';
+import { createNew, serverDryRun } from '../mgmt.js';
 import { controlPlaneAt, machinesProgress } from './progress.js';
 import { checkManagementCluster } from '../preflight.js';
 import { clusterObjectNames, occmClusterName } from '../../plan/cluster-model.js';
@@ -106,7 +106,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   await timed('management cluster', async () => `CAPO serves ${(await checkManagementCluster(mgmt, p.plan.checks)).join(', ')}`);
 
   // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
-  const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id) });
+  const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id), readNamespace: true });
   ns = live.namespace;
   // A new cluster never joins server groups another cluster of its name already fills (nothing applied yet).
   if (!live.topology) {
@@ -120,7 +120,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
 
   // The namespace first (an empty one; the server's dry-run needs it), then the apiserver's own verdict
   // on every object, webhooks included, before anything else is created.
-  const createdNs = await ensureNamespace(mgmt, ns);
+  const createdNs = await ensureNamespace(mgmt, ns, live.namespaceExists);
   await timed('server dry-run', async () => {
     // Nothing to apply (a ClusterClass cluster whose topology and class already match): nothing to ask.
     if (!live.converge.objects.length) return 'nothing to apply';
@@ -152,8 +152,11 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
       return `unchanged in namespace ${ns}`;
     }
     // A ClusterClass cluster's upgrade: class and version applied under a pause (topology/apply-order.ts).
+    // Objects none of which exists (a first create): the server's dry-run above saw them all, so they are
+    // applied without converge's kubectl diff (which would print each whole and change nothing it decides).
+    const allNew = !live.topology && toApply.every((x) => live.converge.diffs.some((d) => d.kind === x.kind && d.name === x.metadata.name && d.action === 'create'));
     const order = live.topology ? topologyApplyOrder(toApply, live.converge.diffs) : { steps: [{ what: '', objects: toApply }] };
-    const r = await applyInOrder(mgmt, order, deps.logger, `cluster ${cluster}`, ns);
+    const r = allNew ? await createNew(mgmt, toApply, deps.logger, `cluster ${cluster}`) : await applyInOrder(mgmt, order, deps.logger, `cluster ${cluster}`, ns);
     const what = r.changed ? `${r.applied.length} objects applied` : 'unchanged';
     return `${what} in namespace ${ns}${createdNs ? ' (created)' : ''}`;
   });
@@ -205,8 +208,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
 
   await timed('machines ready', async () => {
     await wait('machines ready', t.machinesSec, machineHint, async () => {
-      const cp = await controlPlaneStatus(mgmt, names.controlPlane, ns);
-      const md = await machineDeploymentStatus(mgmt, names.machineDeployment, ns);
+      const { cp, md } = await machinesStatus(mgmt, names.controlPlane, names.machineDeployment, ns);
       return machinesProgress(cp, md, upgrade?.to);
     }, t.stallSec);
     return `${s.controller_count} control-plane and ${s.worker_count} worker nodes ready`;

@@ -32,6 +32,8 @@ export interface LiveCluster {
   namespace: string;
   /** `Kind/name` → object. */
   objects: Map<string, Obj>;
+  /** Whether the namespace exists (read only when asked: readLive's `withNamespace`). */
+  namespaceExists?: boolean;
 }
 
 /** Key of an object in LiveCluster.objects. */
@@ -68,19 +70,22 @@ const LISTED = ['Cluster', 'OpenStackCluster', 'KubeadmControlPlane', 'MachineDe
 
 /**
  * Reads the cluster's objects in two kubectl runs: every object of the Cluster API / CAPO kinds kaas
- * renders in the namespace (one `get a,b,c… -o json`), and the rendered Secrets by name. Of those it
+ * renders in the namespace (one `get a,b,c… -o json`), and the rendered Secrets by name (with
+ * `withNamespace`, the Namespace itself in the same run: `get secret/a … namespace/ns`). Of those it
  * keeps what the cluster's objects are: the Cluster, then the objects by the names kaas renders or the
  * live references give (the Cluster's first: they name the OpenStackCluster and the control plane),
  * then the templates those reference. One kubectl per object before: 8 processes for a first create.
  */
-export async function readLive(k: Kubectl, namespace: string, rendered: KubeObject[], cluster: string, kcpName: string, mdName: string): Promise<LiveCluster> {
+export async function readLive(k: Kubectl, namespace: string, rendered: KubeObject[], cluster: string, kcpName: string, mdName: string, withNamespace = false): Promise<LiveCluster> {
   const l: LiveCluster = { namespace, objects: new Map() };
-  const secretNames = [...new Set(rendered.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name))];
-  const [list, secrets] = await Promise.all([
+  const secretRefs = [...new Set(rendered.filter((o) => o.kind === 'Secret').map((o) => `${RESOURCES.Secret}/${o.metadata.name}`))];
+  const [list, named] = await Promise.all([
     k.getJson<{ items: Obj[] }>(LISTED.map((kind) => RESOURCES[kind]).join(','), undefined, { namespace }),
-    k.getMany<Obj>(RESOURCES.Secret, secretNames, { namespace }),
+    k.getObjects<Obj>([...secretRefs, ...(withNamespace ? [`namespace/${namespace}`] : [])], { namespace }),
   ]);
-  const there = new Map([...(list?.items ?? []), ...secrets.map((o) => ({ ...o, kind: 'Secret' }))].map((o) => [liveKey(String(o.kind), o.metadata?.name ?? ''), o]));
+  if (withNamespace) l.namespaceExists = named.some((o) => o.kind === 'Namespace');
+  const secrets = named.filter((o) => o.kind === 'Secret');
+  const there = new Map([...(list?.items ?? []), ...secrets].map((o) => [liveKey(String(o.kind), o.metadata?.name ?? ''), o]));
   const read = (kind: keyof typeof RESOURCES, name: string | undefined) => {
     const o = name ? there.get(liveKey(kind, name)) : undefined;
     if (o) l.objects.set(liveKey(kind, name!), o);

@@ -19,9 +19,12 @@ import { planTopology, readTopology, wantedFromRender } from '../topology/topolo
  * CAPO refuses is refused here (PlanError, exit 2), before anything is applied.
  */
 
-/** Creates the namespace when it is missing (as the SCS scripts' `kubectl create namespace`). */
-export async function ensureNamespace(mgmt: Kubectl, namespace: string): Promise<boolean> {
-  if ((await mgmt.getJson('namespace', namespace)) !== undefined) return false;
+/**
+ * Creates the namespace when it is missing (as the SCS scripts' `kubectl create namespace`); `exists`:
+ * what the live read already found (LiveConvergence.namespaceExists), else it is asked here.
+ */
+export async function ensureNamespace(mgmt: Kubectl, namespace: string, exists?: boolean): Promise<boolean> {
+  if (exists ?? (await mgmt.getJson('namespace', namespace)) !== undefined) return false;
   await mgmt.run(['create', 'namespace', namespace], { timeoutMs: 60_000 });
   return true;
 }
@@ -37,6 +40,8 @@ export interface LiveConvergence {
   names?: { controlPlane: string; machineDeployment: string };
   /** The cluster is made from a ClusterClass (lib/cluster/topology/topology.ts). */
   topology?: boolean;
+  /** Whether the namespace exists (with LiveOptions.readNamespace; a live Cluster's does). */
+  namespaceExists?: boolean;
 }
 
 /** Options of a live convergence. */
@@ -45,6 +50,8 @@ export interface LiveOptions {
   upgrade?: boolean;
   /** The provider Octavia reports for a load balancer id (undefined: not found); absent = cloud not asked. */
   loadBalancerProvider?: (id: string) => Promise<string | undefined>;
+  /** Also tell whether the namespace exists (read with the Secrets, in the same kubectl run, when no Cluster shows it). */
+  readNamespace?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -73,9 +80,12 @@ export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: 
   const namespace = clusterNamespace(d.settings.namespace, d.cluster, found);
   let objects = namespace === d.namespace ? plan.objects : renderClusterObjects({ ...d, namespace });
   const names = clusterObjectNames(d.cluster);
-  let live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment);
+  // A namespace holding the Cluster exists; otherwise it is read with the Secrets (one kubectl run).
+  const askNamespace = (o.readNamespace ?? false) && found === undefined;
+  let live = await readLive(mgmt, namespace, objects, d.cluster, names.controlPlane, names.machineDeployment, askNamespace);
+  const namespaceExists = o.readNamespace ? found !== undefined || live.namespaceExists : undefined;
   const refs = liveRefs(live, d.cluster, names.controlPlane, names.machineDeployment);
-  if (refs.topology) return topologyConvergence(mgmt, plan, namespace, logger, o);
+  if (refs.topology) return { ...await topologyConvergence(mgmt, plan, namespace, logger, o), namespaceExists };
   const liveVersion = dig(liveObject(live, 'KubeadmControlPlane', refs.controlPlane), ['spec', 'version']);
   const pin = orThrow(andReport(pinKubernetesVersion({ setting: d.settings.kubernetes_version, resolved: d.image.kubernetesVersion, live: typeof liveVersion === 'string' ? liveVersion : undefined, upgrade: o.upgrade ?? false }), logger));
   if (pin !== d.image.kubernetesVersion) {
@@ -90,7 +100,7 @@ export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: 
   const lines = diffLines(converge.diffs);
   logger.info(`cluster objects in namespace ${namespace}:`);
   for (const l of lines) logger.info(`  ${l}`);
-  return { namespace, converge, lines, kubernetesVersion: pin };
+  return { namespace, converge, lines, kubernetesVersion: pin, namespaceExists };
 }
 
 /** liveConvergence for a cluster made from a ClusterClass: spec.topology and the class's templates only. */

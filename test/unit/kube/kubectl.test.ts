@@ -101,6 +101,29 @@ describe('kubectl adapter', () => {
     fake!.assertDone();
   });
 
+  it('reads objects of several kinds by name in one run, leaving out the missing ones (getObjects)', async () => {
+    const kcp = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', metadata: { name: 'demo-control-plane' } };
+    const md = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineDeployment', metadata: { name: 'demo-md-0' } };
+    const argv = [...KC, 'get', 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io/demo-control-plane', 'machinedeployments.v1beta2.cluster.x-k8s.io/demo-md-0', '--namespace', 'demo', '--ignore-not-found', '-o', 'json'];
+    const k = kubectlWith([
+      { tool: 'kubectl', argv, response: { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [kcp, md] }) } },
+      // One left: kubectl still prints a List for several names asked; for one name asked, the object.
+      { tool: 'kubectl', argv, response: { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [md] }) } },
+      { tool: 'kubectl', argv: [...KC, 'get', 'namespace/demo', '--ignore-not-found', '-o', 'json'], response: { stdout: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } }) } },
+      // None exists: kubectl prints nothing.
+      { tool: 'kubectl', argv, response: { stdout: '' } },
+    ]);
+    const refs = ['kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io/demo-control-plane', 'machinedeployments.v1beta2.cluster.x-k8s.io/demo-md-0'];
+    const kinds = async (r: Promise<{ kind: string }[]>) => (await r).map((o) => o.kind);
+    await expect(kinds(k.getObjects(refs, { namespace: 'demo' }))).resolves.toEqual(['KubeadmControlPlane', 'MachineDeployment']);
+    await expect(kinds(k.getObjects(refs, { namespace: 'demo' }))).resolves.toEqual(['MachineDeployment']);
+    await expect(kinds(k.getObjects(['namespace/demo']))).resolves.toEqual(['Namespace']);
+    await expect(k.getObjects(refs, { namespace: 'demo' })).resolves.toEqual([]);
+    // Nothing asked: no kubectl run.
+    await expect(k.getObjects([])).resolves.toEqual([]);
+    fake!.assertDone();
+  });
+
   it('makes an unexpected call fail loudly (fake exits 97) and assertDone report it', async () => {
     const k = kubectlWith([{ tool: 'kubectl', argv: [...KC, 'version', '--client', '-o', 'json'] }]);
     await expect(k.run(['get', 'pods'])).rejects.toThrow(/unexpected call #1/);
