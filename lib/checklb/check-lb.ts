@@ -16,7 +16,7 @@ import { evaluate, monitorSettled, type LbCheck, type Probe, type ServiceRun } f
 import { checkLbManifests, pickNodes, SERVICES } from './manifests.js';
 import { httpProbe } from './probe.js';
 import { firstLine, guardNamespace } from './cleanup.js';
-import { lbAddress } from './address.js';
+import { lbAddress } from '../kube/lb-address.js';
 
 /**
  * `kaas check-lb <cluster>`: the SCS KaaS load-balancer conformance test as a command. Deploys the
@@ -62,7 +62,7 @@ async function waitAddress(k: Kubectl, name: string, o: Required<Pick<CheckLbOpt
   const step = logger.step(`waiting for the load balancer of Service ${name}`);
   const deadline = Date.now() + o.addressSec * 1000;
   for (;;) {
-    const address = lbAddress(await k.getJson('service', name, { namespace: CHECK_NAMESPACE }), `Service ${CHECK_NAMESPACE}/${name}`);
+    const address = lbAddress(await k.getJson('service', name, { namespace: CHECK_NAMESPACE }), { namespace: CHECK_NAMESPACE, name });
     if (address !== undefined) {
       step.succeed(`${name}: ${address}`);
       return address;
