@@ -15,7 +15,8 @@ import { nodesOf } from '../checks/fetch-cluster.js';
 import { evaluate, monitorSettled, type LbCheck, type Probe, type ServiceRun } from './evaluate.js';
 import { checkLbManifests, pickNodes, SERVICES } from './manifests.js';
 import { httpProbe } from './probe.js';
-import { firstLine, guardNamespace } from './cleanup.js';
+import { guardNamespace } from './cleanup.js';
+import { thrownLine } from '../visible.js';
 import { lbAddress } from '../kube/lb-address.js';
 
 /**
@@ -155,7 +156,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
         if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${localName}`);
         return { members: Object.values(snap.members ?? {}).flat(), lb: snap.loadBalancers[0] };
       } catch (e) {
-        return { problem: firstLine(e) };
+        return { problem: thrownLine(e) };
       }
     };
     const step = logger.step(`requests from this host: ${t.tries} per Service`);

@@ -1,6 +1,6 @@
-import { ExecError } from '../exec/runner.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
+import { thrownLine } from '../visible.js';
 
 /**
  * check-lb's removal of its namespace: once, bounded, never throwing (a hostile or hung API server must
@@ -11,17 +11,6 @@ import type { Logger } from '../log.js';
 
 /** How long the delete of the namespace may take by default (it does not wait for the deletion itself). */
 export const CLEANUP_TIMEOUT_MS = 30_000;
-
-/**
- * One line saying what was thrown, also when it is not an Error (a string, null, an object): the first
- * line of the message, and for a tool that failed the last line of what it said on stderr.
- */
-export function firstLine(e: unknown): string {
-  const m = e instanceof Error ? e.message : typeof e === 'string' ? e : e && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : String(e);
-  const line = m.split('\n')[0].replace(/:$/, '');
-  const tail = e instanceof ExecError ? e.stderrTail.split('\n').filter(Boolean).at(-1) : undefined;
-  return tail && !line.includes(tail) ? `${line} (${tail})` : line;
-}
 
 /** The kubectl command a user runs to remove the namespace by hand, against the cluster check-lb used. */
 export function manualDelete(k: Pick<Kubectl, 'target'>, namespace: string): string {
@@ -56,7 +45,7 @@ export function guardNamespace(k: Pick<Kubectl, 'delete' | 'target'>, namespace:
       return true;
     } catch (e) {
       step.fail();
-      logger.warn(`could not remove namespace ${namespace}: ${firstLine(e)}; remove it (and with it the check's load balancers) yourself: ${manualDelete(k, namespace)}`);
+      logger.warn(`could not remove namespace ${namespace}: ${thrownLine(e)}; remove it (and with it the check's load balancers) yourself: ${manualDelete(k, namespace)}`);
       return false;
     }
   })());
