@@ -1,3 +1,4 @@
+import { guardSignals, signalExitCode } from '../exec/interrupt.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { thrownLine } from '../visible.js';
@@ -27,8 +28,6 @@ export interface GuardDeps {
   timeoutMs?: number;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 /**
  * Guards `namespace` from the moment the caller is about to create it: `cleanup()` removes it (once;
  * resolves true when the delete was issued and answered, false otherwise, never rejects), a signal runs
@@ -49,27 +48,14 @@ export function guardNamespace(k: Pick<Kubectl, 'delete' | 'target'>, namespace:
       return false;
     }
   })());
-  // `on`, not `once`: while our listener is attached, a signal is ours to handle. With `once` it detaches as
-  // the signal arrives, and execa's signal-exit (attached while a kubectl runs) then finds itself the only
-  // listener and re-raises the signal, killing kaas before the namespace is removed.
-  let interrupted = false;
-  const onSignal = (sig: NodeJS.Signals) => {
-    const code = 128 + (sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 15);
-    // SIGHUP: the terminal is gone (ssh dropped, window closed); writing to it fails with EIO/EPIPE, which
-    // must not end the process before the namespace (and with it OCCM's load balancers) is removed.
-    if (sig === 'SIGHUP') for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
-    if (interrupted) {
-      logger.warn(`${sig} again: exiting without waiting; remove the check's namespace yourself: ${manualDelete(k, namespace)}`);
-      d.exit(code);
-      return;
-    }
-    interrupted = true;
-    logger.warn(`${sig}: cleaning up before exiting (send it again to exit at once)`);
-    void cleanup().catch(() => false).then((removed) => {
-      if (removed) logger.warn(`${sig}: namespace ${namespace} removed (OCCM deletes its load balancers); exiting ${code}`);
-      d.exit(code);
-    });
-  };
-  for (const sig of SIGNALS) d.signals.on(sig, onSignal);
-  return { cleanup, release: () => { for (const sig of SIGNALS) d.signals.removeListener(sig, onSignal); } };
+  // SIGHUP too: a closed terminal must not leave the namespace (and OCCM's load balancers) behind (issue 23).
+  const guard = guardSignals({
+    signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], on: d.signals, exit: d.exit,
+    onSignal: async (sig) => {
+      logger.warn(`${sig}: cleaning up before exiting (send it again to exit at once)`);
+      if (await cleanup().catch(() => false)) logger.warn(`${sig}: namespace ${namespace} removed (OCCM deletes its load balancers); exiting ${signalExitCode(sig)}`);
+    },
+    onAgain: (sig) => logger.warn(`${sig} again: exiting without waiting; remove the check's namespace yourself: ${manualDelete(k, namespace)}`),
+  });
+  return { cleanup, release: guard.release };
 }
