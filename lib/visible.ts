@@ -43,3 +43,17 @@ export function printable(text: string): string {
 export function oneLine(text: string): string {
   return printable(text).replace(/[\n\r\t]/g, escapeChar);
 }
+
+/**
+ * One printable line saying what was thrown, also when it is not an Error (a string, null, an object):
+ * the first line of the message, and for a tool that failed the last line of what it said on stderr;
+ * escaped as oneLine (a carriage return in a tool's answer cannot overwrite the line on a terminal).
+ */
+export function thrownLine(e: unknown): string {
+  const m = e instanceof Error ? e.message : typeof e === 'string' ? e : e && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : String(e);
+  const line = m.split('\n')[0].replace(/:$/, '');
+  // A failed tool (exec/runner.ts ExecError; not imported: errors.ts imports this module, runner.ts errors.ts).
+  const stderrTail = e instanceof Error ? (e as { stderrTail?: unknown }).stderrTail : undefined;
+  const tail = typeof stderrTail === 'string' ? stderrTail.split('\n').filter(Boolean).at(-1) : undefined;
+  return oneLine(tail && !line.includes(tail) ? `${line} (${tail})` : line);
+}

@@ -15,8 +15,9 @@ import { nodesOf } from '../checks/fetch-cluster.js';
 import { evaluate, monitorSettled, type LbCheck, type Probe, type ServiceRun } from './evaluate.js';
 import { checkLbManifests, pickNodes, SERVICES } from './manifests.js';
 import { httpProbe } from './probe.js';
-import { firstLine, guardNamespace } from './cleanup.js';
-import { lbAddress } from './address.js';
+import { guardNamespace } from './cleanup.js';
+import { thrownLine } from '../visible.js';
+import { lbAddress } from '../kube/lb-address.js';
 
 /**
  * `kaas check-lb <cluster>`: the SCS KaaS load-balancer conformance test as a command. Deploys the
@@ -62,7 +63,7 @@ async function waitAddress(k: Kubectl, name: string, o: Required<Pick<CheckLbOpt
   const step = logger.step(`waiting for the load balancer of Service ${name}`);
   const deadline = Date.now() + o.addressSec * 1000;
   for (;;) {
-    const address = lbAddress(await k.getJson('service', name, { namespace: CHECK_NAMESPACE }), `Service ${CHECK_NAMESPACE}/${name}`);
+    const address = lbAddress(await k.getJson('service', name, { namespace: CHECK_NAMESPACE }), { namespace: CHECK_NAMESPACE, name });
     if (address !== undefined) {
       step.succeed(`${name}: ${address}`);
       return address;
@@ -155,7 +156,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
         if (snap.loadBalancers.length !== 1) throw new Error(`${snap.loadBalancers.length} Octavia load balancers named ${localName}`);
         return { members: Object.values(snap.members ?? {}).flat(), lb: snap.loadBalancers[0] };
       } catch (e) {
-        return { problem: firstLine(e) };
+        return { problem: thrownLine(e) };
       }
     };
     const step = logger.step(`requests from this host: ${t.tries} per Service`);

@@ -1,6 +1,7 @@
-import { ExecError } from '../exec/runner.js';
+import { guardSignals, signalExitCode } from '../exec/interrupt.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
+import { thrownLine } from '../visible.js';
 
 /**
  * check-lb's removal of its namespace: once, bounded, never throwing (a hostile or hung API server must
@@ -11,17 +12,6 @@ import type { Logger } from '../log.js';
 
 /** How long the delete of the namespace may take by default (it does not wait for the deletion itself). */
 export const CLEANUP_TIMEOUT_MS = 30_000;
-
-/**
- * One line saying what was thrown, also when it is not an Error (a string, null, an object): the first
- * line of the message, and for a tool that failed the last line of what it said on stderr.
- */
-export function firstLine(e: unknown): string {
-  const m = e instanceof Error ? e.message : typeof e === 'string' ? e : e && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : String(e);
-  const line = m.split('\n')[0].replace(/:$/, '');
-  const tail = e instanceof ExecError ? e.stderrTail.split('\n').filter(Boolean).at(-1) : undefined;
-  return tail && !line.includes(tail) ? `${line} (${tail})` : line;
-}
 
 /** The kubectl command a user runs to remove the namespace by hand, against the cluster check-lb used. */
 export function manualDelete(k: Pick<Kubectl, 'target'>, namespace: string): string {
@@ -37,8 +27,6 @@ export interface GuardDeps {
   exit: (code: number) => void;
   timeoutMs?: number;
 }
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Guards `namespace` from the moment the caller is about to create it: `cleanup()` removes it (once;
@@ -56,31 +44,18 @@ export function guardNamespace(k: Pick<Kubectl, 'delete' | 'target'>, namespace:
       return true;
     } catch (e) {
       step.fail();
-      logger.warn(`could not remove namespace ${namespace}: ${firstLine(e)}; remove it (and with it the check's load balancers) yourself: ${manualDelete(k, namespace)}`);
+      logger.warn(`could not remove namespace ${namespace}: ${thrownLine(e)}; remove it (and with it the check's load balancers) yourself: ${manualDelete(k, namespace)}`);
       return false;
     }
   })());
-  // `on`, not `once`: while our listener is attached, a signal is ours to handle. With `once` it detaches as
-  // the signal arrives, and execa's signal-exit (attached while a kubectl runs) then finds itself the only
-  // listener and re-raises the signal, killing kaas before the namespace is removed.
-  let interrupted = false;
-  const onSignal = (sig: NodeJS.Signals) => {
-    const code = 128 + (sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 15);
-    // SIGHUP: the terminal is gone (ssh dropped, window closed); writing to it fails with EIO/EPIPE, which
-    // must not end the process before the namespace (and with it OCCM's load balancers) is removed.
-    if (sig === 'SIGHUP') for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
-    if (interrupted) {
-      logger.warn(`${sig} again: exiting without waiting; remove the check's namespace yourself: ${manualDelete(k, namespace)}`);
-      d.exit(code);
-      return;
-    }
-    interrupted = true;
-    logger.warn(`${sig}: cleaning up before exiting (send it again to exit at once)`);
-    void cleanup().catch(() => false).then((removed) => {
-      if (removed) logger.warn(`${sig}: namespace ${namespace} removed (OCCM deletes its load balancers); exiting ${code}`);
-      d.exit(code);
-    });
-  };
-  for (const sig of SIGNALS) d.signals.on(sig, onSignal);
-  return { cleanup, release: () => { for (const sig of SIGNALS) d.signals.removeListener(sig, onSignal); } };
+  // SIGHUP too: a closed terminal must not leave the namespace (and OCCM's load balancers) behind (issue 23).
+  const guard = guardSignals({
+    signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], on: d.signals, exit: d.exit,
+    onSignal: async (sig) => {
+      logger.warn(`${sig}: cleaning up before exiting (send it again to exit at once)`);
+      if (await cleanup().catch(() => false)) logger.warn(`${sig}: namespace ${namespace} removed (OCCM deletes its load balancers); exiting ${signalExitCode(sig)}`);
+    },
+    onAgain: (sig) => logger.warn(`${sig} again: exiting without waiting; remove the check's namespace yourself: ${manualDelete(k, namespace)}`),
+  });
+  return { cleanup, release: guard.release };
 }

@@ -1,3 +1,4 @@
+import { guardSignals, type SignalGuard } from '../exec/interrupt.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -8,7 +9,7 @@ import type { Logger } from '../log.js';
  * is left behind (the write itself is a temporary file renamed over the target: never half a file).
  * Either way one line says whether the file was left as it was or written in full, and kaas exits
  * 130/143 instead of being killed by the lock library's exit hook with no word. A second signal exits
- * at once.
+ * at once. The guard itself is lib/exec/interrupt.ts.
  */
 
 /** Where the signals arrive and how the process ends (tests pass their own). */
@@ -18,40 +19,10 @@ export interface InterruptDeps {
   exit?: (code: number) => void;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
 /**
  * Attaches the handlers; `said(sig)` is the one line printed. `hold(fn)` runs `fn` (the locked write)
  * with the exit deferred until it has ended; `release()` detaches the handlers.
  */
-export function onInterrupt(said: (sig: NodeJS.Signals) => string, d: InterruptDeps): { hold: <T>(fn: () => Promise<T>) => Promise<T>; interrupted: () => boolean; release: () => void } {
-  const signals = d.signals ?? process;
-  const exit = d.exit ?? ((code: number) => process.exit(code));
-  let holding = false;
-  let pending: NodeJS.Signals | undefined;
-  const end = (sig: NodeJS.Signals) => {
-    d.logger.warn(said(sig));
-    exit(sig === 'SIGINT' ? 130 : 143);
-  };
-  const handler = (sig: NodeJS.Signals) => {
-    if (holding && !pending) pending = sig;
-    else end(sig);
-  };
-  for (const s of SIGNALS) signals.on(s, handler);
-  return {
-    async hold(fn) {
-      holding = true;
-      try {
-        return await fn();
-      } finally {
-        holding = false;
-        if (pending) end(pending);
-      }
-    },
-    /** True once a signal is waiting for the held work to end: the work then writes nothing more. */
-    interrupted: () => pending !== undefined,
-    release: () => {
-      for (const s of SIGNALS) signals.removeListener(s, handler);
-    },
-  };
+export function onInterrupt(said: (sig: NodeJS.Signals) => string, d: InterruptDeps): SignalGuard {
+  return guardSignals({ signals: ['SIGINT', 'SIGTERM'], on: d.signals, exit: d.exit, onSignal: (sig) => d.logger.warn(said(sig)) });
 }

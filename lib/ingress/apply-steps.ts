@@ -90,7 +90,7 @@ export async function waitForAddress(
   const deadline = Date.now() + t.addressSec * 1000;
   for (;;) {
     const svc = await kubectl.getJson<{ metadata?: { deletionTimestamp?: string } }>('service', name, { namespace: ns });
-    const st = serviceLbStatus(svc);
+    const st = serviceLbStatus(svc, ref);
     // A terminating Service's address is the old load balancer's, going away (review 2026-11-27 N4).
     const terminating = svc?.metadata?.deletionTimestamp !== undefined;
     if (hasLbAddress(st) && !terminating) {

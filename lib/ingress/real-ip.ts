@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { lbIngress, type ServiceRef } from '../kube/lb-address.js';
 import { ipv4Network, parseCidr } from '../net/cidr.js';
 
 /**
@@ -21,20 +22,16 @@ export interface ServiceLbStatus {
   annotatedAddress?: string;
 }
 
-interface ServiceJson {
-  metadata?: { annotations?: Record<string, string> };
-  status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
-}
-
-/** Reads the LB address fields of a Service (`kubectl get service -o json`); empty when none yet. */
-export function serviceLbStatus(svc: unknown): ServiceLbStatus {
-  const s = (svc ?? {}) as ServiceJson;
-  const first = s.status?.loadBalancer?.ingress?.[0] ?? {};
-  const out: ServiceLbStatus = {};
-  if (first.ip) out.ip = first.ip;
-  if (first.hostname) out.hostname = first.hostname;
-  const a = s.metadata?.annotations?.['loadbalancer.openstack.org/load-balancer-address'];
-  if (a) out.annotatedAddress = a;
+/**
+ * Reads the LB address fields of the Service `ref` (`kubectl get service -o json`); empty when none yet.
+ * The address is validated by lbIngress: an answer of another shape is an OperationError naming the
+ * Service and the field.
+ */
+export function serviceLbStatus(svc: unknown, ref: ServiceRef): ServiceLbStatus {
+  const out: ServiceLbStatus = { ...lbIngress(svc, ref) };
+  const annotations = (svc as { metadata?: { annotations?: unknown } } | undefined)?.metadata?.annotations;
+  const a = annotations && typeof annotations === 'object' ? (annotations as Record<string, unknown>)['loadbalancer.openstack.org/load-balancer-address'] : undefined;
+  if (typeof a === 'string' && a) out.annotatedAddress = a;
   return out;
 }
 

@@ -7,7 +7,7 @@
 # real drivers, lb-mgmt network, health manager, certificates, the amphora image and flavor) is not
 # here. Recipe: shared/reference/testbed/datapath-feasibility.md section 3; proof: prove-amphora-vm.sh.
 #
-# Uses start.sh's DIR, HERE, SWITCHES, PEER_DATAPATH and its recorded/say/die helpers.
+# Uses start.sh's DIR, HERE and its say/die helpers, and amphora.sh's PEER_AMPHORA.
 
 # What the amphora image needs besides python3-octavia (which ships /usr/bin/amphora-agent and
 # amphora-interface): haproxy (the agent's /info and its haproxy-<lb> units), keepalived (the agent's
@@ -15,15 +15,9 @@
 AMPVM_PACKAGES="haproxy keepalived systemd-container"
 AMPVM_STORE=/usr/local/lib/kaas-peer
 
-# The switch (the Octavia side reads the same one): recorded in DIR/switches only when on.
-PEER_AMPHORA=${PEER_AMPHORA:-$(recorded PEER_AMPHORA)}; PEER_AMPHORA=${PEER_AMPHORA:-0}
-case $PEER_AMPHORA in 0|1) ;; *) die "PEER_AMPHORA=$PEER_AMPHORA: use 0 or 1";; esac
-if [ "$PEER_AMPHORA" = 1 ]; then
-  [ "$PEER_DATAPATH" = 1 ] \
-    || die "PEER_AMPHORA=1 needs PEER_DATAPATH=1 (an amphora is a container in its server's network namespace); set PEER_DATAPATH=1 NOVA=1, or PEER_AMPHORA=0"
-  [[ "$SWITCHES" == *PEER_AMPHORA=1* ]] || SWITCHES="$SWITCHES
-PEER_AMPHORA=1"
-fi
+# The switch PEER_AMPHORA is read, checked (0 or 1; with 1, PEER_DATAPATH=1 and OCTAVIA_WORKER=1) and
+# recorded by amphora.sh, which start.sh sources just before this file: one place for it.
+: "${PEER_AMPHORA:?test/peer/amphora.sh must be sourced before amphora-nova.sh (it reads the switch PEER_AMPHORA)}"
 
 ampvm_agent_dir() { # where the octavia-agent package of python3-octavia's exact version is unpacked
   echo "$AMPVM_STORE/octavia-agent-$(dpkg-query -W -f='${Version}' python3-octavia)"

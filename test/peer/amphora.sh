@@ -29,7 +29,7 @@ case $PEER_AMPHORA in 0|1) ;; *) die "PEER_AMPHORA=$PEER_AMPHORA: use 0 or 1";; 
 if [ "$PEER_AMPHORA" = 1 ]; then
   [ "$PEER_DATAPATH" = 1 ] || die "PEER_AMPHORA=1 needs PEER_DATAPATH=1 (amphorae are reached through OVN); set PEER_DATAPATH=1 NOVA=1, or PEER_AMPHORA=0"
   [ "$OCTAVIA_WORKER" = 1 ] || die "PEER_AMPHORA=1 needs OCTAVIA_WORKER=1 (the worker is what drives amphorae); set OCTAVIA_WORKER=1, or PEER_AMPHORA=0"
-  # Recorded only when on (once: the Nova side, amphora-nova.sh, reads the same switch).
+  # Recorded only when on. The one place the switch is read: the Nova side, amphora-nova.sh, uses it as set here.
   [[ "$SWITCHES" == *PEER_AMPHORA=1* ]] || SWITCHES="$SWITCHES
 PEER_AMPHORA=1"
 fi

@@ -1,7 +1,8 @@
 import { formatReport } from '../../../lib/checks/findings.js';
 import { formatError, OperationError } from '../../../lib/errors.js';
 import { createLogger } from '../../../lib/log.js';
-import { oneLine, printable } from '../../../lib/visible.js';
+import { ExecError } from '../../../lib/exec/runner.js';
+import { oneLine, printable, thrownLine } from '../../../lib/visible.js';
 
 /** Issue 31, section 5: names from the cloud or the cluster reach the terminal with their control characters escaped. */
 
@@ -20,6 +21,20 @@ describe('printable and oneLine', () => {
 
   it('oneLine escapes newlines too: a name cannot fake a "hint:" line', () => {
     expect(oneLine('lb\nhint: run rm -rf ~')).toBe('lb\\u000ahint: run rm -rf ~');
+  });
+});
+
+describe('thrownLine: one printable line for whatever was thrown', () => {
+  it.each([
+    ['an Error: its first line', new Error('cannot delete:\nsecond line'), 'cannot delete'],
+    ['a string', 'refused', 'refused'],
+    ['null', null, 'null'],
+    ['an object with a message', { message: 'gone' }, 'gone'],
+    ['a failed tool: the last line of its stderr', new ExecError('kubectl', ['delete', 'namespace', 'x'], 1, 'warning\nError from server (Forbidden)\n'), 'kubectl delete namespace x exited with 1 (Error from server (Forbidden))'],
+    // Was check-lb's firstLine, which left a tab and an escape sequence raw in its "problem" (its JSON data has no logger to escape it).
+    ['a tab and an escape sequence escaped as oneLine does', new Error('a\tb\u001b[2J'), 'a\\u0009b\\u001b[2J'],
+  ])('%s', (_what, thrown, want) => {
+    expect(thrownLine(thrown)).toBe(want);
   });
 });
 

@@ -137,6 +137,17 @@ describe('apply-ingress against a (fake) workload cluster', () => {
     fake!.assertDone();
   });
 
+  it.each([
+    ['a number', 7, 'status.loadBalancer.ingress[0].ip is 7 (a number), not an IP address'],
+    ['an object', { a: 1 }, 'status.loadBalancer.ingress[0].ip is {"a":1} (an object), not an IP address'],
+  ])('a Service whose ingress[0].ip is %s: an OperationError naming the Service and the field (was read as an address)', async (_, ip, said) => {
+    const svcAnswer = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ingress-nginx-controller', namespace: 'ingress-nginx' }, status: { loadBalancer: { ingress: [{ ip }] } } };
+    const { opts, deps } = setup((kc) => [...happy(kc).slice(0, 5), { ...happy(kc)[5], response: { stdout: JSON.stringify(svcAnswer) } }]);
+    const err = await runApplyIngress(opts, deps).catch((e: Error) => e);
+    expect(err).toMatchObject({ exitCode: 1, message: `Service ingress-nginx/ingress-nginx-controller: ${said}`, hint: expect.stringContaining('kubectl get service -n ingress-nginx ingress-nginx-controller -o yaml') });
+    fake!.assertDone();
+  });
+
   it('needs the workload kubeconfig, and says where it comes from', async () => {
     const { opts, deps } = setup(() => []);
     const err = await runApplyIngress({ ...opts, kubeconfig: '/nonexistent/kc.yaml' }, deps).catch((e: unknown) => e);

@@ -4,6 +4,7 @@ import { liveCloudConfProblems, parseCloudConf } from '../../../lib/checks/live-
 import { RECORDED } from '../../fakes/fake-tools.js';
 import { AMPHORA, OVN, settings, ingressPlan } from './fixtures.js';
 
+const REF = { namespace: 'ingress-nginx', name: 'ingress-nginx-controller' };
 const svc = (f: string) => JSON.parse(readFileSync(`${RECORDED}/${f}`, 'utf8')) as unknown;
 
 describe('proxy-real-ip-cidr after the load balancer exists', () => {
@@ -17,7 +18,7 @@ describe('proxy-real-ip-cidr after the load balancer exists', () => {
     ['no VIP, hostname and annotation: the annotated address', '10.8.0.0/20', undefined, 'get-service-lb-hostname.json', 'LB not found in Octavia; the Service shows 203.0.113.45'],
     ['no VIP, nothing shown yet', '10.8.0.0/20', undefined, 'get-service-pending.json', 'LB not found in Octavia; the Service shows no address'],
   ])('%s: node_cidr %s is trusted, never VIP/32', (_n, nodeCidr, vip, file, why) => {
-    expect(decideRealIpCidr(nodeCidr, vip, serviceLbStatus(svc(file)))).toEqual({
+    expect(decideRealIpCidr(nodeCidr, vip, serviceLbStatus(svc(file), REF))).toEqual({
       cidr: nodeCidr,
       reason: `trusting PROXY headers from node_cidr ${nodeCidr}: amphorae send to the nodes from their own ports in the node subnet, not from the VIP (${why})`,
     });
@@ -28,8 +29,8 @@ describe('proxy-real-ip-cidr after the load balancer exists', () => {
   });
 
   it('reads status and OCCM annotations from a Service', () => {
-    expect(serviceLbStatus(svc('get-service-lb-hostname.json'))).toEqual({ hostname: '203.0.113.45.nip.io', annotatedAddress: '203.0.113.45' });
-    expect(serviceLbStatus(svc('get-service-pending.json'))).toEqual({});
+    expect(serviceLbStatus(svc('get-service-lb-hostname.json'), REF)).toEqual({ hostname: '203.0.113.45.nip.io', annotatedAddress: '203.0.113.45' });
+    expect(serviceLbStatus(svc('get-service-pending.json'), REF)).toEqual({});
     expect(inCidr('10.8.15.255', '10.8.0.0/20')).toBe(true);
     expect(inCidr('10.8.16.0', '10.8.0.0/20')).toBe(false);
   });
