@@ -5,6 +5,7 @@ import { kubeApiOnLiveCluster, type LiveApiLb } from '../../plan/kubeapi-live.js
 import type { KubeObject } from '../../render/documents.js';
 import { changedFields, classifyVersion, show, type FieldChange } from '../live/changes.js';
 import type { ConvergePlan, ObjectDiff } from '../live/reconcile.js';
+import { topologyRoutes } from './class-routes.js';
 
 /**
  * Clusters made from a ClusterClass (`Cluster.spec.topology`, as the SCS cluster-template and
@@ -301,6 +302,12 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
   const cpReplicas = dig(live.cluster, ['spec', 'topology', 'controlPlane', 'replicas']);
   if (cpReplicas !== wanted.controlPlaneReplicas) clusterFields.push({ path: 'spec.topology.controlPlane.replicas', live: cpReplicas, wanted: wanted.controlPlaneReplicas });
   const pool = pools[0];
+  // A field the class patches from a variable goes through that variable, never a template
+  // generation the patch would overwrite (class-routes.ts; review 2026-11-27 N2).
+  const routes = topologyRoutes(live, wanted);
+  refusals.push(...routes.refusals);
+  reasons.push(...routes.notes);
+  clusterFields.push(...routes.changes);
   if (pool && pool.replicas !== wanted.workerReplicas) clusterFields.push({ path: `spec.topology.workers.machineDeployments[${pool.name}].replicas`, live: pool.replicas, wanted: wanted.workerReplicas });
 
   // The class's templates: a new generation where a setting differs.
@@ -320,6 +327,7 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
       const want = t.role === 'control-plane machines' ? wanted.controlPlaneMachine : wanted.workerMachine;
       // A field reports once, whole, however many of its parts differ.
       for (const f of MACHINE_FIELDS) {
+        if (routes.viaVariable.has(`${t.name} /spec/template/spec/${f}`)) continue;
         if (want[f] !== undefined && changedFields(spec[f], want[f]).length) fields.push({ path: `spec.template.spec.${f}`, live: spec[f], wanted: want[f] });
       }
     } else {
@@ -338,7 +346,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
         }
         reasons.push(...api.reasons, ...api.warnings.map((w) => `warning: ${w}`));
       }
-      if (enabled && JSON.stringify([...liveCidrs].sort()) !== JSON.stringify([...wantCidrs].sort())) {
+      if (routes.viaVariable.has(`${t.name} /spec/template/spec/apiServerLoadBalancer/allowedCIDRs`)) {
+        // Through the class's variable: the template stays.
+      } else if (enabled && JSON.stringify([...liveCidrs].sort()) !== JSON.stringify([...wantCidrs].sort())) {
         fields = [{ path: 'spec.template.spec.apiServerLoadBalancer.allowedCIDRs', live: liveCidrs.length ? liveCidrs : undefined, wanted: wantCidrs.length ? wantCidrs : undefined }];
       } else if (!enabled && wantCidrs.length) {
         reasons.push(`ClusterClass ${live.className} builds no kube-API load balancer: restrict_kubeapi has nothing to restrict there`);
@@ -346,7 +356,8 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
     }
     if (!fields.length) {
       diffs.push({ kind: t.kind, name: t.name, action: 'unchanged', fields: [], note: `${t.role} of ClusterClass ${live.className}` });
-      if (t.apiVersion && t.apiVersion !== INFRA_V1BETA1) {
+      // A template a patch reaches through a variable is never restamped: the change goes through the variable.
+      if (t.apiVersion && t.apiVersion !== INFRA_V1BETA1 && !routes.patched.has(t)) {
         restamps.push({ t, to: t.name, fields: [{ path: `${t.refPath.filter((x) => typeof x === 'string').join('.')}.apiVersion`, live: t.apiVersion, wanted: INFRA_V1BETA1 }] });
       }
       continue;
@@ -431,6 +442,9 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
     // The whole intent, as for the class: version, both replica counts, the pool by its key.
     const topology: Obj = { classRef: dig(live.cluster, ['spec', 'topology', 'classRef']), version: wanted.version, controlPlane: { replicas: wanted.controlPlaneReplicas } };
     if (pool) topology.workers = { machineDeployments: [{ class: pool.class, name: pool.name, replicas: wanted.workerReplicas }] };
+    // The variables kaas sets, all of them each time (a listType=map keyed by name: server-side apply
+    // keeps the ones other managers, the user, own).
+    if (routes.variables.length) topology.variables = routes.variables;
     objects.push({ apiVersion: CAPI_V1BETA2, kind: 'Cluster', metadata: { name, namespace: ns }, spec: { topology } } as KubeObject);
     diffs.push({ kind: 'Cluster', name, action: 'update', fields: clusterFields });
     for (const f of clusterFields) reasons.push(`Cluster ${name}: ${f.path} ${show(f.live)} → ${show(f.wanted)} (the topology controller carries it to the control plane and the MachineDeployment)`);

@@ -259,3 +259,60 @@ describe('classCleanup (delete-cluster)', () => {
     expect(classCleanup(live(), 'other').keep).toMatch(/not this cluster's own class/);
   });
 });
+
+// Review 2026-11-27 N2: a class that patches the fields from variables (the Cluster Stacks class).
+describe('planTopology on a class that patches flavor and image from variables', () => {
+  const cpSel = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackMachineTemplate', matchResources: { controlPlane: true } };
+  const mdSel = { ...cpSel, matchResources: { controlPlane: false, machineDeploymentClass: { names: ['md-0'] } } };
+  const patched = () => clusterClass({
+    variables: [
+      { name: 'controlPlaneFlavor', schema: { openAPIV3Schema: { type: 'string', default: 'SCS-2V-4' } } },
+      { name: 'workerFlavor', schema: { openAPIV3Schema: { type: 'string', default: 'SCS-4V-8' } } },
+      { name: 'imageName', schema: { openAPIV3Schema: { type: 'string', default: 'ubuntu-capi-image' } } },
+      { name: 'imageAddVersion', schema: { openAPIV3Schema: { type: 'boolean', default: true } } },
+      { name: 'sshKeyName', schema: { openAPIV3Schema: { type: 'string', default: '' } } },
+    ],
+    patches: [
+      { name: 'controlPlaneFlavor', definitions: [{ selector: cpSel, jsonPatches: [{ op: 'replace', path: '/spec/template/spec/flavor', valueFrom: { variable: 'controlPlaneFlavor' } }] }] },
+      { name: 'workerFlavor', definitions: [{ selector: mdSel, jsonPatches: [{ op: 'replace', path: '/spec/template/spec/flavor', valueFrom: { variable: 'workerFlavor' } }] }] },
+      { name: 'workerImage', definitions: [{ selector: mdSel, jsonPatches: [{ op: 'add', path: '/spec/template/spec/image', valueFrom: { template: 'filter:\n  name: {{ .imageName }}{{ if .imageAddVersion }}-{{ .builtin.machineDeployment.version }}{{ end }}\n' } }] }] },
+    ],
+  });
+  const withVars = (vars: { name: string; value: unknown }[]) => {
+    const c = cluster();
+    (c.spec.topology as Record<string, unknown>).variables = vars;
+    return c;
+  };
+  const mine = [{ name: 'controlPlaneFlavor', value: 'SCS-4V-8' }, { name: 'workerFlavor', value: 'small' }, { name: 'imageName', value: 'ubuntu-capi-image' }];
+
+  it('a flavor change sets the Cluster\'s variables, writes no template generation and leaves the class alone', () => {
+    const d = planTopology({ live: live({ cc: patched(), cluster: withVars([{ name: 'sshKeyName', value: 'user-key' }]) }), wanted: wanted({ cpFlavor: 'SCS-4V-8' }) });
+    expect(lines(d)).toEqual([
+      'unchanged OpenStackClusterTemplate/scs1-geno01', 'unchanged OpenStackMachineTemplate/capi-scs1-control-plane-genc01',
+      'unchanged OpenStackMachineTemplate/capi-scs1-md-0-genw01', 'unchanged ClusterClass/scs1', 'update Cluster/scs1',
+    ]);
+    const objs = d.ok ? d.value.objects : [];
+    expect(objs.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Cluster/scs1']);
+    // Only kaas's variables: the user's sshKeyName is left to its owner by server-side apply.
+    expect((objs[0].spec as { topology: { variables: unknown } }).topology.variables).toEqual(mine);
+    expect(d.ok && d.value.diffs.find((x) => x.kind === 'Cluster')?.fields.map((x) => x.path)).toEqual([
+      'spec.topology.variables[controlPlaneFlavor]', 'spec.topology.variables[workerFlavor]', 'spec.topology.variables[imageName]',
+    ]);
+    expect(d.reasons).toContain('control-plane machines: controller flavor: through variable controlPlaneFlavor (patch controlPlaneFlavor of ClusterClass scs1); its templates stay');
+    expect(d.reasons).toContain('control-plane machines: controller image (kubernetes_version): through a new template generation (no patch of ClusterClass scs1 sets /spec/template/spec/image)');
+  });
+
+  it('a re-run with the variables in place plans nothing and applies nothing', () => {
+    const d = planTopology({ live: live({ cc: patched(), cluster: withVars([...mine, { name: 'sshKeyName', value: 'user-key' }]) }), wanted: wanted({ cpFlavor: 'SCS-4V-8' }) });
+    expect(d.ok && d.value.objects).toEqual([]);
+    expect(lines(d)).toContain('unchanged Cluster/scs1');
+  });
+
+  it('a version change carries kaas\'s variables along (its whole intent), the image through imageName', () => {
+    const d = planTopology({ live: live({ cc: patched(), cluster: withVars(mine) }), wanted: wanted({ cpFlavor: 'SCS-4V-8', version: 'v1.35.1', image: 'ubuntu-capi-image-v1.35.1' }) });
+    const objs = d.ok ? d.value.objects : [];
+    // The control plane's image has no patch: a new generation; the workers' goes through imageName, which stays.
+    expect(objs.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['OpenStackMachineTemplate/capi-scs1-control-plane-genc01-kaas-gen02', 'ClusterClass/scs1', 'Cluster/scs1']);
+    expect((objs[2].spec as { topology: { variables: unknown } }).topology.variables).toEqual(mine);
+  });
+});
