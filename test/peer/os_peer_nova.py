@@ -47,8 +47,11 @@ def _run(*cmd, ok_codes=(0,)):
 
 
 def _vsctl(*args):
-    # OVS_RUNDIR (set by start.sh) points ovs-vsctl at the peer's own ovsdb-server.
-    return _run("ovs-vsctl", "--timeout=10", *args)
+    # OVS_RUNDIR (set by start.sh) points ovs-vsctl at the peer's own ovsdb-server. 120 s, the default of
+    # os-vif's [os_vif_ovs] ovs_vsctl_timeout: on a loaded 2-core machine the userspace
+    # vswitchd took more than 10 s to add a port, ovs-vsctl died of SIGALRM and the amphora's build was
+    # aborted (the LB went ERROR; seen 2026-11-28 under load 17-24, several times in one run).
+    return _run("ovs-vsctl", "--timeout=120", *args)
 
 
 def _ipv4(vif):
