@@ -196,27 +196,16 @@ function imageVersion(containers: { name: string; image?: string }[]): { version
   return m ? { version: m[1] } : {};
 }
 
-const settled = <T>(r: PromiseSettledResult<T>): T => {
-  if (r.status === 'rejected') throw r.reason;
-  return r.value;
-};
-
 const CAPO_CRD = 'openstackclusters.infrastructure.cluster.x-k8s.io';
 const ORC_CRD = 'images.openstack.k-orc.cloud';
 
 /** Asks the management cluster (read-only). Throws when it cannot be reached at all. */
 export async function gatherManagementFacts(k: Kubectl): Promise<ManagementFacts> {
-  // The three reads at once (each a kubectl process; none depends on another). A failure is reported
-  // as if they had run one after the other: the served APIs' first, then the CRDs'.
-  const [servedR, crdsR, depsR] = await Promise.allSettled([
-    servedApiVersions(k),
-    // Both CRDs in one kubectl run (a missing one is left out of the answer).
-    k.getMany<CrdJson & { metadata: { name: string } }>('customresourcedefinition', [CAPO_CRD, ORC_CRD]),
-    k.run(['get', 'deployments', '--all-namespaces', '-o', 'json'], { reject: false, timeoutMs: 60_000 }),
-  ]);
-  const served = settled(servedR);
-  const crds = settled(crdsR);
-  const r = settled(depsR);
+  // One after the other: an unreachable cluster stops at the first read, with kubectl's words.
+  const served = await servedApiVersions(k);
+  // Both CRDs in one kubectl run (a missing one is left out of the answer).
+  const crds = await k.getMany<CrdJson & { metadata: { name: string } }>('customresourcedefinition', [CAPO_CRD, ORC_CRD]);
+  const r = await k.run(['get', 'deployments', '--all-namespaces', '-o', 'json'], { reject: false, timeoutMs: 60_000 });
   const capoCrd = servedVersions(crds.find((c) => c.metadata.name === CAPO_CRD));
   const orcCrd = servedVersions(crds.find((c) => c.metadata.name === ORC_CRD));
   if (r.exitCode !== 0) return { served, capoCrd, orcCrd, deploymentsProblem: `cannot list Deployments: ${r.stderr.trim().split('\n')[0]}` };
