@@ -445,14 +445,13 @@ export function run(tool, argv, statePath, stdin) {
     delete shown.status.blockedBy;
     return shown;
   };
-  if (verb === 'get' && args.length > 1 && args.slice(1).every((a) => a.includes('/'))) {
-    // `get <kind>/<name>…` (kinds mixed, e.g. a KCP and a MachineDeployment, or Secrets and their
-    // Namespace): as the form below, a missing one is an error unless --ignore-not-found leaves it out.
+  /**
+   * Named reads (`get <kind> <name>…` and `get <kind>/<name>…`): one object prints the object, several a
+   * List; a missing one is an error unless --ignore-not-found leaves it out (nothing at all when none exists).
+   */
+  const showNamed = (refs) => {
     const found = [];
-    for (const ref of args.slice(1)) {
-      const [res, name] = ref.split('/');
-      const r = resource(res);
-      if (!r || !serves(r)) return { stdout: '', stderr: `error: the server doesn't have a resource type "${res}"\n`, exitCode: 1 };
+    for (const [r, name] of refs) {
       const o = cluster.objects[key(r, namespace, name)];
       if (!o) {
         if (argv.includes('--ignore-not-found')) continue;
@@ -461,9 +460,21 @@ export function run(tool, argv, statePath, stdin) {
       found.push(readNamed(o));
     }
     if (!found.length) out.stdout = '';
-    else if (args.length === 2) out.stdout = JSON.stringify(found[0], null, 4);
+    else if (refs.length === 1) out.stdout = JSON.stringify(found[0], null, 4);
     else out.stdout = JSON.stringify({ apiVersion: 'v1', items: found, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
     return out;
+  };
+  if (verb === 'get' && args.length > 1 && args.slice(1).every((a) => a.includes('/'))) {
+    // `get <kind>/<name>…` (kinds mixed, e.g. a KCP and a MachineDeployment, or Secrets and their
+    // Namespace): as the form below, a missing one is an error unless --ignore-not-found leaves it out.
+    const refs = [];
+    for (const ref of args.slice(1)) {
+      const [res, name] = ref.split('/');
+      const r = resource(res);
+      if (!r || !serves(r)) return { stdout: '', stderr: `error: the server doesn't have a resource type "${res}"\n`, exitCode: 1 };
+      refs.push([r, name]);
+    }
+    return showNamed(refs);
   }
 
   if (verb === 'get') {
@@ -479,20 +490,7 @@ export function run(tool, argv, statePath, stdin) {
     if (wanted.length) {
       // `get <kind> <name>…`: one name prints the object, several a List; --ignore-not-found leaves a
       // missing one out (and prints nothing at all when none exists), as kubectl does.
-      const r = names[0][1];
-      const found = [];
-      for (const name of wanted) {
-        const o = cluster.objects[key(r, namespace, name)];
-        if (!o) {
-          if (argv.includes('--ignore-not-found')) continue;
-          return { stdout: '', stderr: notFound(r, name), exitCode: 1 };
-        }
-        found.push(readNamed(o));
-      }
-      if (!found.length) out.stdout = '';
-      else if (wanted.length === 1) out.stdout = JSON.stringify(found[0], null, 4);
-      else out.stdout = JSON.stringify({ apiVersion: 'v1', items: found, kind: 'List', metadata: { resourceVersion: '' } }, null, 4);
-      return out;
+      return showNamed(wanted.map((name) => [names[0][1], name]));
     }
     const all = argv.includes('--all-namespaces') || argv.includes('-A');
     const sel = (flag('--selector') ?? flag('-l') ?? '').split(',').filter(Boolean).map((s) => s.split('='));
