@@ -14,7 +14,7 @@
  * only on such a testbed; never skipped.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { burst, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
+import { burst, liveTree, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
 import { readLb, serviceWithAddress, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
 import { applyEdge, kaas, note, removeIngress, wk, type Testbed } from './workload-support.js';
@@ -39,19 +39,13 @@ function doctorSays(c: Pick<RowContext, 'tb' | 'sets'>, check: string): { code: 
   return { code: d.code, findings: out.findings.filter((f) => f.check === check) };
 }
 
-/** The LB's tree read afresh (LbReader.tree keeps the LB object it is given, with its old statuses). */
-async function liveTree(c: Pick<RowContext, 'tb' | 'lb'>): Promise<LbTree> {
-  const { loadbalancer } = await c.tb.os.get<{ loadbalancer: LbTree['lb'] }>('load-balancer', `/lbaas/loadbalancers/${c.lb.lb.id}`);
-  return c.tb.os.tree(loadbalancer);
-}
-
 /**
  * The LB's pools as `<protocol> <provisioning_status>`, sorted. While OCCM deletes and recreates a pool whose
  * protocol changed, a read can meet a pool that is gone (404): that read says so instead of failing the wait.
  */
 async function poolProtocols(c: Pick<RowContext, 'tb' | 'lb'>): Promise<string[]> {
   try {
-    return (await liveTree(c)).pools.map((p) => `${p.protocol} ${p.provisioning_status}`).sort();
+    return (await liveTree(c.tb, c.lb)).pools.map((p) => `${p.protocol} ${p.provisioning_status}`).sort();
   } catch (e) {
     return [`read failed: ${(e as Error).message.slice(0, 200)}`];
   }
@@ -137,7 +131,7 @@ export function amphoraControlRow(tbOf: () => Testbed, dpOf: () => DataPath): vo
       wk(tb, ['-n', NS, 'annotate', 'service', SVC, '--overwrite', `${MONITOR_ANNOTATION}=false`]);
       const first = await readLb(tb, NS, SVC, 2);
       const ctx = { tb, lb: first };
-      const gone = await settle(600_000, () => liveTree(ctx), (t) => t.pools.every((p) => !p.monitor && p.provisioning_status === 'ACTIVE'), 10_000);
+      const gone = await settle(600_000, () => liveTree(ctx.tb, ctx.lb), (t) => t.pools.every((p) => !p.monitor && p.provisioning_status === 'ACTIVE'), 10_000);
       note(tb, `${row.variant}: monitors ${gone.pools.map((p) => p.monitor?.id ?? 'none').join(', ')}`);
       lb = gone;
       await serviceWithAddress(tb, NS, SVC);

@@ -1,19 +1,24 @@
 /**
- * Issue 30 §4, the amphora PROXY row on real packets (testbed.env AMPHORA=1: the peer's octavia-worker with
- * its real drivers, octavia-health-manager, Nova booting each amphora as a container;
- * docs/development/amphora-testbed.md). Registered by edge-datapath.test.ts only on such a testbed. With
- * the ingress-nginx controller pinned to one of ≥ 2 workers, from the internet client namespace:
- *   - every request to the floating IP, and to the published `<fip>.nip.io` (resolved by curl itself, so no
- *     DNS leaves the machine), is answered by the pod's node only, and nginx reports the client's own
- *     address read from the PROXY header, the TCP peer being the amphora's address on the member network;
- *   - Octavia's members, as the health manager sets them from the agent's heartbeats: the pod's node
- *     ONLINE, the pod-less node ERROR or OFFLINE; kaas's verification after apply-ingress and doctor agree;
+ * Issue 30 §4, the amphora rows of the apply-ingress decision table on real packets (testbed.env AMPHORA=1:
+ * the peer's octavia-worker with its real drivers, octavia-health-manager, Nova booting each amphora as a
+ * container; docs/development/amphora-testbed.md). Registered by edge-datapath.test.ts only on such a
+ * testbed. With the ingress-nginx controller pinned to one of ≥ 2 workers, from the internet client namespace:
+ *   - every request to the floating IP is answered by the pod's node (the only pod); with PROXY (rows
+ *     amphora-proxy, amphora-proxy-cluster; also through the published `<fip>.nip.io`, resolved by curl
+ *     itself, so no DNS leaves the machine) nginx reports the client's own address read from the PROXY header;
+ *     without PROXY the client address nginx sees is the amphora's (ETP Local) or a node's (ETP Cluster:
+ *     kube-proxy masquerades), never the client's;
+ *   - Octavia's members, as the health manager sets them from the agent's heartbeats: with the HTTP monitor
+ *     on healthCheckNodePort (ETP Local rows) the pod's node ONLINE, the pod-less node ERROR or OFFLINE;
+ *     without a monitor (ETP Cluster rows) every node NO_MONITOR and every node forwards; kaas's verification
+ *     after apply-ingress and doctor agree;
  *   - Octavia configured haproxy in the create flow itself: the health manager never failed the LB's
  *     amphora over (octavia 11.0.0 needs the peer's usercustomize.py
  *     fixes for that: docs/development/amphora-testbed.md);
- *   - the pod moves: the ONLINE member and the answers follow;
- *   - a PROXY mismatch in each direction fails every request and doctor names it (datapath-amphora-failures.ts);
- *   - `kaas check-lb` on amphora passes (its ETP Cluster and Local Services on amphorae of their own).
+ *   - the pod moves: the answers (and with a monitor the ONLINE member) follow;
+ *   - amphora-proxy only: a PROXY mismatch in each direction fails every request and doctor names it
+ *     (datapath-amphora-failures.ts), then `kaas check-lb` on amphora passes (its ETP Cluster and Local
+ *     Services on amphorae of their own).
  * Not registered (nothing to skip) without AMPHORA=1; selected by name without it, edge-datapath fails.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,7 +26,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test, beforeAll } from '@jest/globals';
 import { proxyMismatchTests } from './datapath-amphora-failures.js';
-import { burst, pinController, settle, tally, workers, type DataPath } from './datapath-support.js';
+import { hairpinTests } from './datapath-hairpin.js';
+import { burst, liveTree, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
 import { readLb, serviceWithAddress, checkIds, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
 import { applyEdge, kaas, note, removeIngress, toolHome, type Run, type Testbed } from './workload-support.js';
@@ -44,22 +50,47 @@ export function amphoraeOf(tb: Testbed, lbId: string): Amphora[] {
   return list.map((a) => admin(tb, ['loadbalancer', 'amphora', 'show', a.id]) as Amphora);
 }
 
-/** The LB's tree read afresh (LbReader.tree keeps the LB object it is given, with its old operating_status). */
-async function liveTree(tb: Testbed, lb: LbTree): Promise<LbTree> {
-  const { loadbalancer } = await tb.os.get<{ loadbalancer: LbTree['lb'] }>('load-balancer', `/lbaas/loadbalancers/${lb.lb.id}`);
-  return tb.os.tree(loadbalancer);
-}
-
 /** Member statuses per pool as `<pool>: <address>=<operating_status>,…` (sorted): what the health manager set. */
 const memberStatuses = (lb: LbTree) => lb.pools.map((p) => `${p.name}: ${p.members.map((m) => `${m.address}=${m.operating_status}`).sort().join(',')}`);
 /** How long the monitor takes to take a node out or in, plus a health-manager round or two (as edge-datapath's windowMs). */
 const windowMs = (lb: LbTree) => 90_000 + Math.max(0, ...lb.pools.map((p) => (p.monitor ? (p.monitor.delay + p.monitor.timeout) * (p.monitor.max_retries_down ?? 3) * 1000 : 0)));
 /** Every pool's member at `up` ONLINE, every other member down (ERROR: the health check failed; OFFLINE), hence the LB DEGRADED. */
 const onlyUp = (lb: LbTree, up: string) => lb.lb.operating_status === 'DEGRADED' && lb.pools.every((p) => p.members.every((m) => (m.address === up ? m.operating_status === 'ONLINE' : ['ERROR', 'OFFLINE'].includes(m.operating_status))));
+/** No monitor: the health manager reports every member NO_MONITOR and the LB ONLINE (haproxy sends to every node). */
+const allUnmonitored = (lb: LbTree) => lb.lb.operating_status === 'ONLINE' && lb.pools.every((p) => p.members.every((m) => m.operating_status === 'NO_MONITOR'));
+
+/**
+ * What the row's answers must say when the pod runs on `w`: always that node; the client address nginx
+ * reports is the internet client's own only with PROXY; the TCP peer is the amphora with ETP Local and,
+ * with ETP Cluster, the node that received the request (kube-proxy masquerades: one of `nodeAddresses`).
+ */
+function expectAnswers(row: Row, answers: Answer[], w: { name: string }, dp: DataPath, amp: Amphora, nodeAddresses: string[]): void {
+  expect(answers.filter((a) => !a.ok).map((a) => a.error)).toEqual([]);
+  expect([...new Set(answers.map((a) => a.node))]).toEqual([w.name]);
+  const clients = [...new Set(answers.map((a) => a.client))];
+  const peers = [...new Set(answers.map((a) => a.peer))];
+  if (row.etp === 'Local') {
+    expect(peers).toEqual([amp.vrrp_ip]);
+    expect(clients).toEqual([row.proxy ? dp.clientAddress : amp.vrrp_ip]);
+  } else {
+    // Masqueraded by the receiving node: its address on the node network, or its pod-network tunnel address.
+    for (const p of peers) expect(nodeAddresses).toContain(p);
+    if (row.proxy) expect(clients).toEqual([dp.clientAddress]);
+    else for (const c of clients) expect(nodeAddresses).toContain(c);
+  }
+}
+
+/** Every data-path node's own addresses (eth0 on the node network, vxlan.kaas on the pod network): what a masquerading node puts as the source. */
+function nodeAddresses(tb: Testbed): string[] {
+  const rows = fs.readFileSync(path.join(tb.env.TESTBED_DIR, 'datapath', 'nodes.tsv'), 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+  return rows.flatMap(([, , netns]) => [...(spawnSync('ip', ['-n', netns, '-4', '-o', 'addr', 'show', 'scope', 'global'], { encoding: 'utf8' }).stdout ?? '').matchAll(/\binet (\d+\.\d+\.\d+\.\d+)\//g)].map((m) => m[1]));
+}
 
 /** Registers the row's describe block; `tb`/`dp` are filled by edge-datapath's beforeAll. */
-export function amphoraProxyRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath): void {
-  describe(`data path of row ${row.variant} on a real amphora: requests from the internet client to the floating IP and to <fip>.nip.io`, () => {
+export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath): void {
+  const monitored = row.monitor !== 'none';
+  const byName = row.hostname ? ' and to <fip>.nip.io' : '';
+  describe(`data path of row ${row.variant} on a real amphora: requests from the internet client to the floating IP${byName}`, () => {
     let tb: Testbed;
     let dp: DataPath;
     let lb: LbTree;
@@ -83,13 +114,13 @@ export function amphoraProxyRow(row: Row, tbOf: () => Testbed, dpOf: () => DataP
       amp = amps[0];
     });
 
-    test('Octavia built it on one amphora (a Nova server the health manager hears from): ALLOCATED, PROXY pools, ACTIVE HTTP monitors on healthCheckNodePort', async () => {
+    test(`Octavia built it on one amphora (a Nova server the health manager hears from): ALLOCATED, ${row.proxy ? 'PROXY' : 'TCP'} pools, ${monitored ? 'ACTIVE HTTP monitors on healthCheckNodePort' : 'no monitor'}`, async () => {
       expect(lb.lb.provider).toBe('amphora');
       expect(amp.status).toBe('ALLOCATED');
       expect(amp.compute_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(amp.vrrp_ip).toBeTruthy();
-      expect(lb.pools.map((p) => p.protocol)).toEqual(['PROXY', 'PROXY']);
-      expect(lb.pools.map((p) => `${p.monitor?.type} ${p.monitor?.provisioning_status}`)).toEqual(['HTTP ACTIVE', 'HTTP ACTIVE']);
+      expect(lb.pools.map((p) => p.protocol)).toEqual(lb.pools.map(() => (row.proxy ? 'PROXY' : 'TCP')));
+      expect(lb.pools.map((p) => (p.monitor ? `${p.monitor.type} ${p.monitor.provisioning_status}` : 'none'))).toEqual(lb.pools.map(() => (monitored ? 'HTTP ACTIVE' : 'none')));
     });
 
     // ("0 listeners" heartbeats between the agent's start and the config upload are logged, not failed over: counted in the note.)
@@ -101,25 +132,28 @@ export function amphoraProxyRow(row: Row, tbOf: () => Testbed, dpOf: () => DataP
       expect(failovers.slice(0, 2)).toEqual([]);
     });
 
-    test('kaas apply-ingress\'s verification passed against the live statuses (members ONLINE exactly where the controller pods ran)', () => {
+    test('kaas apply-ingress\'s verification passed against the live statuses', () => {
       const text = apply.stderr + apply.stdout;
       expect(checkIds(text).filter((c) => c.startsWith('verify-'))).toEqual([]);
       expect(apply.code).toBe(0);
     });
 
-    test('pinned to one worker: its member ONLINE and the pod-less one down (health manager), every request answered by it with the client\'s own address from the PROXY header, by IP and by <fip>.nip.io', async () => {
+    const who = row.proxy ? 'the client\'s own address from the PROXY header' : row.etp === 'Local' ? 'the amphora as client (no PROXY)' : 'a node as client (kube-proxy masquerades; no PROXY)';
+    const members = monitored ? 'its member ONLINE and the pod-less one down (health manager)' : 'every member NO_MONITOR, every node forwarding';
+    test(`pinned to one worker: ${members}; every request answered by the pod's node with ${who}${row.hostname ? ', by IP and by <fip>.nip.io' : ''}`, async () => {
       const [w, other] = workers(tb);
       await pinController(tb, w.name);
-      const t = await settle(windowMs(lb), () => liveTree(tb, lb), (x) => onlyUp(x, w.ip));
+      const t = await settle(windowMs(lb), () => liveTree(tb, lb), (x) => (monitored ? onlyUp(x, w.ip) : allUnmonitored(x)));
       note(tb, `${row.variant} pinned to ${w.name} (${w.ip}; pod-less ${other.name} ${other.ip}): LB ${t.lb.operating_status}; members ${memberStatuses(t).join('; ')}`);
       expect(t.pools.map((p) => p.members.map((m) => m.address).sort())).toEqual(t.pools.map(() => [w.ip, other.ip].sort()));
-      expect(onlyUp(t, w.ip)).toBe(true);
-      const who = `node=${w.name} client=${dp.clientAddress} peer=${amp.vrrp_ip}`;
+      expect(monitored ? onlyUp(t, w.ip) : allUnmonitored(t)).toBe(true);
+      const nodes = nodeAddresses(tb);
       const byIp = await settle(windowMs(lb), () => burst(dp, fip, N), (b) => b.every((a) => a.ok && a.node === w.name));
-      const byName = burst(dp, fip, N, `${fip}.nip.io`);
-      note(tb, `${row.variant} on ${w.name}: by IP ${tally(byIp).join('; ')}; by ${fip}.nip.io ${tally(byName).join('; ')}`);
-      expect(tally(byIp)).toEqual([`${N} ${who}`]);
-      expect(tally(byName)).toEqual([`${N} ${who}`]);
+      const named = row.hostname ? burst(dp, fip, N, `${fip}.nip.io`) : [];
+      note(tb, `${row.variant} on ${w.name}: by IP ${tally(byIp).join('; ')}${row.hostname ? `; by ${fip}.nip.io ${tally(named).join('; ')}` : ''} (amphora ${amp.vrrp_ip}, node addresses ${nodes.join(',')})`);
+      expect(byIp).toHaveLength(N);
+      expectAnswers(row, byIp, w, dp, amp, nodes);
+      if (row.hostname) expectAnswers(row, named, w, dp, amp, nodes);
     });
 
     test('kaas doctor agrees: no error finding about the live LB', () => {
@@ -129,17 +163,20 @@ export function amphoraProxyRow(row: Row, tbOf: () => Testbed, dpOf: () => DataP
       expect(out.findings.filter((f) => f.severity === 'error')).toEqual([]);
     });
 
-    test('the pod moves to the other worker: the ONLINE member and the answers follow', async () => {
+    test(`the pod moves to the other worker: ${monitored ? 'the ONLINE member and ' : ''}the answers follow`, async () => {
       const [, w] = workers(tb);
       await pinController(tb, w.name);
-      const t = await settle(windowMs(lb), () => liveTree(tb, lb), (x) => onlyUp(x, w.ip));
+      const t = await settle(windowMs(lb), () => liveTree(tb, lb), (x) => (monitored ? onlyUp(x, w.ip) : allUnmonitored(x)));
       note(tb, `${row.variant} moved to ${w.name}: LB ${t.lb.operating_status}; members ${memberStatuses(t).join('; ')}`);
-      expect(onlyUp(t, w.ip)).toBe(true);
+      expect(monitored ? onlyUp(t, w.ip) : allUnmonitored(t)).toBe(true);
       const b = await settle(windowMs(lb), () => burst(dp, fip, N), (x) => x.every((a) => a.ok && a.node === w.name));
       note(tb, `${row.variant} moved to ${w.name}: ${tally(b).join('; ')}`);
-      expect(tally(b)).toEqual([`${N} node=${w.name} client=${dp.clientAddress} peer=${amp.vrrp_ip}`]);
+      expectAnswers(row, b, w, dp, amp, nodeAddresses(tb));
     });
 
+    if (row.variant !== 'amphora-proxy') return;
+    // A pod calling the edge (the hairpin), with the hostname kaas has OCCM publish and with the bare IP (datapath-hairpin.ts).
+    hairpinTests(() => ({ tb, dp, lb, fip, ampIp: amp.vrrp_ip, sets: row.sets, controllerNode: () => workers(tb)[1].name }));
     // The PROXY mismatch in both directions on this LB, each restored by kaas (datapath-amphora-failures.ts).
     proxyMismatchTests(() => ({ tb, dp, lb, fip, sets: row.sets, windowMs: windowMs(lb) }));
 

@@ -24,7 +24,11 @@
 # Per node (VM namespace V, node IP N): a veth "mg-<id8>" (testbed side, no address) <-> "mgmt0" (in V,
 # 169.254.100.<k>/32) and in V a /32 route to the apiserver address through mgmt0: kube-proxy reaches the
 # workload apiserver out of band, never through the cloud's network (where that address is a load balancer's
-# floating IP). ip_forward=1 in V. Pod traffic between nodes is encapsulated (datapath-tunnel.sh). kube-proxy
+# floating IP). ip_forward=1 in V. A control-plane node's V (label node-role.kubernetes.io/control-plane) also
+# serves the kube-API on N:6443, as kubeadm's static kube-apiserver pod would: a DNAT in V to the workload
+# apiserver at that address :6443 through mgmt0 (masqueraded to 169.254.100.<k>), so the kube-API load
+# balancer CAPO built (an amphora with KAAS_TESTBED_AMPHORA=1) has a member that answers and carries real
+# requests to the real apiserver (issue 30 §3, §5). Pod traffic between nodes is encapsulated (datapath-tunnel.sh). kube-proxy
 # in V: iptables mode (kube-proxy's default, what kubeadm's clusters run), nodePortAddresses [primary]
 # (NodePorts and healthCheckNodePorts on N only, not on mgmt0 or the tunnel), conntrack.maxPerCore 0 (nf_conntrack_max is read-only outside the initial namespace:
 # cmd/kube-proxy/app/server_linux.go@v1.34.10 setupConntrack), clusterCIDR = the pod pool (no podCIDR needed).
@@ -135,11 +139,16 @@ node_netns() {
   local mk=(kubectl --kubeconfig "$MGMT_KUBECONFIG" -n "$CAPI_NAMESPACE") m o
   m=$("${mk[@]}" get machines -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o json) || return 1
   o=$("${mk[@]}" get openstackmachines -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o json) || return 1
+  # Also by the OpenStackMachine's own name, the Node's name on the workload testbed (node-sync): CAPI sets a
+  # Machine's nodeRef only once it reaches the workload apiserver, which with real amphorae goes through the
+  # kube-API load balancer, whose member (the control-plane node's :6443) this loop brings up.
   jq -rn --argjson m "$m" --argjson o "$o" '
     ($o.items | map({key: .metadata.name, value: (.status.instanceID // "")}) | from_entries) as $id
-    | $m.items[] | select(.status.nodeRef.name != null)
-    | ($id[.spec.infrastructureRef.name] // "") as $u | select($u != "")
-    | "\(.status.nodeRef.name) kaas-vm-\($u[0:8])"'
+    | ([$m.items[] | select(.status.nodeRef.name != null)
+        | ($id[.spec.infrastructureRef.name] // "") as $u | select($u != "")
+        | "\(.status.nodeRef.name) kaas-vm-\($u[0:8])"]
+      + [$o.items[] | select((.status.instanceID // "") != "") | "\(.metadata.name) kaas-vm-\(.status.instanceID[0:8])"])
+    | unique[]'
 }
 
 drop_node() { # node
@@ -150,8 +159,18 @@ drop_node() { # node
   rm -rf "$d"; log "node $1: kube-proxy stopped, management NIC removed"
 }
 
-ensure_node() { # node ip vm-netns
-  local name=$1 ip=$2 v=$3 d=$DP/nodes/$1 k link
+# The control-plane node's kube-API on N:6443 in V (see the header): the workload apiserver through mgmt0.
+# iptables-nft, as kube-proxy's (DP/bin first on PATH); its chains are kube-proxy's own, these rules are not in them.
+ensure_kubeapi() { # vm-netns node-ip
+  local v=$1 ip=$2
+  ip netns exec "$v" iptables -t nat -C PREROUTING -d "$ip" -p tcp --dport 6443 -j DNAT --to-destination "$API_HOST:6443" 2>/dev/null ||
+    ip netns exec "$v" iptables -t nat -A PREROUTING -d "$ip" -p tcp --dport 6443 -j DNAT --to-destination "$API_HOST:6443" || return 1
+  ip netns exec "$v" iptables -t nat -C POSTROUTING -o mgmt0 -d "$API_HOST" -p tcp --dport 6443 -j MASQUERADE 2>/dev/null ||
+    ip netns exec "$v" iptables -t nat -A POSTROUTING -o mgmt0 -d "$API_HOST" -p tcp --dport 6443 -j MASQUERADE
+}
+
+ensure_node() { # node ip vm-netns role
+  local name=$1 ip=$2 v=$3 role=${4:-} d=$DP/nodes/$1 k link
   [ -f "$d/netns" ] && [ "$(cat "$d/netns")" != "$v" ] && drop_node "$name"   # the VM was replaced
   mkdir -p "$d"; echo "$v" > "$d/netns"; echo "$ip" > "$d/ip"
   link=mg-${v#kaas-vm-}; link=${link:0:15}
@@ -172,6 +191,19 @@ ensure_node() { # node ip vm-netns
     log "node $name ($ip): $v, management NIC $link <-> mgmt0 169.254.100.$k, route to $API_HOST"
   fi
   ensure_tunnel "$v" "$ip" "$name" || return 1
+  # Calico's natOutgoing (on in kaas's default IP pool): a pod's connection to an address outside the pod
+  # network leaves the node with the node's address, so the node's Neutron port lets it out (a pod calling
+  # the edge's floating IP: the hairpin, issue 30 §4). Replies to connections from outside are not touched.
+  if [ ! -f "$d/nat-outgoing" ]; then
+    { ip netns exec "$v" iptables -t nat -C POSTROUTING -s "$CLUSTER_CIDR" ! -d "$CLUSTER_CIDR" -o eth0 -j MASQUERADE 2>/dev/null ||
+      ip netns exec "$v" iptables -t nat -A POSTROUTING -s "$CLUSTER_CIDR" ! -d "$CLUSTER_CIDR" -o eth0 -j MASQUERADE; } ||
+      { log "node $name: natOutgoing in $v failed"; return 1; }
+    touch "$d/nat-outgoing"; log "node $name: natOutgoing for $CLUSTER_CIDR out of eth0 in $v"
+  fi
+  if [ "$role" = control-plane ] && [ ! -f "$d/kubeapi" ]; then
+    ensure_kubeapi "$v" "$ip" || { log "node $name: the kube-API on $ip:6443 in $v failed"; return 1; }
+    touch "$d/kubeapi"; log "node $name: kube-API on $ip:6443 in $v (DNAT to $API_HOST:6443 through mgmt0)"
+  fi
   dp_running "kube-proxy/$name" && return 0
   printf '%s\n' "apiVersion: kubeproxy.config.k8s.io/v1alpha1" "kind: KubeProxyConfiguration" \
     "clientConnection: {kubeconfig: $DP/kube-proxy.kubeconfig}" "hostnameOverride: $name" "mode: iptables" \
@@ -185,10 +217,11 @@ ensure_node() { # node ip vm-netns
 
 sync_nodes() { # writes DP/nodes.tsv: node ip vm-netns, for the nodes with a data path
   local nodes map name ip v seen=" "
-  nodes=$(wk get nodes -o json | jq -r '.items[] | [.metadata.name, ((.status.addresses // []) | map(select(.type == "InternalIP")) | .[0].address // "")] | @tsv') || return 1
+  nodes=$(wk get nodes -o json | jq -r '.items[] | [.metadata.name, ((.status.addresses // []) | map(select(.type == "InternalIP")) | .[0].address // ""),
+    (if (.metadata.labels // {}) | has("node-role.kubernetes.io/control-plane") then "control-plane" else "worker" end)] | @tsv') || return 1
   map=$(node_netns) || return 1   # the management API unreachable: keep every node as it is
   : > "$DP/nodes.tsv.new"
-  while IFS=$'\t' read -r name ip; do
+  while IFS=$'\t' read -r name ip role; do
     [ -n "$name" ] && [ -n "$ip" ] || continue
     v=$(awk -v n="$name" '$1==n{print $2; exit}' <<<"$map")
     [ -n "$v" ] || continue
@@ -201,7 +234,7 @@ sync_nodes() { # writes DP/nodes.tsv: node ip vm-netns, for the nodes with a dat
       fi
       continue
     fi
-    ensure_node "$name" "$ip" "$v" && { printf '%s\t%s\t%s\n' "$name" "$ip" "$v" >> "$DP/nodes.tsv.new"; seen="$seen$name "; }
+    ensure_node "$name" "$ip" "$v" "$role" && { printf '%s\t%s\t%s\n' "$name" "$ip" "$v" >> "$DP/nodes.tsv.new"; seen="$seen$name "; }
   done <<<"$nodes"
   mv "$DP/nodes.tsv.new" "$DP/nodes.tsv"
   for d in "$DP"/nodes/*/; do

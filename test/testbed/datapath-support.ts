@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnvFile } from './env.js';
+import type { LbTree } from './openstack-reader.js';
 import { wk, wkJson, type Testbed } from './workload-support.js';
 
 export interface DataPath {
@@ -133,4 +134,10 @@ export async function pinController(tb: Testbed, node: string, timeoutMs = 300_0
     if (Date.now() > end) throw new Error(`the ingress-nginx controller is not pinned to ${node} after ${timeoutMs / 1000} s: ${pods.map((p) => `${p.metadata.name}@${p.spec.nodeName}`).join(', ') || 'no pod'}`);
     await new Promise((r) => setTimeout(r, 3000));
   }
+}
+
+/** The LB's tree read afresh (LbReader.tree keeps the LB object it is given, with its old statuses). */
+export async function liveTree(tb: Testbed, lb: LbTree): Promise<LbTree> {
+  const { loadbalancer } = await tb.os.get<{ loadbalancer: LbTree['lb'] }>('load-balancer', `/lbaas/loadbalancers/${lb.lb.id}`);
+  return tb.os.tree(loadbalancer);
 }

@@ -16,14 +16,17 @@
  *     time out — and `kaas check-lb` must say so, naming the cause and the fix;
  *   - the control row (monitors off, externalTrafficPolicy: Local as the seeds had it): requests that land
  *     on the pod-less node fail — the failure kaas exists to prevent.
- * With real amphorae (testbed.env AMPHORA=1: KAAS_TESTBED_AMPHORA=1) also the amphora PROXY row
- * (datapath-amphora.ts: client IP from the PROXY header, pod-less node out by the health manager).
+ * With real amphorae (testbed.env AMPHORA=1: KAAS_TESTBED_AMPHORA=1) also the amphora rows of the table
+ * (datapath-amphora.ts: client IP from the PROXY header, pod-less node out by the health manager), the
+ * monitors-off control on amphora (datapath-amphora-failures.ts) and the kube-API load balancer with
+ * restrict_kubeapi on real traffic (datapath-kubeapi.ts).
  * Selected without the data path, it fails (dataPath throws in beforeAll); it never skips.
  */
 import fs from 'node:fs';
 import { jest } from '@jest/globals';
-import { amphoraProxyRow } from './datapath-amphora.js';
+import { amphoraRow } from './datapath-amphora.js';
 import { AMPHORA_CONTROL, amphoraControlRow } from './datapath-amphora-failures.js';
+import { KUBEAPI_ROW, kubeApiRow } from './datapath-kubeapi.js';
 import { burst, dataPath, fipHealthChecked, fromNode, monitorOff, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
 import { parseEnvFile } from './env.js';
 import { INGRESS_ROWS } from './ingress-rows.js';
@@ -46,13 +49,18 @@ const SERIAL = '{provider-requires-serial-api-calls: "true"}';
 // Issue 30: on a testbed with real amphorae (testbed.env AMPHORA=1, KAAS_TESTBED_AMPHORA=1) the amphora PROXY
 // row too (datapath-amphora.ts); without them it does not exist here.
 const AMPHORA = readTestbedEnv().AMPHORA === '1';
-const AMPHORA_ROWS = AMPHORA ? [...INGRESS_ROWS.filter((r) => r.variant === 'amphora-proxy'), AMPHORA_CONTROL] : [];
+/** Not an ingress row: the workload cluster's own kube-API LB (CAPO's, pinned to amphora) and restrict_kubeapi on it (datapath-kubeapi.ts). */
+const KUBEAPI: Row = { variant: KUBEAPI_ROW, sets: {}, provider: 'amphora', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false };
+// The kube-API first: its create-cluster runs re-apply the environment's add-ons, which each ingress row then replaces with its own.
+// amphora-proxy first of the ingress rows (its PROXY mismatch and check-lb as before), then the other amphora rows of the table.
+const AMPHORA_INGRESS = INGRESS_ROWS.filter((r) => r.provider === 'amphora' && !r.reason).sort((a, b) => Number(b.variant === 'amphora-proxy') - Number(a.variant === 'amphora-proxy'));
+const AMPHORA_ROWS = AMPHORA ? [KUBEAPI, ...AMPHORA_INGRESS, AMPHORA_CONTROL] : [];
 // The control first, then the amphora row: the ovn rows then leave OCCM with monitors on, and on ovn, for check-lb at the end.
 const ALL: Row[] = [CONTROL, ...AMPHORA_ROWS, ...INGRESS_ROWS.filter((r) => r.provider === 'ovn')];
 // KAAS_DATAPATH_ROWS='variant;…' runs only those rows (check-lb at the end always runs); a name that is no row fails the file.
 const only = process.env.KAAS_DATAPATH_ROWS?.split(';').map((v) => v.trim()).filter(Boolean);
 const ROWS = only ? ALL.filter((r) => only.includes(r.variant)) : ALL;
-if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? '' : `; ${['amphora-proxy', AMPHORA_CONTROL.variant].join(', ')} need real amphorae: KAAS_TESTBED_AMPHORA=1`})`);
+if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? '' : `; ${[KUBEAPI_ROW, ...INGRESS_ROWS.filter((r) => r.provider === 'amphora' && !r.reason).map((r) => r.variant), AMPHORA_CONTROL.variant].join(', ')} need real amphorae: KAAS_TESTBED_AMPHORA=1`})`);
 
 /** testbed.env as a map, read at load time (the rows depend on it); empty when KAAS_TESTBED_ENV is unset (beforeAll then fails). */
 function readTestbedEnv(): Record<string, string> {
@@ -78,12 +86,16 @@ const onlineAt = (lb: LbTree) => lb.pools.map((p) => `${p.name}: ${p.members.fil
 const allFrom = (answers: Answer[], node: string) => answers.every((a) => a.ok && a.node === node);
 
 for (const row of ROWS) {
+  if (row === KUBEAPI) {
+    kubeApiRow(() => tb, () => dp);
+    continue;
+  }
   if (row === AMPHORA_CONTROL) {
     amphoraControlRow(() => tb, () => dp);
     continue;
   }
   if (row.provider === 'amphora') {
-    amphoraProxyRow(row, () => tb, () => dp);
+    amphoraRow(row, () => tb, () => dp);
     continue;
   }
   describe(`data path of row ${row.variant}: requests from the internet client to the floating IP`, () => {

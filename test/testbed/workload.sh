@@ -110,6 +110,17 @@ wait_for - 900 bash -c "[ -n \"\$(ip netns exec $NS kubectl --kubeconfig $MGMT_K
 FIP=$(endpoint)
 wait_for - 300 mk -n "$CNS" get secret "$CLUSTER-ca" "$CLUSTER-sa" "$CLUSTER-etcd"
 say "cluster $CNS/$CLUSTER: API endpoint $FIP:6443 (CAPO's load balancer floating IP), CA $CLUSTER-ca"
+# Where the apiserver listens. Without real amphorae: on the floating IP itself, made an address of this
+# namespace, so everything reaches it directly (the kube-API LB carries no traffic). With them (testbed.env
+# AMPHORA=1, issue 30 §3): on API_ADDR, a link-local address of this namespace, and the floating IP stays the
+# cloud's: CAPI's cluster cache, KCP and kaas (the Cluster's kubeconfig Secret, workload.kubeconfig) reach the
+# apiserver through the real amphora (this namespace's address on br-ex -> OVN's router -> the amphora ->
+# the control-plane node's :6443 -> datapath-nodes.sh's DNAT there -> API_ADDR through its management NIC),
+# from the management host's address (settings mgmt_host_cidrs), which restrict_kubeapi always allows. The
+# harness itself (etcd wrapper, controller-manager, scheduler, KWOK, node-sync, OCCM, the data-path loop,
+# the tests' admin kubeconfig) uses API_ADDR: it stands for what runs on the nodes and must not depend on
+# the load balancer it helps bring up.
+if [ "${AMPHORA:-0}" = 1 ]; then API_ADDR=169.254.99.1; else API_ADDR=$FIP; fi
 
 # ---------------------------------------------------------------- 2. certificates of the cluster CA
 PKI=$W/pki
@@ -120,10 +131,10 @@ mk -n "$CNS" get secret "$CLUSTER-sa" -o jsonpath='{.data.tls\.key}' | base64 -d
 mk -n "$CNS" get secret "$CLUSTER-sa" -o jsonpath='{.data.tls\.crt}' | base64 -d > "$PKI/sa.pub"
 mk -n "$CNS" get secret "$CLUSTER-etcd" -o jsonpath='{.data.tls\.crt}' | base64 -d > "$PKI/etcd-ca.crt"
 mk -n "$CNS" get secret "$CLUSTER-etcd" -o jsonpath='{.data.tls\.key}' | base64 -d > "$PKI/etcd-ca.key"
-[ -f "$PKI/admin.crt" ] && [ -f "$PKI/kubelet.crt" ] && cmp -s "$PKI/ca.crt" "$PKI/ca.crt.used" || (
+[ -f "$PKI/admin.crt" ] && [ -f "$PKI/kubelet.crt" ] && cmp -s "$PKI/ca.crt" "$PKI/ca.crt.used" && grep -q "IP:$API_ADDR," "$PKI/serving.ext" || (
   cd "$PKI"
   cp ca.crt ca.crt.used
-  printf 'subjectAltName=IP:%s,IP:127.0.0.1,IP:10.96.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:localhost\nextendedKeyUsage=serverAuth\n' "$FIP" > serving.ext
+  printf 'subjectAltName=IP:%s,IP:%s,IP:127.0.0.1,IP:10.96.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:localhost\nextendedKeyUsage=serverAuth\n' "$FIP" "$API_ADDR" > serving.ext
   openssl req -newkey rsa:2048 -nodes -keyout serving.key -out serving.csr -subj "/CN=kube-apiserver" 2>/dev/null
   openssl x509 -req -in serving.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out serving.crt -days 30 -extfile serving.ext 2>/dev/null
   printf 'extendedKeyUsage=clientAuth\n' > client.ext
@@ -163,7 +174,8 @@ contexts:
   context: {cluster: $CLUSTER, user: $CLUSTER-admin}
 current-context: $CLUSTER-admin@$CLUSTER
 EOF
-cp "$WKC" "$W/admin.kubeconfig"   # kaas create-cluster rewrites workload.kubeconfig; the processes keep this one
+# kaas create-cluster rewrites workload.kubeconfig; the processes keep this one (on API_ADDR: see above).
+sed "s#server: https://$FIP:6443#server: https://$API_ADDR:6443#" "$WKC" > "$W/admin.kubeconfig"
 umask 022
 WK=$W/admin.kubeconfig
 wk() { in_ns kubectl --kubeconfig "$WK" "$@"; }
@@ -199,13 +211,15 @@ etcd_ok() { in_ns curl -sf --cacert "$PKI/etcd-ca.crt" --cert "$PKI/apiserver-et
 wait_for workload-etcd 60 etcd_ok
 # With the data path the external range is br-ex's (OVN DNATs floating IPs), not lo's: the API floating IP
 # is made an address of the namespace itself (a /32 on lo wins over br-ex's /24), as it is without it.
-if [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && ! in_ns ip -o addr show dev lo | grep -q " $FIP/"; then
-  in_ns ip addr replace "$FIP/32" dev lo   # replace: grep -q may end the pipe early (SIGPIPE, pipefail), so the test above can miss it
+# With real amphorae API_ADDR is that address instead, and the floating IP is not one of this namespace.
+if [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && ! in_ns ip -o addr show dev lo | grep -q " $API_ADDR/"; then
+  in_ns ip addr replace "$API_ADDR/32" dev lo   # replace: grep -q may end the pipe early (SIGPIPE, pipefail), so the test above can miss it
 fi
+[ "$API_ADDR" = "$FIP" ] || in_ns ip addr del "$FIP/32" dev lo 2>/dev/null || true
 launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers https://127.0.0.1:12379 \
   --etcd-cafile "$PKI/etcd-ca.crt" --etcd-certfile "$PKI/apiserver-etcd-client.crt" --etcd-keyfile "$PKI/apiserver-etcd-client.key" \
   --kubelet-preferred-address-types InternalIP \
-  --secure-port 6443 --bind-address "$FIP" --advertise-address "$FIP" \
+  --secure-port 6443 --bind-address "$API_ADDR" --advertise-address "$API_ADDR" \
   --tls-cert-file "$PKI/serving.crt" --tls-private-key-file "$PKI/serving.key" --client-ca-file "$PKI/ca.crt" \
   --authorization-mode Node,RBAC --service-account-issuer https://kubernetes.default.svc.cluster.local \
   --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
@@ -231,7 +245,7 @@ spec:
   selector: {matchNamespaces: [kube-system]}
   forwards:
   - {ports: [2379], target: {address: 127.0.0.1, port: 12379}}
-  - {ports: [6443], target: {address: "$FIP", port: 6443}}
+  - {ports: [6443], target: {address: "$API_ADDR", port: 6443}}
 EOF
 # KWOK's node and pod stages, copied by build.sh from the module (KWOK v0.8.0 has no built-in ones any more).
 stages=()
@@ -243,7 +257,7 @@ launch kwok "$BIN/kwok" --kubeconfig "$WK" --config "$W/kwok.yaml" "${stages[@]}
 wait_for workload-controller-manager 120 in_ns curl -sfk https://127.0.0.1:10267/healthz
 wait_for workload-scheduler 120 in_ns curl -sfk https://127.0.0.1:10269/healthz
 wait_for kwok 120 in_ns curl -sfk https://127.0.0.1:10250/healthz
-say "workload etcd (the cluster's etcd CA), kube-apiserver on $FIP:6443, controller-manager, scheduler, KWOK (kubelet API :10250) ready"
+say "workload etcd (the cluster's etcd CA), kube-apiserver on $API_ADDR:6443$([ "$API_ADDR" = "$FIP" ] || echo " (reached on $FIP:6443 through the kube-API amphora)"), controller-manager, scheduler, KWOK (kubelet API :10250) ready"
 
 # ---------------------------------------------------------------- 4. what kubeadm init leaves behind
 wk apply --server-side --force-conflicts -f - >"$LOG/workload-init.log" <<EOF
