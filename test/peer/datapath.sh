@@ -113,7 +113,14 @@ dp_start() { # ovsdb-server, ovs-vswitchd, bridges, ovn-northd, ovn-controller; 
     --unixctl="$DIR/ovs/ovsdb-server.ctl" --log-file="$LOG/ovs-ovsdb-server.log"
   for i in $(seq 1 80); do [ -S "$DIR/ovs/db.sock" ] && break; sleep 0.25; done
   quiet dp_vsctl --no-wait init
-  launch ovs-vswitchd "$LOG/ovs-vswitchd.out" ovs-vswitchd "unix:$DIR/ovs/db.sock" \
+  # --monitor: OVS's own supervisor restarts the daemon when it dies of an abort. Debian 12's 3.1.0 aborts in
+  # its userspace conntrack under steady NAT'd traffic ("assertion conn->conn_type == CT_CONN_TYPE_DEFAULT
+  # failed in conn_update_state()", seen once with the kube-API's traffic through an amphora's floating IP;
+  # fixed upstream in v3.1.3, commit 6753b1086 "conntrack: Remove nat_conn introducing key
+  # directionality"). Its internal ports are persistent taps that keep their addresses, so a restart costs
+  # the conntrack entries (open connections through stateful ACLs are dropped and reconnect), not the
+  # peer: without it the datapath stays dead, the health manager hears no amphora and fails them over.
+  launch ovs-vswitchd "$LOG/ovs-vswitchd.out" ovs-vswitchd "unix:$DIR/ovs/db.sock" --monitor \
     --unixctl="$DIR/ovs/ovs-vswitchd.ctl" --log-file="$LOG/ovs-vswitchd.log"
   # The chassis of the compute host (system-id and hostname = nova's host, so ML2/OVN binds its ports
   # here), a gateway chassis for routers, with the external network's physnet "public" on br-ex.
