@@ -54,15 +54,19 @@ export interface RealIpDecision {
 }
 
 /**
- * Decides proxy-real-ip-cidr once the load balancer exists: node_cidr, explained with the VIP
- * when Octavia told it (see the module comment for why not the VIP itself).
+ * Decides proxy-real-ip-cidr once the load balancer exists: the plan's trusted range (node_cidr, and
+ * with externalTrafficPolicy Cluster also pod_cidr: lib/plan/edge.ts), explained with the VIP when
+ * Octavia told it (see the module comment for why not the VIP itself). `trusted` is
+ * `node_cidr[,pod_cidr]`.
  */
-export function decideRealIpCidr(nodeCidr: string, octaviaVip: string | undefined, status: ServiceLbStatus): RealIpDecision {
+export function decideRealIpCidr(trusted: string, octaviaVip: string | undefined, status: ServiceLbStatus): RealIpDecision {
+  const [nodeCidr, podCidr] = trusted.split(',');
   const why = 'amphorae send to the nodes from their own ports in the node subnet, not from the VIP';
+  const pods = podCidr ? ` and pod_cidr ${podCidr} (externalTrafficPolicy Cluster: nodes without the proxy pod forward from their pod-network address)` : '';
   if (octaviaVip) {
     const where = inCidr(octaviaVip, nodeCidr) ? `inside node_cidr` : `outside node_cidr: the amphorae still reach the nodes through ports in their subnet`;
-    return { cidr: nodeCidr, reason: `trusting PROXY headers from node_cidr ${nodeCidr}: ${why} (the LB VIP ${octaviaVip} is ${where})` };
+    return { cidr: trusted, reason: `trusting PROXY headers from node_cidr ${nodeCidr}${pods}: ${why} (the LB VIP ${octaviaVip} is ${where})` };
   }
   const shown = status.ip ?? status.annotatedAddress ?? status.hostname ?? 'no address';
-  return { cidr: nodeCidr, reason: `trusting PROXY headers from node_cidr ${nodeCidr}: ${why} (LB not found in Octavia; the Service shows ${shown})` };
+  return { cidr: trusted, reason: `trusting PROXY headers from node_cidr ${nodeCidr}${pods}: ${why} (LB not found in Octavia; the Service shows ${shown})` };
 }

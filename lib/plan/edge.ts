@@ -23,6 +23,12 @@ export interface EdgeSettings {
   useProxy: boolean;
   /** The nodes' subnet: where amphorae send PROXY headers from. */
   nodeCidr: string;
+  /**
+   * The pod network (pod_cidr): with externalTrafficPolicy Cluster a node without the proxy pod forwards
+   * the connection to it from its own address there (Calico's vxlan/IPIP tunnel address, kube-proxy's
+   * masquerade), so PROXY headers also arrive from pod_cidr.
+   */
+  podCidr?: string;
   /** occm_loadbalancer (cloud.conf [LoadBalancer] overrides). */
   occm: Record<string, unknown>;
 }
@@ -31,8 +37,8 @@ export interface EdgeSettings {
  * The edge settings of a cluster. They apply to every edge proxy, ingress-nginx and the gateway
  * alike: nginx_use_proxy keeps its SCS name (it means "keep client IPs with PROXY protocol").
  */
-export function edgeSettings(s: Pick<Settings, 'nginx_use_proxy' | 'node_cidr' | 'occm_loadbalancer'>): EdgeSettings {
-  return { useProxy: s.nginx_use_proxy, nodeCidr: s.node_cidr, occm: s.occm_loadbalancer };
+export function edgeSettings(s: Pick<Settings, 'nginx_use_proxy' | 'node_cidr' | 'occm_loadbalancer'> & Partial<Pick<Settings, 'pod_cidr'>>): EdgeSettings {
+  return { useProxy: s.nginx_use_proxy, nodeCidr: s.node_cidr, ...(s.pod_cidr ? { podCidr: s.pod_cidr } : {}), occm: s.occm_loadbalancer };
 }
 
 /** Where the pool's health monitor comes from. */
@@ -86,14 +92,19 @@ export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<Edge
       });
     }
     if (monitorsOff) {
+      // ETP Cluster: what lands on a node without the proxy pod reaches the pod from that node's pod-network
+      // address (seen on the testbed's data path: the PROXY header of half the requests was ignored and
+      // nginx logged the forwarding node's tunnel address as the client while only node_cidr was trusted).
+      const trusted = s.podCidr ? `${s.nodeCidr},${s.podCidr}` : s.nodeCidr;
       return decided(
         {
-          ...base, proxyProtocol: true, monitor: 'none', externalTrafficPolicy: 'Cluster', clientIpKept: true, trustedProxyCidr: s.nodeCidr,
+          ...base, proxyProtocol: true, monitor: 'none', externalTrafficPolicy: 'Cluster', clientIpKept: true, trustedProxyCidr: trusted,
           annotations: { [PROXY_ANNOTATION]: 'true' }, cloudConf: { 'enable-ingress-hostname': 'true' },
         },
         [
           `${lb.provider} load balancer with PROXY protocol: proxy-protocol annotation; the amphorae send the PROXY header from their own ports in ${s.nodeCidr} (node_cidr; never from the VIP), the only source ingress-nginx takes a client address from.`,
           NO_MONITOR_REASON + ' Client IPs still arrive in the PROXY header.',
+          ...(s.podCidr ? [`externalTrafficPolicy: Cluster: a node without the proxy pod forwards the connection to it from its own pod-network address (the CNI's tunnel address, masqueraded by kube-proxy), so ingress-nginx trusts PROXY headers from pod_cidr ${s.podCidr} too; a pod can then forge a client address by sending its own PROXY header to the proxy (with a health monitor, externalTrafficPolicy: Local, only node_cidr is trusted).`] : []),
           'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the edge through the LB (hairpin with PROXY protocol).',
         ],
       );

@@ -11,7 +11,7 @@ import type { LoadBalancerPlan } from './types.js';
 export type IngressSettings = Pick<
   Settings,
   'deploy_nginx_ingress' | 'nginx_use_proxy' | 'node_cidr' | 'deploy_harbor' | 'harbor_domain_name' | 'occm_loadbalancer' | 'kubernetes_version'
->;
+> & Partial<Pick<Settings, 'pod_cidr'>>;
 
 /**
  * How ingress-nginx meets the load balancer:

@@ -27,6 +27,7 @@ import path from 'node:path';
 import { describe, expect, test, beforeAll } from '@jest/globals';
 import { proxyMismatchTests } from './datapath-amphora-failures.js';
 import { hairpinTests } from './datapath-hairpin.js';
+import { parseEnvFile } from './env.js';
 import { burst, liveTree, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
 import { readLb, serviceWithAddress, checkIds, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
@@ -86,6 +87,13 @@ function nodeAddresses(tb: Testbed): string[] {
   return rows.flatMap(([, , netns]) => [...(spawnSync('ip', ['-n', netns, '-4', '-o', 'addr', 'show', 'scope', 'global'], { encoding: 'utf8' }).stdout ?? '').matchAll(/\binet (\d+\.\d+\.\d+\.\d+)\//g)].map((m) => m[1]));
 }
 
+/** The pod network of the workload testbed (datapath-nodes.sh's CLUSTER_CIDR: KWOK's --cidr). */
+function podCidr(tb: Testbed): string {
+  const env = parseEnvFile(fs.readFileSync(path.join(tb.env.TESTBED_DIR, 'datapath', 'env'), 'utf8'));
+  if (!env.CLUSTER_CIDR) throw new Error(`${tb.env.TESTBED_DIR}/datapath/env has no CLUSTER_CIDR`);
+  return env.CLUSTER_CIDR;
+}
+
 /** Registers the row's describe block; `tb`/`dp` are filled by edge-datapath's beforeAll. */
 export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath): void {
   const monitored = row.monitor !== 'none';
@@ -97,12 +105,15 @@ export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath):
     let fip: string;
     let amp: Amphora;
     let apply: Run;
+    let sets: Record<string, string>;
 
     beforeAll(async () => {
       tb = tbOf();
       dp = dpOf();
+      // The cluster's real pod network (KWOK's addresses, the data path's), which kaas trusts for PROXY headers under ETP Cluster.
+      sets = { ...row.sets, pod_cidr: podCidr(tb) };
       await removeIngress(tb);
-      const runs = await applyEdge(tb, row.variant, row.sets, { full: false, command: 'apply-ingress' });
+      const runs = await applyEdge(tb, row.variant, sets, { full: false, command: 'apply-ingress' });
       expect(runs.dry.code).toBe(0);
       apply = runs.apply;
       lb = await readLb(tb, SVC.ns, SVC.name, 2);
@@ -157,7 +168,7 @@ export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath):
     });
 
     test('kaas doctor agrees: no error finding about the live LB', () => {
-      const d = kaas(tb, ['doctor', tb.cluster, '-o', 'json'], { sets: row.sets });
+      const d = kaas(tb, ['doctor', tb.cluster, '-o', 'json'], { sets: sets });
       note(tb, `${row.variant}: doctor exit ${d.code}\n${d.stdout.slice(0, 3000)}`);
       const out = JSON.parse(d.stdout) as { findings: { check: string; severity: string; message: string }[] };
       expect(out.findings.filter((f) => f.severity === 'error')).toEqual([]);
@@ -176,13 +187,13 @@ export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath):
 
     if (row.variant !== 'amphora-proxy') return;
     // A pod calling the edge (the hairpin), with the hostname kaas has OCCM publish and with the bare IP (datapath-hairpin.ts).
-    hairpinTests(() => ({ tb, dp, lb, fip, ampIp: amp.vrrp_ip, sets: row.sets, controllerNode: () => workers(tb)[1].name }));
+    hairpinTests(() => ({ tb, dp, lb, fip, ampIp: amp.vrrp_ip, sets: sets, controllerNode: () => workers(tb)[1].name }));
     // The PROXY mismatch in both directions on this LB, each restored by kaas (datapath-amphora-failures.ts).
-    proxyMismatchTests(() => ({ tb, dp, lb, fip, sets: row.sets, windowMs: windowMs(lb) }));
+    proxyMismatchTests(() => ({ tb, dp, lb, fip, sets: sets, windowMs: windowMs(lb) }));
 
     // Last: its two Services each boot an amphora of their own, on OCCM as the row left it.
     test('kaas check-lb on amphora passes for real (client IPs are not kept for plain Services: skipped)', () => {
-      const r = kaas(tb, ['check-lb', tb.cluster, '--tries', String(N), '--address-timeout', '15m', '-o', 'json'], { sets: row.sets, timeoutMs: 1_800_000 });
+      const r = kaas(tb, ['check-lb', tb.cluster, '--tries', String(N), '--address-timeout', '15m', '-o', 'json'], { sets: sets, timeoutMs: 1_800_000 });
       note(tb, `check-lb on amphora exit ${r.code}\n${r.stdout.slice(0, 3000)}\n${r.stderr.slice(-2000)}`);
       const report = JSON.parse(r.stdout) as { provider: string; checks: { check: string; result: string; detail: string }[] };
       expect(report.provider).toBe('amphora');

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { expect, test } from '@jest/globals';
-import { burst, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
+import { burst, requestFrom, settle, tally, workers, type DataPath } from './datapath-support.js';
 import type { LbTree } from './openstack-reader.js';
 import { applyEdge, kaas, note, until, wk, wkJson, type Testbed } from './workload-support.js';
 
@@ -30,15 +30,6 @@ export interface HairpinContext { tb: Testbed; dp: DataPath; lb: LbTree; fip: st
 
 /** A cloud.conf with the hostname workaround off: what OCCM does without kaas's key. */
 const hostnameOff = (text: string) => text.replace(/^(\s*)enable-ingress-hostname\s*=\s*true\s*$/m, '$1enable-ingress-hostname=false');
-
-/** `curl -s --max-time 2` from inside network namespace `netns`, read as the nginx stand-in's answer. */
-function curlFrom(netns: string, ip: string, host?: string): Answer {
-  const target = host ? ['--resolve', `${host}:80:${ip}`, `http://${host}/`] : [`http://${ip}/`];
-  const r = spawnSync('ip', ['netns', 'exec', netns, 'curl', '-s', '--max-time', '2', ...target], { encoding: 'utf8', timeout: 10_000 });
-  const m = /^node=(\S+) client=(\S+) peer=(\S+)$/m.exec(r.stdout ?? '');
-  if (r.status === 0 && m) return { ok: true, node: m[1], client: m[2], peer: m[3] };
-  return { ok: false, error: r.status === 28 ? 'timeout' : `curl exit ${r.status ?? r.signal}: ${(r.stdout ?? '').replace(/\s+/g, ' ').slice(0, 60)}` };
-}
 
 /**
  * A plain pod on `node` (no program: the plumber gives it a namespace with its pod IP, datapath-pods.sh)
@@ -62,7 +53,13 @@ async function clientPod(tb: Testbed, node: string): Promise<string> {
   });
 }
 
-const ingressOf = (tb: Testbed) => (wkJson<any>(tb, ['-n', NS, 'get', 'service', SVC])?.status?.loadBalancer?.ingress ?? []) as { ip?: string; hostname?: string }[];
+const ingressOf = (tb: Testbed) => (wkJson<any>(tb, ['-n', NS, 'get', 'service', SVC])?.status?.loadBalancer?.ingress ?? []) as { ip?: string; hostname?: string; ipMode?: string }[];
+
+/** The severities of doctor's findings of one check, with the row's settings. */
+function doctorFindings(c: HairpinContext, check: string): string[] {
+  const d = kaas(c.tb, ['doctor', c.tb.cluster, '-o', 'json'], { sets: c.sets });
+  return (JSON.parse(d.stdout) as { findings: { check: string; severity: string }[] }).findings.filter((f) => f.check === check).map((f) => f.severity);
+}
 
 /** Registers the hairpin tests inside the amphora-proxy row's describe block. */
 export function hairpinTests(ctx: () => HairpinContext): void {
@@ -72,8 +69,8 @@ export function hairpinTests(ctx: () => HairpinContext): void {
     const other = workers(c.tb).find((x) => x.name !== w)!;
     expect(ingressOf(c.tb)).toEqual([{ hostname: `${c.fip}.nip.io` }]);
     const netns = await clientPod(c.tb, other.name);
-    const byName = await settle(120_000, () => Array.from({ length: N }, () => curlFrom(netns, c.fip, `${c.fip}.nip.io`)), (b) => b.every((a) => a.ok));
-    const byIp = Array.from({ length: N }, () => curlFrom(netns, c.fip));
+    const byName = await settle(120_000, () => Array.from({ length: N }, () => requestFrom(netns, c.fip, `${c.fip}.nip.io`)), (b) => b.every((a) => a.ok));
+    const byIp = Array.from({ length: N }, () => requestFrom(netns, c.fip));
     note(c.tb, `hairpin, hostname published, from pod ${CLIENT_NS}/caller on ${other.name} (${netns}): by ${c.fip}.nip.io ${tally(byName).join('; ')}; by IP ${tally(byIp).join('; ')} (amphora ${c.ampIp})`);
     for (const b of [byName, byIp]) {
       expect(b.filter((a) => !a.ok).map((a) => a.error)).toEqual([]);
@@ -81,28 +78,40 @@ export function hairpinTests(ctx: () => HairpinContext): void {
     }
   });
 
-  test('the hairpin, IP published (enable-ingress-hostname off): the pod calling the bare IP bypasses the amphora and every request fails (no PROXY header), the internet client is still answered; doctor warns proxy-hostname-missing; kaas\'s cloud.conf brings the hostname back', async () => {
+  test('the hairpin, IP published (enable-ingress-hostname off): OCCM v1.36 marks it ipMode Proxy and the pod\'s calls to the bare IP still go through the amphora; published as a plain VIP (an OCCM before v1.30) kube-proxy bypasses the amphora and every pod call fails, the internet client is still answered, doctor warns proxy-hostname-missing', async () => {
     const c = ctx();
     const w = c.controllerNode();
     const other = workers(c.tb).find((x) => x.name !== w)!;
-    const off = await applyEdge(c.tb, 'amphora-proxy, IP published (hand edit)', c.sets, { full: false, command: 'apply-ingress', extra: ['--force'], handEdit: hostnameOff });
-    expect(off.dry.code).toBe(0);
-    await until('the Service publishing its IP', 300_000, () => { const i = ingressOf(c.tb); return i.length === 1 && i[0].ip === c.fip && !i[0].hostname; });
-    const netns = await clientPod(c.tb, other.name);
-    // Until kube-proxy on the pod's node has the load-balancer IP in its rules.
-    const fromPod = await settle(120_000, () => Array.from({ length: N }, () => curlFrom(netns, c.fip)), (b) => b.every((a) => !a.ok));
-    const outside = burst(c.dp, c.fip, N);
-    const d = kaas(c.tb, ['doctor', c.tb.cluster, '-o', 'json'], { sets: c.sets });
-    const findings = (JSON.parse(d.stdout) as { findings: { check: string; severity: string }[] }).findings;
-    note(c.tb, `hairpin, IP published: from pod on ${other.name} by IP ${tally(fromPod).join('; ')}; from the internet client ${tally(outside).join('; ')}; doctor exit ${d.code}: ${findings.map((f) => `${f.check}/${f.severity}`).join(', ')}`);
-    expect(fromPod.filter((a) => a.ok)).toEqual([]);
-    expect(tally(outside)).toEqual([`${N} node=${w} client=${c.dp.clientAddress} peer=${c.ampIp}`]);
-    expect(findings.filter((f) => f.check === 'proxy-hostname-missing').map((f) => f.severity)).toEqual(['warning']);
+    try {
+      const off = await applyEdge(c.tb, 'amphora-proxy, IP published (hand edit)', c.sets, { full: false, command: 'apply-ingress', extra: ['--force'], handEdit: hostnameOff });
+      expect(off.dry.code).toBe(0);
+      const published = await until('the Service publishing its IP', 300_000, () => { const i = ingressOf(c.tb); return i.length === 1 && i[0].ip === c.fip && !i[0].hostname ? i[0] : undefined; });
+      const netns = await clientPod(c.tb, other.name);
+      // OCCM ≥ v1.30 (KEP-1860): with PROXY protocol and no hostname it publishes ipMode Proxy, so kube-proxy adds no bypass.
+      const proxied = await settle(120_000, () => Array.from({ length: N }, () => requestFrom(netns, c.fip)), (b) => b.every((a) => a.ok));
+      const quiet = doctorFindings(c, 'proxy-hostname-missing');
+      note(c.tb, `hairpin, IP published as ${JSON.stringify(published)}: from pod on ${other.name} by IP ${tally(proxied).join('; ')}; doctor proxy-hostname-missing: ${quiet.join(',') || 'none'}`);
+      expect(published.ipMode).toBe('Proxy');
+      expect([...new Set(proxied.map((a) => (a.ok ? `node=${a.node} peer=${a.peer}` : a.error)))]).toEqual([`node=${w} peer=${c.ampIp}`]);
+      expect(quiet).toEqual([]);
 
-    const back = await applyEdge(c.tb, 'amphora-proxy (kaas\'s cloud.conf again)', c.sets, { full: false, command: 'apply-ingress' });
-    note(c.tb, `hairpin: kaas's cloud.conf again, apply-ingress exit ${back.apply.code}`);
-    expect(back.apply.code).toBe(0);
-    await until('the Service publishing <fip>.nip.io again', 300_000, () => { const i = ingressOf(c.tb); return i.length === 1 && i[0].hostname === `${c.fip}.nip.io`; });
-    wk(c.tb, ['delete', 'namespace', CLIENT_NS, '--wait=false']);
+      // The same status as an OCCM before v1.30 writes it (the IP, read as ipMode VIP). OCCM does not rewrite a
+      // Service's status on a status-only change, so the hand edit stays until it syncs the Service again.
+      wk(c.tb, ['-n', NS, 'patch', 'service', SVC, '--subresource', 'status', '--type', 'merge', '-p', JSON.stringify({ status: { loadBalancer: { ingress: [{ ip: c.fip, ipMode: 'VIP' }] } } })]);
+      const bypassed = await settle(120_000, () => Array.from({ length: N }, () => requestFrom(netns, c.fip)), (b) => b.every((a) => !a.ok));
+      const outside = burst(c.dp, c.fip, N);
+      const warned = doctorFindings(c, 'proxy-hostname-missing');
+      note(c.tb, `hairpin, IP published as ipMode VIP: from pod on ${other.name} by IP ${tally(bypassed).join('; ')}; from the internet client ${tally(outside).join('; ')}; doctor proxy-hostname-missing: ${warned.join(',') || 'none'}`);
+      expect(bypassed.filter((a) => a.ok)).toEqual([]);
+      expect(tally(outside)).toEqual([`${N} node=${w} client=${c.dp.clientAddress} peer=${c.ampIp}`]);
+      expect(warned).toEqual(['warning']);
+    } finally {
+      // kaas's own cloud.conf again (OCCM restarts and syncs the Service: the hostname comes back), pass or fail.
+      const back = await applyEdge(c.tb, 'amphora-proxy (kaas\'s cloud.conf again)', c.sets, { full: false, command: 'apply-ingress' });
+      note(c.tb, `hairpin: kaas's cloud.conf again, apply-ingress exit ${back.apply.code}`);
+      await until('the Service publishing <fip>.nip.io again', 300_000, () => { const i = ingressOf(c.tb); return i.length === 1 && i[0].hostname === `${c.fip}.nip.io`; });
+      wk(c.tb, ['delete', 'namespace', CLIENT_NS, '--wait=false']);
+      expect(back.apply.code).toBe(0);
+    }
   });
 }

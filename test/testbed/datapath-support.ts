@@ -58,7 +58,12 @@ export interface Answer { ok: boolean; node?: string; client?: string; peer?: st
  * `<fip>.nip.io`) `http://<host>/` with curl's `--resolve host:80:ip`, so the name never leaves the machine.
  */
 export function request(dp: DataPath, ip: string, host?: string): Answer {
-  return curlIn(dp.clientNetns, host ? ['--resolve', `${host}:80:${ip}`, `http://${host}/`] : [`http://${ip}/`]);
+  return requestFrom(dp.clientNetns, ip, host);
+}
+
+/** The same request from inside any network namespace (a pod's, for the hairpin). */
+export function requestFrom(netns: string, ip: string, host?: string): Answer {
+  return curlIn(netns, host ? ['--resolve', `${host}:80:${ip}`, `http://${host}/`] : [`http://${ip}/`]);
 }
 
 /** `curl -s --max-time 2 <target…>` inside network namespace `netns`, read as the nginx stand-in's answer. */

@@ -24,6 +24,13 @@ describe('proxy-real-ip-cidr after the load balancer exists', () => {
     });
   });
 
+  it('keeps the plan\'s pod_cidr (externalTrafficPolicy Cluster) beside node_cidr, and says why', () => {
+    expect(decideRealIpCidr('10.8.0.0/20,10.244.0.0/16', '10.8.0.17', {})).toEqual({
+      cidr: '10.8.0.0/20,10.244.0.0/16',
+      reason: 'trusting PROXY headers from node_cidr 10.8.0.0/20 and pod_cidr 10.244.0.0/16 (externalTrafficPolicy Cluster: nodes without the proxy pod forward from their pod-network address): amphorae send to the nodes from their own ports in the node subnet, not from the VIP (the LB VIP 10.8.0.17 is inside node_cidr)',
+    });
+  });
+
   it('does not trust an internal LB\'s status IP: the node CIDR, not 10.8.3.4/32', () => {
     expect(decideRealIpCidr('10.30.0.0/22', undefined, { ip: '10.8.3.4' })).toMatchObject({ cidr: '10.30.0.0/22', reason: expect.stringContaining('the Service shows 10.8.3.4') });
   });
