@@ -1,4 +1,5 @@
 import { OperationError } from '../errors.js';
+import { HttpError } from '../openstack/http-error.js';
 import type { Kubectl } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import type { CheckInput } from './check.js';
@@ -28,7 +29,18 @@ export async function verifyAppliedEdge(x: EdgeExpectation, base: Omit<CheckInpu
   const step = deps.logger.step(`verifying load balancer ${name} against the plan`);
   const deadline = deps.now() + timeoutSec * 1000;
   for (;;) {
-    const cloud = await deps.loadBalancer(name);
+    let cloud: CloudSnapshot;
+    try {
+      cloud = await deps.loadBalancer(name);
+    } catch (e) {
+      // OCCM replaces a pool whose protocol changed (TCP ↔ PROXY) by deleting it: a read that lists the pool
+      // and then asks for its members meets a 404 (seen on the testbed's real amphorae, 2026-11-28). The tree is
+      // changing, not gone: read again, until the deadline.
+      if (!(e instanceof HttpError && e.status === 404) || deps.now() >= deadline) throw e;
+      step.update(`the load balancer changed while it was read (${e.method} ${e.url}: HTTP 404), re-checking`);
+      await deps.sleep(pollMs);
+      continue;
+    }
     const kube = await fetchClusterSnapshot(deps.kubectl);
     const findings = verifyEdge(x, { ...base, now: deps.now(), cloud, kube });
     if (!hasErrors(findings)) {
