@@ -27,10 +27,10 @@ import { kaas, note, until, type Testbed } from './workload-support.js';
 export const KUBEAPI_ROW = 'kube-API load balancer (amphora): the apiserver through it, restrict_kubeapi';
 const N = 10;
 
-/** The workload cluster's OpenStackCluster, read from the management cluster. */
-function openStackCluster(tb: Testbed): any {
-  const r = spawnSync('kubectl', ['--kubeconfig', tb.env.MGMT_KUBECONFIG, '-n', tb.env.WORKLOAD_NAMESPACE, 'get', 'openstackcluster', tb.cluster, '-o', 'json'], { encoding: 'utf8', env: { PATH: tb.env.PATH, HOME: tb.dir }, timeout: 60_000 });
-  if (r.status !== 0) throw new Error(`kubectl get openstackcluster ${tb.cluster}: ${r.stderr}`);
+/** The workload cluster's `kind` object (openstackcluster, cluster) as the management cluster stores it. */
+function mgmtObject(tb: Testbed, kind: string): any {
+  const r = spawnSync('kubectl', ['--kubeconfig', tb.env.MGMT_KUBECONFIG, '-n', tb.env.WORKLOAD_NAMESPACE, 'get', kind, tb.cluster, '-o', 'json'], { encoding: 'utf8', env: { PATH: tb.env.PATH, HOME: tb.dir }, timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`kubectl get ${kind} ${tb.cluster}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
 
@@ -45,9 +45,9 @@ function version(tb: Testbed, kubeconfig: string, o: { netns?: string; server?: 
 
 /** The management cluster's view: the Cluster's RemoteConnectionProbe (CAPI's cluster cache reaching the workload apiserver). */
 function remoteProbe(tb: Testbed): string {
-  const r = spawnSync('kubectl', ['--kubeconfig', tb.env.MGMT_KUBECONFIG, '-n', tb.env.WORKLOAD_NAMESPACE, 'get', 'cluster', tb.cluster, '-o', 'json'], { encoding: 'utf8', env: { PATH: tb.env.PATH, HOME: tb.dir }, timeout: 60_000 });
-  if (r.status !== 0) return `read failed: ${r.stderr.slice(0, 200)}`;
-  const c = (JSON.parse(r.stdout).status?.conditions ?? []).find((x: any) => x.type === 'RemoteConnectionProbe');
+  let cluster: any;
+  try { cluster = mgmtObject(tb, 'cluster'); } catch (e) { return `read failed: ${(e as Error).message.slice(0, 200)}`; }
+  const c = (cluster.status?.conditions ?? []).find((x: any) => x.type === 'RemoteConnectionProbe');
   return c ? `${c.status} ${c.reason ?? ''}`.trim() : 'no RemoteConnectionProbe condition';
 }
 
@@ -108,7 +108,7 @@ export function kubeApiRow(tbOf: () => Testbed, dpOf: () => DataPath): void {
       tb = tbOf();
       dp = dpOf();
       allowed = allowedAddress(tb, dp);
-      const osc = openStackCluster(tb);
+      const osc = mgmtObject(tb, 'openstackcluster');
       fip = osc.status.apiServerLoadBalancer.ip;
       const { loadbalancer } = await tb.os.get<{ loadbalancer: LbTree['lb'] }>('load-balancer', `/lbaas/loadbalancers/${osc.status.apiServerLoadBalancer.id}`);
       lb = await tb.os.tree(loadbalancer);
