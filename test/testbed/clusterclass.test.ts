@@ -121,6 +121,9 @@ describe('a cluster from the verbatim SCS ClusterClass template, through kaas', 
       const [osc] = await listObjects(R.osc, NS, `cluster.x-k8s.io/cluster-name=${CLUSTER}`);
       return osc?.status?.ready === true && osc.status.apiServerLoadBalancer?.id ? osc : undefined;
     }, 5000);
+    // CAPI's Cluster controller copies the OpenStackCluster's endpoint into Cluster.spec on its next
+    // reconcile, which bumps the Cluster's generation: wait for it, so the re-run below compares a settled Cluster.
+    await until('Cluster.spec.controlPlaneEndpoint set by CAPI from the OpenStackCluster', 120_000, async () => (await clusterObj())?.spec.controlPlaneEndpoint?.host || undefined, 2000);
   });
 
   test('the real topology controller built it: KCP, MachineDeployment and OpenStackCluster owned by the topology', async () => {
