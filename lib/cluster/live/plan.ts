@@ -119,7 +119,10 @@ async function topologyConvergence(mgmt: Kubectl, plan: ClusterPlan, namespace: 
   const osc = typeof oscName === 'string' ? await mgmt.getJson<Obj>(OSC_RESOURCE, oscName, { namespace }) : undefined;
   const specProvider = dig(osc, ['spec', 'apiServerLoadBalancer', 'provider']);
   const apiLb = { ...await liveApiLb(osc, objects.find((x) => x.kind === 'OpenStackCluster'), o), specProvider: typeof specProvider === 'string' ? specProvider : undefined };
-  const decision = planTopology({ live: t, wanted: wantedFromRender(objects), controlPlaneVersion: typeof cpVersion === 'string' ? cpVersion : undefined, apiLb });
+  // CAPO defaults enabled to true where apiServerLoadBalancer is given (v1beta1 CRD).
+  const liveLb = dig(osc, ['spec', 'apiServerLoadBalancer']) as Obj | undefined;
+  const apiLbEnabled = osc ? liveLb !== undefined && liveLb.enabled !== false : undefined;
+  const decision = planTopology({ live: t, wanted: wantedFromRender(objects), controlPlaneVersion: typeof cpVersion === 'string' ? cpVersion : undefined, apiLb, apiLbEnabled });
   for (const r of decision.reasons) logger.info(`  ${r}`);
   const converge = orThrow(decision);
   const lines = diffLines(converge.diffs);

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import type { Refusal } from '../../plan/decision.js';
-import { renderTemplate, templateVariables, UnsupportedTemplate } from './go-template.js';
+import { patchEnabled, renderTemplate, templateVariables, UnsupportedTemplate } from './go-template.js';
 
 /**
  * Which way each setting kaas converges reaches a ClusterClass cluster whose class patches it
@@ -154,53 +154,102 @@ function invertTemplate(src: string, wanted: unknown, eff: { values: Obj; schema
   return { name: free[0], value: r.value };
 }
 
-/** Decides, for each wanted field, whether it goes through a topology variable or a new template generation. */
+/** An empty wanted value: the field is to be absent (restrict_kubeapi: [] after a restriction). */
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length);
+
+/**
+ * Decides, for each wanted field, whether it goes through a topology variable or a new template
+ * generation. Only a patch that Cluster API would apply counts: its `enabledIf` is evaluated with the
+ * Cluster's variables (the class defaults where the Cluster sets none) and the value kaas would set. A
+ * patch switched off that way leaves the field to the patches before it, or to the template (the Cluster
+ * Stacks class applies `apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs` only with `apiServerLoadBalancer:
+ * octavia-amphora`; on its default `octavia-ovn` a variable kaas set would change nothing on the cloud).
+ * A patch that only kaas's value switches off, for a field kaas wants empty, is the way to empty it:
+ * the variable is set.
+ */
 export function routeFields(i: RouteInput): FieldRoute[] {
   const patches = (dig(i.clusterClass, ['spec', 'patches']) as Patch[] | undefined) ?? [];
   const eff = effectiveVariables(i.clusterClass, i.clusterVariables ?? []);
   const className = String(dig(i.clusterClass, ['metadata', 'name']) ?? '');
+  const builtin = { controlPlane: { version: i.version }, machineDeployment: { version: i.version }, cluster: { topology: { version: i.version } } };
   return i.fields.map((f): FieldRoute => {
-    // The last patch that sets the field wins (patches apply in order).
-    let hit: { p: Patch; jp: NonNullable<Definition['jsonPatches']>[number]; sub: string[] } | undefined;
+    // Every patch that sets the field, in the class's order (the last one applied wins).
+    const hits: { p: Patch; jp: NonNullable<Definition['jsonPatches']>[number]; sub: string[] }[] = [];
     for (const p of patches) {
       for (const d of p.definitions ?? []) {
         if (!selects(d, f)) continue;
         for (const jp of d.jsonPatches ?? []) {
           const path = jp.path.replace(/^["']|["']$/g, '');
-          if (path === f.path || path.startsWith(`${f.path}/`)) hit = { p, jp, sub: path.slice(f.path.length).split('/').filter(Boolean).map(unescape) };
+          if (path === f.path || path.startsWith(`${f.path}/`)) hits.push({ p, jp, sub: path.slice(f.path.length).split('/').filter(Boolean).map(unescape) });
         }
       }
     }
     const base = { setting: f.setting, path: f.path };
-    if (!hit) return { ...base, way: 'template', note: `${f.setting}: through a new template generation (no patch of ClusterClass ${className} sets ${f.path})` };
-    const wanted = hit.sub.length ? dig(f.wanted, hit.sub) : f.wanted;
-    const refuse = (why: string): FieldRoute => ({
-      ...base, way: 'refused',
-      refusal: {
-        message: `ClusterClass ${className}'s patch ${hit!.p.name} sets ${hit!.jp.path} of the ${f.kind}, so ${f.setting} cannot reach it: ${why}`,
-        hint: `set ${f.setting} to what the class makes, or change the Cluster's spec.topology.variables yourself (kubectl edit cluster)`,
-      },
-    });
-    let pick: { name: string; value: unknown };
-    if (hit.jp.valueFrom?.variable) {
-      const name = hit.jp.valueFrom.variable;
-      if (name.includes('.')) return refuse(`it reads ${name}, a part of an object variable`);
-      pick = { name, value: wanted };
-    } else if (hit.jp.valueFrom?.template !== undefined) {
-      const r = invertTemplate(hit.jp.valueFrom.template, wanted, eff, i.version);
-      if ('why' in r) return refuse(r.why);
-      pick = r;
-    } else {
-      return refuse(`it sets the constant ${JSON.stringify(hit.jp.value)}`);
+    const off: string[] = [];
+    for (let h = hits.length - 1; h >= 0; h--) {
+      const hit = hits[h];
+      const wanted = hit.sub.length ? dig(f.wanted, hit.sub) : f.wanted;
+      const refuse = (why: string): FieldRoute => ({
+        ...base, way: 'refused',
+        refusal: {
+          message: `ClusterClass ${className}'s patch ${hit.p.name} sets ${hit.jp.path} of the ${f.kind}, so ${f.setting} cannot reach it: ${why}`,
+          hint: `set ${f.setting} to what the class makes, or change the Cluster's spec.topology.variables yourself (kubectl edit cluster)`,
+        },
+      });
+      // The variable and value kaas would set, or why it cannot.
+      let pick: { name: string; value: unknown } | undefined;
+      let why: string | undefined;
+      if (hit.jp.valueFrom?.variable) {
+        const name = hit.jp.valueFrom.variable;
+        if (name.includes('.')) why = `it reads ${name}, a part of an object variable`;
+        else pick = { name, value: wanted };
+      } else if (hit.jp.valueFrom?.template !== undefined) {
+        const r = invertTemplate(hit.jp.valueFrom.template, wanted, eff, i.version);
+        if ('why' in r) why = r.why;
+        else pick = r;
+      } else {
+        why = `it sets the constant ${JSON.stringify(hit.jp.value)}`;
+      }
+      if (pick && !why) {
+        if (!(pick.name in eff.schemas)) why = `it reads variable ${pick.name}, which the class does not declare`;
+        else {
+          const c = coerce(eff.schemas[pick.name], pick.value);
+          if (!c.ok) why = `variable ${pick.name} cannot hold it: ${c.why}`;
+          else pick = { name: pick.name, value: c.value };
+        }
+      }
+      // Would Cluster API apply this patch with kaas's value (else with the values in effect)?
+      const vars = (extra?: { name: string; value: unknown }) => ({ ...eff.values, ...(extra ? { [extra.name]: extra.value } : {}), builtin });
+      let on: boolean;
+      let onNow: boolean;
+      try {
+        on = patchEnabled(hit.p.enabledIf, vars(why ? undefined : pick));
+        onNow = patchEnabled(hit.p.enabledIf, vars());
+      } catch (e) {
+        if (e instanceof UnsupportedTemplate) return refuse(`its enabledIf uses ${e.message}, which kaas does not evaluate`);
+        throw e;
+      }
+      const when = hit.p.enabledIf ? `; the class applies it when ${hit.p.enabledIf.trim()}` : '';
+      if (!on && pick && !why && onNow && isEmpty(wanted)) {
+        // kaas's value switches the patch off, which is what an empty field needs.
+        return {
+          ...base, way: 'variable', patch: hit.p.name,
+          variable: { name: pick.name, value: pick.value, live: eff.values[pick.name] },
+          note: `${f.setting}: through variable ${pick.name} (set to ${JSON.stringify(pick.value)}, it switches patch ${hit.p.name} of ClusterClass ${className} off${when}); its templates stay`,
+        };
+      }
+      if (!on) {
+        off.push(`patch ${hit.p.name} would set it only when ${hit.p.enabledIf?.trim()}, which is false with the Cluster's variables${pick && !why ? ` and ${pick.name}=${JSON.stringify(pick.value)}` : ''}`);
+        continue;
+      }
+      if (why || !pick) return refuse(why ?? 'kaas cannot tell the value');
+      return {
+        ...base, way: 'variable', patch: hit.p.name,
+        variable: { name: pick.name, value: pick.value, live: eff.values[pick.name] },
+        note: `${f.setting}: through variable ${pick.name} (patch ${hit.p.name} of ClusterClass ${className}${when}); its templates stay`,
+      };
     }
-    if (!(pick.name in eff.schemas)) return refuse(`it reads variable ${pick.name}, which the class does not declare`);
-    const c = coerce(eff.schemas[pick.name], pick.value);
-    if (!c.ok) return refuse(`variable ${pick.name} cannot hold it: ${c.why}`);
-    const when = hit.p.enabledIf ? `; the class applies it when ${hit.p.enabledIf.trim()}` : '';
-    return {
-      ...base, way: 'variable', patch: hit.p.name,
-      variable: { name: pick.name, value: c.value, live: eff.values[pick.name] },
-      note: `${f.setting}: through variable ${pick.name} (patch ${hit.p.name} of ClusterClass ${className}${when}); its templates stay`,
-    };
+    const why = off.length ? `no patch of ClusterClass ${className} that applies sets ${f.path}: ${off.join('; ')}` : `no patch of ClusterClass ${className} sets ${f.path}`;
+    return { ...base, way: 'template', note: `${f.setting}: through a new template generation (${why})` };
   });
 }

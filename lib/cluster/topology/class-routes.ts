@@ -52,8 +52,9 @@ export function topologyRoutes(live: LiveTopology, wanted: TopologyWanted): Topo
         if (want[k] !== undefined) fields.push({ t, f: { setting: `${who} ${SETTING[k]}`, target, kind: t.kind, path: `/spec/template/spec/${k}`, wanted: want[k] } });
       }
     } else {
+      // Also when empty: a restriction the Cluster holds in a variable is lifted through that variable.
       const cidrs = ((wanted.openStackCluster.apiServerLoadBalancer as Obj | undefined)?.allowedCIDRs as string[] | undefined) ?? [];
-      if (cidrs.length) fields.push({ t, f: { setting: 'restrict_kubeapi', target, kind: t.kind, path: CIDRS, wanted: cidrs } });
+      fields.push({ t, f: { setting: 'restrict_kubeapi', target, kind: t.kind, path: CIDRS, wanted: cidrs } });
     }
   }
   const spec = live.cluster.spec as Obj | undefined;
@@ -64,7 +65,8 @@ export function topologyRoutes(live: LiveTopology, wanted: TopologyWanted): Topo
   routes.forEach((r: FieldRoute, idx) => {
     const { t } = fields[idx];
     if (r.way === 'refused') out.refusals.push(r.refusal);
-    if (r.way === 'template') out.notes.push(`${t.role}: ${r.note}`);
+    // An open kube-API the class leaves open is no news.
+    if (r.way === 'template' && !(r.path === CIDRS && !(fields[idx].f.wanted as string[]).length)) out.notes.push(`${t.role}: ${r.note}`);
     if (r.way !== 'variable') return;
     out.notes.push(`${t.role}: ${r.note}`);
     out.viaVariable.add(`${t.name} ${r.path}`);

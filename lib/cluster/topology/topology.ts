@@ -243,6 +243,12 @@ export interface TopologyInput {
    * the provider Octavia reports): allowedCIDRs are only enforced where that provider has VIP ACLs.
    */
   apiLb?: LiveApiLb;
+  /**
+   * Whether the topology's live OpenStackCluster has a kube-API load balancer (spec.apiServerLoadBalancer.enabled):
+   * what the class's patches made of its template (the Cluster Stacks template says `enabled: false` and a patch
+   * turns it on). Undefined before the topology controller made the OpenStackCluster: the template decides.
+   */
+  apiLbEnabled?: boolean;
 }
 
 const stripServer = (o: Item): Item => {
@@ -335,11 +341,11 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
       const lb = dig(spec, ['apiServerLoadBalancer']) as Obj | undefined;
       const liveCidrs = (lb?.allowedCIDRs as string[] | undefined) ?? [];
       const wantCidrs = (dig(wanted.openStackCluster, ['apiServerLoadBalancer', 'allowedCIDRs']) as string[] | undefined) ?? [];
-      const enabled = lb !== undefined && lb.enabled !== false;
+      const enabled = i.apiLbEnabled ?? (lb !== undefined && lb.enabled !== false);
       if (enabled && wantCidrs.length) {
         // The check of the kaas-rendered path (plan/kubeapi-live.ts): CAPO skips allowedCIDRs without an
         // error where the live LB's provider has no VIP ACLs (ovn), and the kube-API would stay open.
-        const api = kubeApiOnLiveCluster(name, i.apiLb ?? { specProvider: typeof lb.provider === 'string' ? lb.provider : undefined }, wantCidrs);
+        const api = kubeApiOnLiveCluster(name, i.apiLb ?? { specProvider: typeof lb?.provider === 'string' ? lb.provider : undefined }, wantCidrs);
         if (!api.ok) {
           refusals.push(...api.refusals);
           continue;

@@ -1,5 +1,5 @@
 import { routeFields, type WantedField } from '../../../lib/cluster/topology/class-patches.js';
-import { renderTemplate, templateVariables } from '../../../lib/cluster/topology/go-template.js';
+import { patchEnabled, renderTemplate, templateVariables } from '../../../lib/cluster/topology/go-template.js';
 
 // A class shaped like the Cluster Stacks class (reference/cluster-stacks/openstack-scs2-1-34-v2), cut to
 // the patches that touch what kaas converges; class-patches-helm.test.ts runs the real rendered class.
@@ -68,6 +68,61 @@ describe('routeFields: which way each setting reaches a class that patches it (r
   });
 });
 
+// The Cluster Stacks class (openstack-scs2-1-34-v2) gates its allowed-CIDRs patch on the API LB variable:
+// enabledIf '{{ and .apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs (eq .apiServerLoadBalancer "octavia-amphora") }}'.
+describe('routeFields honours enabledIf: a patch Cluster API would not apply does not carry the field', () => {
+  const CIDR_IF = '{{ and .cidrs (eq .apiServerLoadBalancer "octavia-amphora") }}';
+  const osctSel = sel('OpenStackClusterTemplate', { infrastructureCluster: true });
+  const gated = (enabledIf = CIDR_IF, more: unknown[] = []) => ({
+    metadata: { name: 'scs2' },
+    spec: {
+      variables: [
+        { name: 'apiServerLoadBalancer', schema: { openAPIV3Schema: { type: 'string', default: 'octavia-ovn' } } },
+        { name: 'cidrs', schema: { openAPIV3Schema: { type: 'array', items: { type: 'string' } } } },
+        { name: 'mode', schema: { openAPIV3Schema: { type: 'string', default: 'free' } } },
+      ],
+      patches: [
+        ...more,
+        { name: 'allowedCIDRs', enabledIf, definitions: [{ selector: osctSel, jsonPatches: [{ op: 'add', path: '/spec/template/spec/apiServerLoadBalancer/allowedCIDRs', valueFrom: { variable: 'cidrs' } }] }] },
+      ],
+    },
+  });
+  const cidrs = (wanted: string[]) => f('restrict_kubeapi', { role: 'infrastructureCluster' }, 'apiServerLoadBalancer/allowedCIDRs', wanted, 'OpenStackClusterTemplate');
+  const amphora = { name: 'apiServerLoadBalancer', value: 'octavia-amphora' };
+
+  it('the class default octavia-ovn switches the patch off: not through the variable (kaas used to set it, and the kube-API stayed open)', () => {
+    const [r] = routeFields({ clusterClass: gated(), version: 'v1.34.10', fields: [cidrs(['10.0.0.0/8'])] });
+    expect(r.way).toBe('template');
+    expect(r.way === 'template' && r.note).toBe(`restrict_kubeapi: through a new template generation (no patch of ClusterClass scs2 that applies sets /spec/template/spec/apiServerLoadBalancer/allowedCIDRs: patch allowedCIDRs would set it only when ${CIDR_IF}, which is false with the Cluster's variables and cidrs=["10.0.0.0/8"])`);
+  });
+  it('with apiServerLoadBalancer octavia-amphora on the Cluster the patch applies: through the variable', () => {
+    expect(routeFields({ clusterClass: gated(), clusterVariables: [amphora], version: 'v1.34.10', fields: [cidrs(['10.0.0.0/8'])] }).map(show)).toEqual(['variable cidrs=["10.0.0.0/8"]']);
+  });
+  it('opening a restriction the variable holds: the variable set to [] switches the patch off', () => {
+    const [r] = routeFields({ clusterClass: gated(), clusterVariables: [amphora, { name: 'cidrs', value: ['10.0.0.0/8'] }], version: 'v1.34.10', fields: [cidrs([])] });
+    expect(show(r)).toBe('variable cidrs=[]');
+    expect(r.way === 'variable' && r.note).toMatch(/set to \[\], it switches patch allowedCIDRs of ClusterClass scs2 off/);
+  });
+  it('nothing restricted and nothing wanted: no variable (the template way, which changes nothing)', () => {
+    expect(routeFields({ clusterClass: gated(), clusterVariables: [amphora], version: 'v1.34.10', fields: [cidrs([])] }).map((r) => r.way)).toEqual(['template']);
+  });
+  it('a later patch that is off leaves the field to the earlier one that applies', () => {
+    const pin = { name: 'pin', enabledIf: '{{ eq .mode "fixed" }}', definitions: [{ selector: osctSel, jsonPatches: [{ op: 'add', path: '/spec/template/spec/apiServerLoadBalancer/allowedCIDRs', value: ['0.0.0.0/0'] }] }] };
+    const klass2 = gated(CIDR_IF);
+    klass2.spec.patches.push(pin as never);
+    expect(routeFields({ clusterClass: klass2, clusterVariables: [amphora], version: 'v1.34.10', fields: [cidrs(['10.0.0.0/8'])] }).map(show)).toEqual(['variable cidrs=["10.0.0.0/8"]']);
+    expect(routeFields({ clusterClass: klass2, clusterVariables: [amphora, { name: 'mode', value: 'fixed' }], version: 'v1.34.10', fields: [cidrs(['10.0.0.0/8'])] }).map(show))
+      .toEqual(['refused: ClusterClass scs2\'s patch pin sets /spec/template/spec/apiServerLoadBalancer/allowedCIDRs of the OpenStackClusterTemplate, so restrict_kubeapi cannot reach it: it sets the constant ["0.0.0.0/0"]']);
+  });
+  it('an enabledIf kaas cannot evaluate: refused, naming it', () => {
+    expect(routeFields({ clusterClass: gated('{{ len .cidrs }}'), clusterVariables: [amphora], version: 'v1.34.10', fields: [cidrs(['10.0.0.0/8'])] }).map(show))
+      .toEqual(['refused: ClusterClass scs2\'s patch allowedCIDRs sets /spec/template/spec/apiServerLoadBalancer/allowedCIDRs of the OpenStackClusterTemplate, so restrict_kubeapi cannot reach it: its enabledIf uses {{ len .cidrs }} (the function len), which kaas does not evaluate']);
+  });
+  it('the flavor patch of the class (enabledIf ne .controlPlaneFlavor ""): kaas\'s non-empty flavor keeps it on', () => {
+    expect(routeFields({ clusterClass: klass(), clusterVariables: [{ name: 'controlPlaneFlavor', value: '' }], version: 'v1.34.10', fields: [f('controller_flavor', CP, 'flavor', 'SCS-4V-8')] }).map(show)).toEqual(['variable controlPlaneFlavor="SCS-4V-8"']);
+  });
+});
+
 describe('renderTemplate / templateVariables (the text/template subset of patch templates)', () => {
   it.each([
     ['{{ if .a }}x{{ else }}y{{ end }}', { a: true }, 'x'],
@@ -75,8 +130,34 @@ describe('renderTemplate / templateVariables (the text/template subset of patch 
     ['n: {{ .b.c }}', { b: { c: 3 } }, 'n: 3'],
     ['a\n  {{- .x }}', { x: 1 }, 'a1'],
     ['{{ .missing }}', {}, '<no value>'],
+    ['{{ eq .a "x" }}', { a: 'x' }, 'true'],
+    ['{{ eq .a `x` "y" }}', { a: 'y' }, 'true'],
+    ['{{ ne .a "" }}', { a: '' }, 'false'],
+    ['{{ and .c (eq .a "octavia-amphora") }}', { c: ['10.0.0.0/8'], a: 'octavia-amphora' }, 'true'],
+    ['{{ and .c (eq .a "octavia-amphora") }}', { c: ['10.0.0.0/8'], a: 'octavia-ovn' }, 'false'],
+    ['{{ and .c (eq .a "octavia-amphora") }}', { a: 'octavia-amphora' }, '<no value>'],
+    ['{{ or .a .b }}', { a: '', b: 'y' }, 'y'],
+    ['{{ not .a }}', { a: false }, 'true'],
+    ['{{ if .x }}true{{end}}', { x: 0 }, ''],
+    ['{{ if eq .n 3 }}three{{ else }}other{{ end }}', { n: 3 }, 'three'],
+    ['{{ eq .missing "x" }}', {}, 'false'],
   ])('%s with %j → %j', (src, vars, out) => {
     expect(renderTemplate(src, vars)).toBe(out);
+  });
+  it.each([
+    ['{{ .a | quote }}', 'quote'],
+    ['{{ len .a }}', 'len'],
+    ['{{ eq .a 1 }}', 'eq of string and number'],
+    ['{{ eq .a }}', 'eq with 1 arguments'],
+    ['{{ $x := .a }}', '$x'],
+  ])('%s is not evaluated (throws naming %s)', (src, what) => {
+    expect(() => renderTemplate(src, { a: '1' })).toThrow(what);
+  });
+  it('patchEnabled: no enabledIf applies; otherwise only a rendered true does', () => {
+    expect(patchEnabled(undefined, {})).toBe(true);
+    expect(patchEnabled('{{ if .networkMTU }}true{{end}}', { networkMTU: 1400 })).toBe(true);
+    expect(patchEnabled('{{ if .networkMTU }}true{{end}}', {})).toBe(false);
+    expect(patchEnabled('{{ ne .controlPlaneServerGroupID "" }}', { controlPlaneServerGroupID: '' })).toBe(false);
   });
   it('reads the variables, builtin left out; unsupported actions throw', () => {
     expect(templateVariables(image).sort()).toEqual(['imageAddVersion', 'imageIsOrc', 'imageName']);

@@ -316,3 +316,58 @@ describe('planTopology on a class that patches flavor and image from variables',
     expect((objs[2].spec as { topology: { variables: unknown } }).topology.variables).toEqual(mine);
   });
 });
+
+// The Cluster Stacks class (openstack-scs2-1-34-v2, rendered by helm): its OpenStackClusterTemplate says
+// apiServerLoadBalancer.enabled: false, a patch turns it on with provider ovn (the default) or amphora, and
+// the allowed CIDRs go through a variable only with octavia-amphora (enabledIf).
+describe('planTopology on a class whose patches make the kube-API load balancer (Cluster Stacks shape)', () => {
+  const osctSel = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'OpenStackClusterTemplate', matchResources: { infrastructureCluster: true } };
+  const csClass = () => clusterClass({
+    variables: [
+      { name: 'apiServerLoadBalancer', schema: { openAPIV3Schema: { type: 'string', default: 'octavia-ovn' } } },
+      { name: 'apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs', schema: { openAPIV3Schema: { type: 'array', items: { type: 'string' } } } },
+    ],
+    patches: [
+      { name: 'apiServerLoadBalancerOctaviaAmphora', enabledIf: '{{ eq .apiServerLoadBalancer "octavia-amphora" }}', definitions: [{ selector: osctSel, jsonPatches: [{ op: 'replace', path: '/spec/template/spec/apiServerLoadBalancer/enabled', value: true }, { op: 'add', path: '/spec/template/spec/apiServerLoadBalancer/provider', value: 'amphora' }] }] },
+      { name: 'apiServerLoadBalancerOctaviaOVN', enabledIf: '{{ eq .apiServerLoadBalancer "octavia-ovn" }}', definitions: [{ selector: osctSel, jsonPatches: [{ op: 'replace', path: '/spec/template/spec/apiServerLoadBalancer/enabled', value: true }, { op: 'add', path: '/spec/template/spec/apiServerLoadBalancer/provider', value: 'ovn' }] }] },
+      { name: 'apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs', enabledIf: '{{ and .apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs (eq .apiServerLoadBalancer "octavia-amphora") }}', definitions: [{ selector: osctSel, jsonPatches: [{ op: 'add', path: '/spec/template/spec/apiServerLoadBalancer/allowedCIDRs', valueFrom: { variable: 'apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs' } }] }] },
+    ],
+  });
+  const csLive = (vars: { name: string; value: unknown }[] = []) => {
+    const c = cluster();
+    (c.spec.topology as Record<string, unknown>).variables = vars;
+    const t = live({ cc: csClass(), cluster: c });
+    const osctT = t.templates.find((x) => x.kind === 'OpenStackClusterTemplate')!;
+    (osctT.live as unknown as { spec: { template: { spec: Record<string, unknown> } } }).spec.template.spec.apiServerLoadBalancer = { enabled: false };
+    return t;
+  };
+
+  it('the class default (ovn): restrict_kubeapi is refused, not set through a variable the class ignores (the kube-API would stay open)', () => {
+    const d = planTopology({ live: csLive(), wanted: wanted({ cidrs: ['10.0.0.0/8'] }), apiLb: { specProvider: 'ovn', id: 'lb-api', octaviaProvider: 'ovn' }, apiLbEnabled: true });
+    expect(d.ok).toBe(false);
+    expect(lines(d).join('\n')).toMatch(/restrict_kubeapi cannot be enforced on cluster scs1: its kube-API load balancer lb-api uses the Octavia provider ovn/);
+    expect(d.reasons.join('\n')).toMatch(/restrict_kubeapi: through a new template generation \(no patch of ClusterClass scs1 that applies sets .*allowedCIDRs: patch apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs would set it only when/);
+  });
+  it('before the topology controller made the OpenStackCluster the template decides (enabled: false: nothing to restrict, said so)', () => {
+    const d = planTopology({ live: csLive(), wanted: wanted({ cidrs: ['10.0.0.0/8'] }) });
+    expect(d.ok).toBe(true);
+    expect(d.reasons).toContain('ClusterClass scs1 builds no kube-API load balancer: restrict_kubeapi has nothing to restrict there');
+  });
+  it('with octavia-amphora on the Cluster: through the variable, no template generation, the class untouched', () => {
+    const d = planTopology({ live: csLive([{ name: 'apiServerLoadBalancer', value: 'octavia-amphora' }]), wanted: wanted({ cidrs: ['10.0.0.0/8'] }), apiLb: { specProvider: 'amphora' }, apiLbEnabled: true });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    expect(d.value.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Cluster/scs1']);
+    expect((d.value.objects[0].spec as { topology: { variables: unknown } }).topology.variables).toEqual([{ name: 'apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs', value: ['10.0.0.0/8'] }]);
+  });
+  it('opening again on amphora: the variable set to [] (the patch off), no template generation', () => {
+    const d = planTopology({ live: csLive([{ name: 'apiServerLoadBalancer', value: 'octavia-amphora' }, { name: 'apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs', value: ['10.0.0.0/8'] }]), wanted: wanted(), apiLb: { specProvider: 'amphora' }, apiLbEnabled: true });
+    if (!d.ok) throw new Error(d.refusals[0].message);
+    expect(d.value.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Cluster/scs1']);
+    expect((d.value.objects[0].spec as { topology: { variables: unknown } }).topology.variables).toEqual([{ name: 'apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs', value: [] }]);
+  });
+  it('open and staying open on the class default: nothing planned, no note about restrict_kubeapi', () => {
+    const d = planTopology({ live: csLive(), wanted: wanted(), apiLb: { specProvider: 'ovn' }, apiLbEnabled: true });
+    expect(d.ok && d.value.objects).toEqual([]);
+    expect(d.reasons.join('\n')).not.toMatch(/restrict_kubeapi/);
+  });
+});
