@@ -25,7 +25,7 @@ import { REFERENCE_DIR } from '../support/reference.js';
 import { tempDir } from '../support/temp.js';
 import { capoResources, ensureFlavor, listenersOf, openstack, type CloudCounts } from './openstack.js';
 import { cloudsYamlB64 } from './scs-template.js';
-import { getObject, kaas, kaasUser, kubectl, leakedSecrets, listObjects, run, tail, testbed, until, type KaasUser } from './support.js';
+import { getObject, kaas, kaasUser, kubectl, leakedSecrets, listObjects, RES, run, tail, testbed, until, type KaasUser } from './support.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const CHART = path.join(REFERENCE_DIR, 'cluster-stacks', 'openstack-scs2-1-34-v2', 'scs2', 'cluster-class');
@@ -36,16 +36,9 @@ const OVN = 'tbcso';
 const FLAVOR2 = 'tb.medium';
 const USER_CIDR = '10.99.0.0/16';
 const CIDR_VAR = 'apiServerLoadBalancerOctaviaAmphoraAllowedCIDRs';
-const R = {
-  cluster: 'clusters.v1beta2.cluster.x-k8s.io',
-  cc: 'clusterclasses.v1beta2.cluster.x-k8s.io',
-  kcp: 'kubeadmcontrolplanes.v1beta2.controlplane.cluster.x-k8s.io',
-  md: 'machinedeployments.v1beta2.cluster.x-k8s.io',
-  osc: 'openstackclusters.v1beta1.infrastructure.cluster.x-k8s.io',
-  osct: 'openstackclustertemplates.v1beta1.infrastructure.cluster.x-k8s.io',
-  osmt: 'openstackmachinetemplates.v1beta1.infrastructure.cluster.x-k8s.io',
-};
-const TEMPLATE_RES = [R.osct, R.osmt, 'kubeadmcontrolplanetemplates.v1beta2.controlplane.cluster.x-k8s.io', 'kubeadmconfigtemplates.v1beta2.bootstrap.cluster.x-k8s.io'];
+/** The kinds as the scenario reads them (support.ts's RES, by the names used here). */
+const R = { cluster: RES.cluster, cc: RES.clusterClass, kcp: RES.kcp, md: RES.md, osc: RES.openStackCluster, osct: RES.osct, osmt: RES.osmt };
+const TEMPLATE_RES = [RES.osct, RES.osmt, RES.kcpt, RES.kct];
 
 let u: KaasUser;
 let dir: string;

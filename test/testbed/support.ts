@@ -162,6 +162,9 @@ export const RES = {
   osm: 'openstackmachines.v1beta1.infrastructure.cluster.x-k8s.io',
   osmt: 'openstackmachinetemplates.v1beta1.infrastructure.cluster.x-k8s.io',
   kct: 'kubeadmconfigtemplates.v1beta2.bootstrap.cluster.x-k8s.io',
+  clusterClass: 'clusterclasses.v1beta2.cluster.x-k8s.io',
+  osct: 'openstackclustertemplates.v1beta1.infrastructure.cluster.x-k8s.io',
+  kcpt: 'kubeadmcontrolplanetemplates.v1beta2.controlplane.cluster.x-k8s.io',
 } as const;
 
 /** Every object of the cluster's kinds in a namespace, name → resourceVersion (for "nothing was applied"). */
