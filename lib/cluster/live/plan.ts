@@ -11,7 +11,7 @@ import { clusterNamespace, clusterObjectNames } from '../../plan/cluster-model.j
 import type { ClusterPlan } from '../plan.js';
 import { diffLines, planConvergence, type ConvergePlan } from './reconcile.js';
 import { renderClusterObjects } from '../render.js';
-import { planTopology, readTopology, wantedFromRender } from '../topology/topology.js';
+import { hasApiLb, planTopology, readTopology, wantedFromRender } from '../topology/topology.js';
 
 /**
  * The live half of planning a (re-)run: which namespace the cluster is in, what exists there,
@@ -119,9 +119,7 @@ async function topologyConvergence(mgmt: Kubectl, plan: ClusterPlan, namespace: 
   const osc = typeof oscName === 'string' ? await mgmt.getJson<Obj>(OSC_RESOURCE, oscName, { namespace }) : undefined;
   const specProvider = dig(osc, ['spec', 'apiServerLoadBalancer', 'provider']);
   const apiLb = { ...await liveApiLb(osc, objects.find((x) => x.kind === 'OpenStackCluster'), o), specProvider: typeof specProvider === 'string' ? specProvider : undefined };
-  // CAPO defaults enabled to true where apiServerLoadBalancer is given (v1beta1 CRD).
-  const liveLb = dig(osc, ['spec', 'apiServerLoadBalancer']) as Obj | undefined;
-  const apiLbEnabled = osc ? liveLb !== undefined && liveLb.enabled !== false : undefined;
+  const apiLbEnabled = osc ? hasApiLb(osc.spec) : undefined;
   const decision = planTopology({ live: t, wanted: wantedFromRender(objects), controlPlaneVersion: typeof cpVersion === 'string' ? cpVersion : undefined, apiLb, apiLbEnabled });
   for (const r of decision.reasons) logger.info(`  ${r}`);
   const converge = orThrow(decision);

@@ -135,6 +135,9 @@ function solve(rendered: unknown, wanted: unknown, at: string): { value?: string
   return same(rendered, wanted) ? {} : { why: `the class makes ${at || 'it'} ${JSON.stringify(rendered)}, kaas wants ${JSON.stringify(wanted)}` };
 }
 
+/** Cluster API's `builtin` template variable, as far as patches read it here: the Kubernetes version kaas wants. */
+const builtinOf = (version: string) => ({ controlPlane: { version }, machineDeployment: { version }, cluster: { topology: { version } } });
+
 /** The variable (and value) a template patch needs for `wanted`, holding the template's other variables as they are. */
 function invertTemplate(src: string, wanted: unknown, eff: { values: Obj; schemas: Record<string, Obj> }, version: string): { name: string; value: unknown } | { why: string } {
   let vars: string[];
@@ -146,7 +149,7 @@ function invertTemplate(src: string, wanted: unknown, eff: { values: Obj; schema
   }
   const free = vars.filter((v) => ['string', 'integer', 'number'].includes(String(eff.schemas[v]?.type)));
   if (free.length !== 1) return { why: `its template reads ${free.length ? free.join(', ') : 'no scalar variable'}; kaas sets a field through exactly one` };
-  const builtin = { controlPlane: { version }, machineDeployment: { version }, cluster: { topology: { version } } };
+  const builtin = builtinOf(version);
   const rendered = parse(renderTemplate(src, { ...eff.values, [free[0]]: SENTINEL, builtin })) as unknown;
   const r = solve(rendered, wanted, '');
   if (r.why) return { why: `${r.why} (with ${vars.filter((v) => v !== free[0]).map((v) => `${v}=${JSON.stringify(eff.values[v])}`).join(', ') || 'no other variable'})` };
@@ -171,7 +174,7 @@ export function routeFields(i: RouteInput): FieldRoute[] {
   const patches = (dig(i.clusterClass, ['spec', 'patches']) as Patch[] | undefined) ?? [];
   const eff = effectiveVariables(i.clusterClass, i.clusterVariables ?? []);
   const className = String(dig(i.clusterClass, ['metadata', 'name']) ?? '');
-  const builtin = { controlPlane: { version: i.version }, machineDeployment: { version: i.version }, cluster: { topology: { version: i.version } } };
+  const builtin = builtinOf(i.version);
   return i.fields.map((f): FieldRoute => {
     // Every patch that sets the field, in the class's order (the last one applied wins).
     const hits: { p: Patch; jp: NonNullable<Definition['jsonPatches']>[number]; sub: string[] }[] = [];
@@ -230,24 +233,21 @@ export function routeFields(i: RouteInput): FieldRoute[] {
         throw e;
       }
       const when = hit.p.enabledIf ? `; the class applies it when ${hit.p.enabledIf.trim()}` : '';
+      const viaVariable = (v: { name: string; value: unknown }, how: string): FieldRoute => ({
+        ...base, way: 'variable', patch: hit.p.name,
+        variable: { name: v.name, value: v.value, live: eff.values[v.name] },
+        note: `${f.setting}: through variable ${v.name} (${how}${when}); its templates stay`,
+      });
       if (!on && pick && !why && onNow && isEmpty(wanted)) {
         // kaas's value switches the patch off, which is what an empty field needs.
-        return {
-          ...base, way: 'variable', patch: hit.p.name,
-          variable: { name: pick.name, value: pick.value, live: eff.values[pick.name] },
-          note: `${f.setting}: through variable ${pick.name} (set to ${JSON.stringify(pick.value)}, it switches patch ${hit.p.name} of ClusterClass ${className} off${when}); its templates stay`,
-        };
+        return viaVariable(pick, `set to ${JSON.stringify(pick.value)}, it switches patch ${hit.p.name} of ClusterClass ${className} off`);
       }
       if (!on) {
         off.push(`patch ${hit.p.name} would set it only when ${hit.p.enabledIf?.trim()}, which is false with the Cluster's variables${pick && !why ? ` and ${pick.name}=${JSON.stringify(pick.value)}` : ''}`);
         continue;
       }
       if (why || !pick) return refuse(why ?? 'kaas cannot tell the value');
-      return {
-        ...base, way: 'variable', patch: hit.p.name,
-        variable: { name: pick.name, value: pick.value, live: eff.values[pick.name] },
-        note: `${f.setting}: through variable ${pick.name} (patch ${hit.p.name} of ClusterClass ${className}${when}); its templates stay`,
-      };
+      return viaVariable(pick, `patch ${hit.p.name} of ClusterClass ${className}`);
     }
     const why = off.length ? `no patch of ClusterClass ${className} that applies sets ${f.path}: ${off.join('; ')}` : `no patch of ClusterClass ${className} sets ${f.path}`;
     return { ...base, way: 'template', note: `${f.setting}: through a new template generation (${why})` };

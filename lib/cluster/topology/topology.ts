@@ -225,6 +225,15 @@ export function mergeMachineField(field: string, live: unknown, wanted: unknown)
   return deepMerge(base, wanted);
 }
 
+/**
+ * Whether an OpenStackCluster(Template) spec asks for a kube-API load balancer: CAPO's v1beta1 CRD defaults
+ * `enabled` to true where `apiServerLoadBalancer` is given.
+ */
+export function hasApiLb(spec: unknown): boolean {
+  const lb = dig(spec, ['apiServerLoadBalancer']) as Obj | undefined;
+  return lb !== undefined && lb.enabled !== false;
+}
+
 /** The plan for a topology cluster: ConvergePlan plus the live names the waits follow. */
 export interface TopologyPlan extends ConvergePlan {
   names: { controlPlane: string; machineDeployment: string };
@@ -341,7 +350,7 @@ export function planTopology(i: TopologyInput): Decision<TopologyPlan> {
       const lb = dig(spec, ['apiServerLoadBalancer']) as Obj | undefined;
       const liveCidrs = (lb?.allowedCIDRs as string[] | undefined) ?? [];
       const wantCidrs = (dig(wanted.openStackCluster, ['apiServerLoadBalancer', 'allowedCIDRs']) as string[] | undefined) ?? [];
-      const enabled = i.apiLbEnabled ?? (lb !== undefined && lb.enabled !== false);
+      const enabled = i.apiLbEnabled ?? hasApiLb(spec);
       if (enabled && wantCidrs.length) {
         // The check of the kaas-rendered path (plan/kubeapi-live.ts): CAPO skips allowedCIDRs without an
         // error where the live LB's provider has no VIP ACLs (ovn), and the kube-API would stay open.
