@@ -13,7 +13,9 @@
  * KAAS_TESTBED_SMOKE=0 to leave it out; the smoke turns the data path on unless KAAS_TESTBED_DATAPATH=0).
  * edge-datapath (real packets through the ovn rows) runs in both only when testbed.env says DATAPATH=1
  * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). KAAS_TESTBED_RELEASES=current (default) | v1.12 selects the
- * release set testbed.sh builds and starts (docs/development/testbed-releases.md). The run fails, never skips,
+ * release set testbed.sh builds and starts (docs/development/testbed-releases.md); the opt-in management upgrade
+ * (pattern mgmt-upgrade) starts v1.12 with the workload side and builds both sets.
+ * The run fails, never skips,
  * when the testbed cannot be built or started: the reason is printed.
  */
 import { spawnSync } from 'node:child_process';
@@ -35,13 +37,25 @@ function stop(): void {
   spawnSync('bash', [script, 'stop', dir], { stdio: 'inherit', timeout: 300_000 });
 }
 
+const patterns = process.argv.slice(2);
+// The management-cluster upgrade (mgmt-upgrade.test.ts, issue 32 §2) starts from the v1.12 set with the
+// workload side, upgrades it to the current set and deletes the workload cluster: only when a pattern names it
+// (the other scenarios would run on a changed management cluster), outside CI's cold-run budget (both sets are built).
+const mgmtUpgrade = patterns.some((p) => /mgmt-upgrade/.test(p));
+if (mgmtUpgrade) {
+  if ((process.env.KAAS_TESTBED_RELEASES ?? 'v1.12') !== 'v1.12') {
+    process.stderr.write(`[testbed] the management upgrade starts from the v1.12 set, not KAAS_TESTBED_RELEASES=${process.env.KAAS_TESTBED_RELEASES}: leave it unset\n`);
+    process.exit(2);
+  }
+  process.env.KAAS_TESTBED_RELEASES = 'v1.12';
+  process.env.KAAS_TESTBED_WORKLOAD ??= '1';
+}
 const releases = process.env.KAAS_TESTBED_RELEASES ?? 'current';
 if (!['v1.12', 'current'].includes(releases)) {
   process.stderr.write(`[testbed] KAAS_TESTBED_RELEASES=${releases} is not a release set: use current (the default) or v1.12\n`);
   process.exit(2);
 }
 const workload = process.env.KAAS_TESTBED_WORKLOAD === '1';
-const patterns = process.argv.slice(2);
 // Without KAAS_TESTBED_WORKLOAD=1 (npm test, CI) the workload side still runs once, briefly (the smoke below).
 const smoke = !workload && patterns.length === 0 && process.env.KAAS_TESTBED_SMOKE !== '0';
 // The smoke sends real packets (issue 29): the data path is on unless KAAS_TESTBED_DATAPATH=0 says otherwise,
@@ -59,6 +73,14 @@ if (clusterStacks) {
   const helm = spawnSync('bash', [path.join(ROOT, 'test', 'testbed', 'build-helm.sh')], { stdio: 'inherit', timeout: 60 * 60_000 });
   if (helm.status !== 0) {
     process.stderr.write(`[testbed] FAILED to build helm (exit ${helm.status ?? helm.signal}) for the Cluster Stacks scenario after ${secs()}\n`);
+    process.exit(1);
+  }
+}
+if (mgmtUpgrade) {
+  // The set the upgrade goes to: its clusterctl and managers (testbed.sh upgrade finds them up to date).
+  const current = spawnSync('bash', [script, 'build'], { stdio: 'inherit', timeout: 60 * 60_000, env: { ...process.env, KAAS_TESTBED_RELEASES: 'current' } });
+  if (current.status !== 0) {
+    process.stderr.write(`[testbed] FAILED to build the current release set (exit ${current.status ?? current.signal}) for the management upgrade after ${secs()}\n`);
     process.exit(1);
   }
 }
@@ -86,7 +108,7 @@ const runJest = (args: string[], extraEnv: Record<string, string> = {}) => {
 const datapath = parseEnvFile(fs.readFileSync(envFile, 'utf8')).DATAPATH === '1';
 // The Cluster Stacks scenario (clusterstacks.test.ts, issue 32 §5) needs helm and two more clusters: opt-in,
 // outside CI's cold-run budget (KAAS_TESTBED_CLUSTERSTACKS=1, or a pattern that names it).
-const optIn = clusterStacks ? [] : ['/clusterstacks'];
+const optIn = [...(clusterStacks ? [] : ['/clusterstacks']), ...(mgmtUpgrade ? [] : ['/mgmt-upgrade'])];
 const ignored = [...(workload ? (datapath || patterns.length ? [] : ['/edge-datapath']) : ['/edge-']), ...optIn];
 // Last: jest reads every word after an array option as one more pattern (a file pattern given after it would be ignored).
 let status = runJest([...patterns, ...(ignored.length ? ['--testPathIgnorePatterns', ...ignored] : [])]);
