@@ -225,7 +225,7 @@ if [ "$CMD" = upgrade ]; then
   [ "$was" = v1.12 ] || die "$DIR runs the release set ${was:-unknown}: the upgrade starts from v1.12 (KAAS_TESTBED_RELEASES=v1.12 testbed.sh start $DIR)"
   ! grep -q '^TESTBED_MGMT_UPGRADED=' "$DIR/testbed.env" || die "$DIR's management cluster was upgraded already ($(sed -n 's/^TESTBED_MGMT_UPGRADED=//p' "$DIR/testbed.env"))"
   running capi-manager || die "$DIR's Cluster API manager does not run: start the testbed first"
-  BIN=${KAAS_TESTBED_UPGRADE_BIN:-$ROOT/.kaas-test/testbed-bin-current}
+  BIN=$ROOT/.kaas-test/testbed-bin-current   # the current set's binaries (build.sh below finds them up to date)
   KAAS_TESTBED_RELEASES=current bash "$HERE/build.sh" "$BIN"
   TO=$(bash "$HERE/clusterctl-repo.sh" "$DIR/clusterctl-repo")
   say "local clusterctl repository for Cluster API $TO in $DIR/clusterctl-repo"
