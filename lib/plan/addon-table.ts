@@ -76,13 +76,15 @@ export const ADDONS: Readonly<Record<AddonName, AddonEntry>> = {
     name: 'cilium',
     setting: 'use_cilium',
     // Cilium's "Kubernetes Compatibility" page (Documentation/network/kubernetes/compatibility.rst) lists the
-    // versions each release is e2e-tested on: v1.17 → 1.29–1.32, v1.18.14 → 1.30–1.33, v1.19.3 → 1.32–1.35.
+    // versions each release is e2e-tested on: v1.17 → 1.29–1.32, v1.18.14 → 1.30–1.33, v1.19.3 → 1.32–1.35,
+    // v1.20.2 → 1.33–1.36 (the page in the github.com/cilium/cilium v1.20.2 module).
     versioning: {
       kind: 'kubernetes-table',
       rules: [
         { below: 'v1.33.0', value: 'v1.17.6' },
         { from: 'v1.33.0', below: 'v1.34.0', value: 'v1.18.14' },
-        { from: 'v1.34.0', value: 'v1.19.3' },
+        { from: 'v1.34.0', below: 'v1.36.0', value: 'v1.19.3' },
+        { from: 'v1.36.0', value: 'v1.20.2' },
       ],
     },
     images: {},

@@ -31,7 +31,7 @@ export function parseScsList(text: string): string[] {
  */
 export function checkValue(decl: SettingDecl, value: unknown, path: string): string[] {
   const schemaOk = validatorFor(decl.type)(value) as boolean;
-  const precise = addressProblems(decl.type, value, path);
+  const precise = decl.type.kind === 'chartRepo' ? chartRepoProblems(decl, value, path) : addressProblems(decl.type, value, path);
   if (precise.length) return precise;
   if (schemaOk) {
     const sense = valueSenseProblems(decl, value, path);
@@ -65,6 +65,31 @@ function addressProblems(t: SettingType, value: unknown, path: string): string[]
     const c = parseCidr(value);
     if ('error' in c) return [`${path}: ${c.error}`];
   }
+  return [];
+}
+
+/**
+ * A chart source without a scheme or with one helm does not fetch charts over, said with the fix: helm
+ * takes an http(s) chart repository (`--repo`) or an oci:// chart reference. Other shapes fall through
+ * to the schema's sentence.
+ */
+function chartRepoProblems(decl: SettingDecl, value: unknown, path: string): string[] {
+  if (typeof value !== 'string' || value === '') return [];
+  // Credentials in the URL would be printed (the plan names the source) and passed on helm's command line;
+  // this message masks them, and it comes before any other that would show the value.
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\s]*@/.test(value)) {
+    return [`${path}: ${show(value.replace(/\/\/[^/?#\s]*@/, '//***@'))} carries credentials; kaas prints the chart source and passes it on helm's command line: remove them and log in outside kaas (helm registry login for oci://, or a mirror reachable from the management host without credentials)`];
+  }
+  const chart = decl.key.replace(/_chart_repo$/, '').replace(/_/g, '-');
+  const oci = (host: string) => `an oci:// chart reference (e.g. "oci://${host}/charts/${chart}")`;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(value)?.[1];
+  if (scheme === undefined) return [`${path}: ${show(value)} has no scheme; write ${show(`https://${value.replace(/^\/+/, '')}`)} for a Helm chart repository, or ${oci('registry.example')}`];
+  if (!['https', 'http', 'oci'].includes(scheme.toLowerCase())) {
+    return [`${path}: ${show(value)} has the scheme ${scheme}://, which helm does not fetch charts over; write a Helm chart repository URL (https://, or http:// on a trusted network) or ${oci('registry.example')}`];
+  }
+  if (scheme !== scheme.toLowerCase()) return [`${path}: ${show(value)}: write the scheme in lower case, ${show(scheme.toLowerCase() + value.slice(scheme.length))}`];
+  const ref = /^oci:\/\/([^/?#\s]+)\/?$/.exec(value);
+  if (ref) return [`${path}: ${show(value)} names a registry but no chart; write ${oci(ref[1])}`];
   return [];
 }
 

@@ -45,8 +45,13 @@ export function valueSchema(type: SettingType): JsonSchema {
       };
     case 'registryMirrors':
       return { type: 'array', items: REGISTRY_MIRROR };
+    case 'chartRepo':
+      return { type: 'string', pattern: CHART_REPO };
   }
 }
+
+// A Helm chart repository (index.yaml) over http(s), or an OCI chart reference.
+const CHART_REPO = '^(https?://[^/?#\\s]+[^?#\\s]*|oci://[^/?#\\s]+/[^?#\\s]+)$';
 
 // One registry_mirrors entry (kaas checks the rest, with reasons: ./registry-mirrors.ts).
 const URL_PATTERN = '^https?://[^/?#\\s]+[^?#\\s]*$';
@@ -93,6 +98,8 @@ export function expectation(type: SettingType): string {
         : 'a map of lower-case option names to strings, numbers or booleans';
     case 'registryMirrors':
       return 'a list of registry mirror entries like {registry: docker.io, endpoints: ["https://mirror.example:5000"]}';
+    case 'chartRepo':
+      return 'a Helm chart repository URL (https:// or http://) or an OCI chart reference (oci://registry/path/chart)';
   }
 }
 

@@ -13,6 +13,8 @@ export type SettingType =
   | { kind: 'ipList' }
   /** containerd registry host configs, see ./registry-mirrors.ts. */
   | { kind: 'registryMirrors' }
+  /** Where helm takes a chart from: an http(s) chart repository (index.yaml) or an oci:// chart reference. */
+  | { kind: 'chartRepo' }
   /** `keys: 'metadata'` allows Nova metadata keys (upper case, '_', '.', ':'); else cloud.conf option names. */
   | { kind: 'map'; keys?: 'option' | 'metadata' };
 
@@ -184,7 +186,11 @@ const TABLE: Table = {
   },
   use_cilium: {
     type: bov, default: true, group: 'add-ons', legacy: ['USE_CILIUM'],
-    description: 'CNI: true = cilium (the release e2e-tested with kubernetes_version\'s minor: v1.17.6 up to 1.32, v1.18.14 for 1.33, v1.19.3 from 1.34), "vX.Y.Z" = that cilium version, false = calico.',
+    description: 'CNI: true = cilium (the release e2e-tested with kubernetes_version\'s minor: v1.17.6 up to 1.32, v1.18.14 for 1.33, v1.19.3 for 1.34 and 1.35, v1.20.2 from 1.36), "vX.Y.Z" = that cilium version, false = calico. A live cluster\'s cilium moves one minor per run.',
+  },
+  cilium_chart_repo: {
+    type: { kind: 'chartRepo' }, default: 'https://helm.cilium.io', group: 'add-ons',
+    description: 'Where cilium\'s chart comes from: a Helm chart repository URL (https://, or http:// on a trusted network), or an oci:// chart reference such as oci://quay.io/cilium/charts/cilium. helm gets it as --repo or as the chart, the cilium CLI as --repository. Air-gapped sites point it at their mirror.',
   },
   calico_version: {
     type: { kind: 'version' }, default: 'v3.27.3', group: 'add-ons', legacy: ['CALICO_VERSION'],
@@ -196,7 +202,11 @@ const TABLE: Table = {
   },
   deploy_cert_manager: {
     type: bov, default: false, group: 'add-ons', legacy: ['DEPLOY_CERT_MANAGER'],
-    description: 'Deploy cert-manager through helm: true, false or a version. Not bundled: the chart is fetched from https://charts.jetstack.io at run time, so air-gapped sites keep it false.',
+    description: 'Deploy cert-manager through helm: true, false or a version. Not bundled: helm fetches the chart at run time from cert_manager_chart_repo.',
+  },
+  cert_manager_chart_repo: {
+    type: { kind: 'chartRepo' }, default: 'https://charts.jetstack.io', group: 'add-ons',
+    description: 'Where cert-manager\'s chart comes from: a Helm chart repository URL (https://, or http:// on a trusted network), or an oci:// chart reference such as oci://quay.io/jetstack/charts/cert-manager. Air-gapped sites point it at their mirror.',
   },
   deploy_occm: {
     type: bov, default: true, group: 'add-ons', legacy: ['DEPLOY_OCCM'],

@@ -71,9 +71,11 @@ export interface Settings {
   worker_metadata: ScalarMap;
   // --- add-ons
   use_cilium: BoolOrVersion;
+  cilium_chart_repo: string;
   calico_version: string;
   deploy_metrics: boolean;
   deploy_cert_manager: BoolOrVersion;
+  cert_manager_chart_repo: string;
   deploy_occm: BoolOrVersion;
   deploy_cindercsi: BoolOrVersion;
   // --- management host / cluster

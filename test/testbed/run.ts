@@ -14,7 +14,9 @@
  * edge-datapath (real packets through the ovn rows) runs in both only when testbed.env says DATAPATH=1
  * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). KAAS_TESTBED_RELEASES=current (default) | v1.12 selects the
  * release set testbed.sh builds and starts (docs/development/testbed-releases.md); the opt-in management upgrade
- * (pattern mgmt-upgrade) starts v1.12 with the workload side and builds both sets.
+ * (pattern mgmt-upgrade) starts v1.12 with the workload side and builds both sets; the opt-in minor Kubernetes
+ * upgrade (pattern k8s-upgrade) starts the workload cluster one minor below the set's; the opt-in cilium steps
+ * (pattern cilium-step) build helm and the cilium chart repository first.
  * The run fails, never skips,
  * when the testbed cannot be built or started: the reason is printed.
  */
@@ -50,6 +52,29 @@ if (mgmtUpgrade) {
   process.env.KAAS_TESTBED_RELEASES = 'v1.12';
   process.env.KAAS_TESTBED_WORKLOAD ??= '1';
 }
+// The minor Kubernetes upgrade (k8s-upgrade.test.ts, issue 32 §4) needs the workload cluster one minor below
+// the set's and the harness's etcd growing per control-plane node: only when a pattern names it (it moves the
+// workload cluster to the set's version, which the edge scenarios take as given).
+const k8sUpgrade = patterns.some((p) => /k8s-upgrade/.test(p));
+if (k8sUpgrade) {
+  if ((process.env.KAAS_TESTBED_RELEASES ?? 'current') !== 'current') {
+    process.stderr.write(`[testbed] the minor Kubernetes upgrade runs on the current set, not KAAS_TESTBED_RELEASES=${process.env.KAAS_TESTBED_RELEASES}: leave it unset\n`);
+    process.exit(2);
+  }
+  process.env.KAAS_TESTBED_WORKLOAD ??= '1';
+  // k8s.io/kubernetes v1.35.4 (the Go module proxy's newest v1.35 patch): one minor below the set's v1.36.3.
+  process.env.KAAS_TESTBED_WORKLOAD_K8S_VERSION ??= 'v1.35.4';
+  process.env.KAAS_TESTBED_ETCD_MEMBERS ??= '2';
+  process.env.KAAS_TESTBED_ENVOY_GATEWAY ??= '0';
+}
+// Cilium one minor per run on a live cluster (cilium-step.test.ts, issue 32 §4): helm and the cilium charts
+// from their Go modules (build-cilium-charts.sh) are built first, the workload side runs: only when a
+// pattern names it (it installs cilium on the workload cluster, which the edge scenarios run with calico).
+const ciliumSteps = patterns.some((p) => /cilium-step/.test(p));
+if (ciliumSteps) {
+  process.env.KAAS_TESTBED_WORKLOAD ??= '1';
+  process.env.KAAS_TESTBED_ENVOY_GATEWAY ??= '0';
+}
 const releases = process.env.KAAS_TESTBED_RELEASES ?? 'current';
 if (!['v1.12', 'current'].includes(releases)) {
   process.stderr.write(`[testbed] KAAS_TESTBED_RELEASES=${releases} is not a release set: use current (the default) or v1.12\n`);
@@ -68,11 +93,19 @@ if (built.status !== 0) {
   process.exit(1);
 }
 const clusterStacks = process.env.KAAS_TESTBED_CLUSTERSTACKS === '1' || patterns.some((p) => /clusterstacks/.test(p));
-if (clusterStacks) {
-  // helm renders the Cluster Stacks class chart as the cluster-stack-operator does (built from its pinned Go module).
+if (clusterStacks || ciliumSteps) {
+  // helm renders the Cluster Stacks class chart as the cluster-stack-operator does, and installs the cilium
+  // charts for kaas (built from its pinned Go module).
   const helm = spawnSync('bash', [path.join(ROOT, 'test', 'testbed', 'build-helm.sh')], { stdio: 'inherit', timeout: 60 * 60_000 });
   if (helm.status !== 0) {
-    process.stderr.write(`[testbed] FAILED to build helm (exit ${helm.status ?? helm.signal}) for the Cluster Stacks scenario after ${secs()}\n`);
+    process.stderr.write(`[testbed] FAILED to build helm (exit ${helm.status ?? helm.signal}) for the Cluster Stacks or cilium scenario after ${secs()}\n`);
+    process.exit(1);
+  }
+}
+if (ciliumSteps) {
+  const charts = spawnSync('bash', [path.join(ROOT, 'test', 'testbed', 'build-cilium-charts.sh')], { stdio: 'inherit', timeout: 30 * 60_000 });
+  if (charts.status !== 0) {
+    process.stderr.write(`[testbed] FAILED to build the cilium chart repository (exit ${charts.status ?? charts.signal}) for the cilium scenario after ${secs()}\n`);
     process.exit(1);
   }
 }
@@ -108,7 +141,7 @@ const runJest = (args: string[], extraEnv: Record<string, string> = {}) => {
 const datapath = parseEnvFile(fs.readFileSync(envFile, 'utf8')).DATAPATH === '1';
 // The Cluster Stacks scenario (clusterstacks.test.ts, issue 32 §5) needs helm and two more clusters: opt-in,
 // outside CI's cold-run budget (KAAS_TESTBED_CLUSTERSTACKS=1, or a pattern that names it).
-const optIn = [...(clusterStacks ? [] : ['/clusterstacks']), ...(mgmtUpgrade ? [] : ['/mgmt-upgrade'])];
+const optIn = [...(clusterStacks ? [] : ['/clusterstacks']), ...(mgmtUpgrade ? [] : ['/mgmt-upgrade']), ...(k8sUpgrade ? [] : ['/k8s-upgrade']), ...(ciliumSteps ? [] : ['/cilium-step'])];
 const ignored = [...(workload ? (datapath || patterns.length ? [] : ['/edge-datapath']) : ['/edge-']), ...optIn];
 // Last: jest reads every word after an array option as one more pattern (a file pattern given after it would be ignored).
 let status = runJest([...patterns, ...(ignored.length ? ['--testPathIgnorePatterns', ...ignored] : [])]);

@@ -161,15 +161,28 @@ manager() { # name binary webhook-port health-port diagnostics-port [flags...]
     --webhook-port "$wh" --webhook-cert-dir "$PKI/webhook" --health-addr "127.0.0.1:$health" \
     --diagnostics-address "127.0.0.1:$diag" --insecure-diagnostics "$@"
 }
+# Cluster API's three managers (start, and after `upgrade` with the new set's binaries). ClusterTopology on
+# in all three, as `clusterctl init` with CLUSTER_TOPOLOGY=true sets it (the provider components default it
+# to false): the KCP template webhook refuses a ClusterClass's template otherwise.
+capi_managers() {
+  manager capi-manager capi-manager 9443 9440 8443 --feature-gates ClusterTopology=true
+  manager capi-kubeadm-bootstrap capi-kubeadm-bootstrap 9444 9441 8444 --feature-gates ClusterTopology=true
+  manager capi-kubeadm-control-plane capi-kubeadm-control-plane 9445 9442 8445 --feature-gates ClusterTopology=true
+}
+# Waits until each name:health-port answers /readyz.
+managers_ready() { # name:port...
+  local pair
+  for pair in "$@"; do wait_for "${pair%%:*}" 240 in_ns curl -sf "http://127.0.0.1:${pair##*:}/readyz"; done
+}
+CAPI_READY="capi-manager:9440 capi-kubeadm-bootstrap:9441 capi-kubeadm-control-plane:9442"
 # A provider Deployment says Available only because its process answered /readyz (no deployment
 # controller runs here; see the inventory below).
 available() { # namespace/deployment...
-  local now d patch gen
-  now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  local d patch gen
   patch='{"status":{"observedGeneration":GEN,"replicas":1,"updatedReplicas":1,"readyReplicas":1,"availableReplicas":1,"conditions":[{"type":"Available","status":"True","reason":"TestbedProcessReady","message":"the manager runs as a testbed process and answered /readyz","lastUpdateTime":"NOW","lastTransitionTime":"NOW"}]}}'
+  patch=${patch//NOW/$(date -u +%Y-%m-%dT%H:%M:%SZ)}
   for d in "$@"; do
     gen=$(k -n "${d%/*}" get deployment "${d#*/}" -o jsonpath='{.metadata.generation}')
-    patch=${patch//NOW/$now}
     k -n "${d%/*}" patch deployment "${d#*/}" --subresource status --type merge -p "${patch//GEN/$gen}" >>"$LOG/controllers.log"
   done
 }
@@ -259,15 +272,12 @@ if [ "$CMD" = upgrade ]; then
   fi
   for e in $UPGRADED; do ! running "${e##*:}" || die "${e##*:} still runs after clusterctl scaled its Deployment to 0"; done
   say "clusterctl upgraded the inventory to $TO; the $was managers are stopped"
-  manager capi-manager capi-manager 9443 9440 8443 --feature-gates ClusterTopology=true
-  manager capi-kubeadm-bootstrap capi-kubeadm-bootstrap 9444 9441 8444 --feature-gates ClusterTopology=true
-  manager capi-kubeadm-control-plane capi-kubeadm-control-plane 9445 9442 8445 --feature-gates ClusterTopology=true
+  capi_managers
   node "$HERE/manifests.mjs" "$BIN/manifests" "$PKI/ca.crt" "$DIR/manifests-upgraded" >>"$LOG/clusterctl-upgrade.log"
   in_ns env KUBECONFIG="$MGMT_KUBECONFIG" node "$HERE/repoint.mjs" managers "$DIR/manifests-upgraded" cluster-api bootstrap-kubeadm control-plane-kubeadm >>"$LOG/clusterctl-upgrade.log" \
     || die "the new CRDs and webhook configurations could not be pointed at the managers (repoint.mjs managers)"
-  for pair in capi-manager:9440 capi-kubeadm-bootstrap:9441 capi-kubeadm-control-plane:9442; do
-    wait_for "${pair%%:*}" 240 in_ns curl -sf "http://127.0.0.1:${pair##*:}/readyz"
-  done
+  # shellcheck disable=SC2086
+  managers_ready $CAPI_READY
   for e in $UPGRADED; do available "${e%%:*}"; done
   echo "TESTBED_MGMT_UPGRADED=$TO" >> "$DIR/testbed.env"
   say "Cluster API $TO managers running ($BIN), webhooks on them, Deployments Available"
@@ -409,17 +419,12 @@ k apply --server-side --force-conflicts -f "$DIR/manifests/crds.yaml" >"$LOG/crd
 k wait --for condition=Established crd --all --timeout 180s >>"$LOG/crds.log"
 say "$(cat "$LOG/manifests.log" | sed 's/^\[testbed\] //') installed"
 
-# ClusterTopology on in all three, as `clusterctl init` with CLUSTER_TOPOLOGY=true sets it (the provider
-# components default it to false): the KCP template webhook refuses a ClusterClass's template otherwise.
-manager capi-manager capi-manager 9443 9440 8443 --feature-gates ClusterTopology=true
-manager capi-kubeadm-bootstrap capi-kubeadm-bootstrap 9444 9441 8444 --feature-gates ClusterTopology=true
-manager capi-kubeadm-control-plane capi-kubeadm-control-plane 9445 9442 8445 --feature-gates ClusterTopology=true
+capi_managers
 manager capo-manager capo-manager 9446 9447 8446
 launch orc-manager "$BIN/orc-manager" --kubeconfig "$MGMT_KUBECONFIG" --leader-elect=false \
   --health-probe-bind-address 127.0.0.1:9448 --metrics-bind-address 0
-for pair in capi-manager:9440 capi-kubeadm-bootstrap:9441 capi-kubeadm-control-plane:9442 capo-manager:9447 orc-manager:9448; do
-  wait_for "${pair%%:*}" 240 in_ns curl -sf "http://127.0.0.1:${pair##*:}/readyz"
-done
+# shellcheck disable=SC2086
+managers_ready $CAPI_READY capo-manager:9447 orc-manager:9448
 k apply --server-side --force-conflicts -f "$DIR/manifests/webhooks.yaml" >"$LOG/webhooks.log"
 say "CAPI core, kubeadm bootstrap, kubeadm control plane, CAPO and ORC managers ready, webhooks installed"
 

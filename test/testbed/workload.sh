@@ -46,6 +46,15 @@
 #      this apiserver through a management NIC into this namespace; each Ready pod there gets a namespace with
 #      its pod IP and its program (agnhost, or nginx for the ingress-nginx controller).
 #
+# A minor Kubernetes upgrade (issue 32 §4, k8s-upgrade.test.ts): KAAS_TESTBED_WORKLOAD_K8S_VERSION creates the
+# cluster on another version than the set's (its clusters.<name> section names it and its image, which is
+# added to Glance), node-sync reports each Node's kubelet version from its Machine's spec.version (a new
+# Machine's Node carries the new version, as its kubelet would), and KAAS_TESTBED_ETCD_MEMBERS=N (default 1)
+# lets etcd grow as kubeadm join grows it: a later control-plane node gets a member of its own (member add,
+# then its own etcd process on its own ports; KWOK forwards that node's etcd pod to it), the apiserver knows
+# every member's endpoint, and a member KCP removed before deleting its Machine is not started again. The
+# workload apiserver's binary stays the set's; the versions are what the Machines and Nodes say.
+#
 # DIR/testbed.env gains WORKLOAD_KUBECONFIG (= DIR/workload.kubeconfig, the file
 # settings/testbed.yaml names as workload_kubeconfig), WORKLOAD_CLUSTER and WORKLOAD_API. Logs in DIR/log/.
 set -euo pipefail
@@ -66,6 +75,9 @@ W=$DIR/workload
 mkdir -p "$W/home" "$LOG"
 KAAS=(node "$ROOT/dist/bundle/kaas.js")
 POD_CIDR=10.244.0.0/16   # KWOK's pod addresses (its --cidr); the data path's kube-proxy clusterCIDR
+WK8S=${KAAS_TESTBED_WORKLOAD_K8S_VERSION:-$TESTBED_K8S_VERSION}   # the version kaas creates the cluster with
+ETCD_MEMBERS=${KAAS_TESTBED_ETCD_MEMBERS:-1}   # etcd members the harness lets join (one per control-plane node)
+[[ "$ETCD_MEMBERS" =~ ^[1-5]$ ]] || { echo "workload.sh: KAAS_TESTBED_ETCD_MEMBERS=$ETCD_MEMBERS: use 1 to 5" >&2; exit 2; }
 
 die() { echo "workload.sh: $*" >&2; exit 1; }
 T0=$(date +%s%N)
@@ -97,8 +109,18 @@ mk() { in_ns kubectl --kubeconfig "$MGMT_KUBECONFIG" "$@"; }
 CNS=${KAAS_TESTBED_WORKLOAD_NAMESPACE:-$CLUSTER}   # kaas's `namespace` default: the cluster name (testbed.yaml sets none)
 # The cluster's own section in the testbed environment: two workers, so that a Service with
 # externalTrafficPolicy: Local has a node with and one without its pod (every later kaas run reads it).
-grep -q '^clusters:' "$DIR/settings/testbed.yaml" ||
+if ! grep -q '^clusters:' "$DIR/settings/testbed.yaml"; then
   printf 'clusters:\n  %s:\n    worker_count: %s\n' "$CLUSTER" "${KAAS_TESTBED_WORKERS:-2}" >> "$DIR/settings/testbed.yaml"
+  # Another version than the set's (the minor upgrade starts one minor below): its own image, as in Glance.
+  if [ "$WK8S" != "$TESTBED_K8S_VERSION" ]; then
+    printf '    kubernetes_version: %s\n    image: ubuntu-capi-image-%s\n' "$WK8S" "$WK8S" >> "$DIR/settings/testbed.yaml"
+    if ! in_ns env OS_CLIENT_CONFIG_FILE="$OS_CLIENT_CONFIG_FILE" openstack --os-cloud peer-admin image show "ubuntu-capi-image-$WK8S" >/dev/null 2>&1; then
+      head -c 4096 /dev/zero > "$W/image.raw"
+      in_ns env OS_CLIENT_CONFIG_FILE="$OS_CLIENT_CONFIG_FILE" openstack --os-cloud peer-admin image create --public --disk-format raw \
+        --container-format bare --file "$W/image.raw" "ubuntu-capi-image-$WK8S" >/dev/null || die "could not add the image ubuntu-capi-image-$WK8S to Glance"
+    fi
+  fi
+fi
 if ! mk -n "$CNS" get cluster "$CLUSTER" >/dev/null 2>&1; then
   say "kaas create-cluster $CLUSTER --no-wait"
   in_ns env PATH="$PATH" OS_CLIENT_CONFIG_FILE="$OS_CLIENT_CONFIG_FILE" HOME="$W/home" \
@@ -181,33 +203,82 @@ WK=$W/admin.kubeconfig
 wk() { in_ns kubectl --kubeconfig "$WK" "$@"; }
 
 # ---------------------------------------------------------------- 3. etcd, apiserver, controller-manager, scheduler, KWOK
-# The cluster's etcd: one member, TLS from the cluster's etcd CA, client certificates required (as
-# kubeadm's static pod). kubeadm names the member after its node, and KCP counts a control-plane machine
-# healthy only when etcd lists a member of its node's name: the member starts as "pending" (no node yet)
-# and node-sync writes the first control-plane node's name to $W/etcd-member-name; this wrapper then
-# restarts etcd under that name (etcd publishes a member's new name on start; the data stays).
+# The cluster's etcd, TLS from the cluster's etcd CA, client certificates required (as kubeadm's static
+# pod). kubeadm names a member after its node, and KCP counts a control-plane machine healthy only when
+# etcd lists a member of its node's name: the first member starts as "pending" (no node yet) and node-sync
+# writes the first control-plane node's name to $W/etcd-member-name; this wrapper then restarts etcd under
+# that name (etcd publishes a member's new name on start; the data stays). Slot 0 is that member (client
+# :12379, peer :12380); with KAAS_TESTBED_ETCD_MEMBERS > 1, node-sync adds a member for each later
+# control-plane node as kubeadm join does (member add, then $W/etcd-join/<slot>: its name and
+# --initial-cluster) and this wrapper runs it on slot <slot>'s ports (+100 per slot). A member that is no
+# longer in the cluster (KCP removes a machine's member before it deletes the machine) is stopped and not
+# started again ($W/etcd-removed/<slot>).
 cat > "$W/etcd.sh" <<'EOS'
 #!/usr/bin/env bash
 set -u
-child=""; cur=""
-trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 0' TERM INT
+declare -A child=() cur=() since=()
+trap 'for p in "${child[@]}"; do kill "$p" 2>/dev/null; done; exit 0' TERM INT
+mkdir -p "$W/etcd-join" "$W/etcd-removed"
+cport() { echo $((12379 + 100 * $1)); }
+pport() { echo $((12380 + 100 * $1)); }
+ecurl() { curl -sf --max-time 3 --cacert "$PKI/etcd-ca.crt" --cert "$PKI/apiserver-etcd-client.crt" --key "$PKI/apiserver-etcd-client.key" "$@"; }
+alive() { [ -n "${child[$1]:-}" ] && kill -0 "${child[$1]}" 2>/dev/null; }
+# Whether the member of slot $1 named $2 is still in the cluster, asked of another live member (none: yes).
+member() {
+  local s out
+  for s in "${!child[@]}"; do
+    [ "$s" = "$1" ] && continue
+    alive "$s" || continue
+    out=$(ecurl -X POST "https://127.0.0.1:$(cport "$s")/v3/cluster/member/list" -d '{}') || continue
+    printf '%s' "$out" | jq -e --arg n "$2" '.members | map(.name) | index($n) != null' >/dev/null
+    return
+  done
+  return 0
+}
+run() { # slot name initial-cluster state data-dir
+  local s=$1
+  echo "$(date -u +%T) etcd member $2 (slot $s, client :$(cport "$s"))"
+  "$BIN/etcd" --name "$2" --data-dir "$5" --log-level warn --unsafe-no-fsync \
+    --listen-client-urls "https://127.0.0.1:$(cport "$s")" --advertise-client-urls "https://127.0.0.1:$(cport "$s")" \
+    --listen-peer-urls "http://127.0.0.1:$(pport "$s")" --initial-advertise-peer-urls "http://127.0.0.1:$(pport "$s")" \
+    --initial-cluster "$3" --initial-cluster-state "$4" \
+    --cert-file "$PKI/etcd-server.crt" --key-file "$PKI/etcd-server.key" --client-cert-auth --trusted-ca-file "$PKI/etcd-ca.crt" &
+  child[$s]=$!; cur[$s]=$2; since[$s]=$tick
+}
+stop() { [ -n "${child[$1]:-}" ] && { kill "${child[$1]}" 2>/dev/null; wait "${child[$1]}" 2>/dev/null; }; unset "child[$1]"; }
+tick=0
 while :; do
-  name=$(cat "$W/etcd-member-name" 2>/dev/null || echo pending)
-  if [ "$name" != "$cur" ] || ! kill -0 "$child" 2>/dev/null; then
-    [ -n "$child" ] && { kill "$child" 2>/dev/null; wait "$child" 2>/dev/null; }
-    echo "$(date -u +%T) etcd member $name"
-    "$BIN/etcd" --name "$name" --data-dir "$W/etcd" --log-level warn --unsafe-no-fsync \
-      --listen-client-urls https://127.0.0.1:12379 --advertise-client-urls https://127.0.0.1:12379 \
-      --listen-peer-urls http://127.0.0.1:12380 --initial-advertise-peer-urls http://127.0.0.1:12380 \
-      --initial-cluster "$name=http://127.0.0.1:12380" \
-      --cert-file "$PKI/etcd-server.crt" --key-file "$PKI/etcd-server.key" --client-cert-auth --trusted-ca-file "$PKI/etcd-ca.crt" &
-    child=$!; cur=$name
-  fi
+  tick=$((tick + 1))
+  slots=(0); for f in "$W"/etcd-join/*; do [ -f "$f" ] && slots+=("${f##*/}"); done
+  for s in "${slots[@]}"; do
+    [ -e "$W/etcd-removed/$s" ] && continue
+    if [ "$s" = 0 ]; then
+      name=$(cat "$W/etcd-member-name" 2>/dev/null || echo pending)
+      ic="$name=http://127.0.0.1:12380"; state=new; data=$W/etcd
+    else
+      name=$(sed -n 1p "$W/etcd-join/$s"); ic=$(sed -n 2p "$W/etcd-join/$s"); state=existing; data=$W/etcd-$s
+    fi
+    # Gone from the cluster (removed by KCP): stopped for good. Asked when it died, and every 5 s, of a member
+    # that has run for 10 s (a new member publishes its name only once it has started).
+    if [ -n "${cur[$s]:-}" ] && [ $((tick - ${since[$s]:-0})) -gt 10 ] && { ! alive "$s" || [ $((tick % 5)) = 0 ]; } && ! member "$s" "${cur[$s]}"; then
+      stop "$s"; touch "$W/etcd-removed/$s"; echo "$(date -u +%T) etcd member ${cur[$s]} (slot $s) is no longer in the cluster: stopped"
+      continue
+    fi
+    if [ "$name" != "${cur[$s]:-}" ] || ! alive "$s"; then stop "$s"; run "$s" "$name" "$ic" "$state" "$data"; fi
+  done
   sleep 1
 done
 EOS
-launch workload-etcd env W="$W" BIN="$BIN" PKI="$PKI" bash "$W/etcd.sh"
-etcd_ok() { in_ns curl -sf --cacert "$PKI/etcd-ca.crt" --cert "$PKI/apiserver-etcd-client.crt" --key "$PKI/apiserver-etcd-client.key" https://127.0.0.1:12379/health; }
+launch workload-etcd env W="$W" BIN="$BIN" PKI="$PKI" PATH="$PATH" bash "$W/etcd.sh"
+# Healthy on any member's slot that is still in the cluster (a re-start after a rollout finds slot 0 removed).
+etcd_ok() {
+  local s
+  for s in 0 $(ls "$W/etcd-join" 2>/dev/null); do
+    [ -e "$W/etcd-removed/$s" ] && continue
+    in_ns curl -sf --cacert "$PKI/etcd-ca.crt" --cert "$PKI/apiserver-etcd-client.crt" --key "$PKI/apiserver-etcd-client.key" "https://127.0.0.1:$((12379 + 100 * s))/health" && return 0
+  done
+  return 1
+}
 wait_for workload-etcd 60 etcd_ok
 # With the data path the external range is br-ex's (OVN DNATs floating IPs), not lo's: the API floating IP
 # is made an address of the namespace itself (a /32 on lo wins over br-ex's /24), as it is without it.
@@ -216,7 +287,10 @@ if [ "${KAAS_TESTBED_DATAPATH:-0}" = 1 ] && ! in_ns ip -o addr show dev lo | gre
   in_ns ip addr replace "$API_ADDR/32" dev lo   # replace: grep -q may end the pipe early (SIGPIPE, pipefail), so the test above can miss it
 fi
 [ "$API_ADDR" = "$FIP" ] || in_ns ip addr del "$FIP/32" dev lo 2>/dev/null || true
-launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers https://127.0.0.1:12379 \
+# Every member's endpoint (one per slot: see etcd.sh), as a control-plane node's apiserver would fail over.
+slots=$ETCD_MEMBERS; for f in "$W"/etcd-join/*; do [ -f "$f" ] && [ "${f##*/}" -ge "$slots" ] && slots=$((${f##*/} + 1)); done
+ETCD_SERVERS=$(for ((i = 0; i < slots; i++)); do printf '%shttps://127.0.0.1:%s' "$([ $i = 0 ] || echo ,)" $((12379 + 100 * i)); done)
+launch workload-apiserver "$BIN/kube-apiserver" --etcd-servers "$ETCD_SERVERS" \
   --etcd-cafile "$PKI/etcd-ca.crt" --etcd-certfile "$PKI/apiserver-etcd-client.crt" --etcd-keyfile "$PKI/apiserver-etcd-client.key" \
   --kubelet-preferred-address-types InternalIP \
   --secure-port 6443 --bind-address "$API_ADDR" --advertise-address "$API_ADDR" \
@@ -251,9 +325,33 @@ EOF
 stages=()
 for f in "$BIN"/manifests/kwok/stage/*.yaml; do [ -f "$f" ] && stages+=(--config "$f"); done
 [ ${#stages[@]} -eq 10 ] || die "$BIN/manifests/kwok/stage has $((${#stages[@]} / 2)) of KWOK's 5 stage files, not 5: run test/testbed/testbed.sh build"
-launch kwok "$BIN/kwok" --kubeconfig "$WK" --config "$W/kwok.yaml" "${stages[@]}" --manage-all-nodes=false \
-  --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --cidr "$POD_CIDR" \
-  --node-port 10250 --server-address 0.0.0.0:10250 --tls-cert-file "$PKI/kubelet.crt" --tls-private-key-file "$PKI/kubelet.key" -v INFO
+KWOK=("$BIN/kwok" --kubeconfig "$WK" --config "$W/kwok.yaml" "${stages[@]}" --manage-all-nodes=false
+  --manage-nodes-with-annotation-selector kwok.x-k8s.io/node=fake --cidr "$POD_CIDR"
+  --node-port 10250 --server-address 0.0.0.0:10250 --tls-cert-file "$PKI/kubelet.crt" --tls-private-key-file "$PKI/kubelet.key" -v INFO)
+if [ "$ETCD_MEMBERS" = 1 ]; then
+  launch kwok "${KWOK[@]}"
+else
+  # A later member's node forwards its etcd pod to that member's port: node-sync writes a PortForward per
+  # such pod to $W/kwok-forwards.yaml (KWOK reads its configuration once), and this loop restarts KWOK when
+  # the file changes (Nodes and Pods stay; their leases and status go on after the restart).
+  : > "$W/kwok-forwards.yaml"
+  cat > "$W/kwok.sh" <<'EOS'
+#!/usr/bin/env bash
+set -u
+child=""; cur=""
+trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 0' TERM INT
+while :; do
+  now=$(sha256sum "$W/kwok-forwards.yaml" | cut -c1-16)
+  if [ "$now" != "$cur" ] || ! kill -0 "$child" 2>/dev/null; then
+    [ -n "$child" ] && { kill "$child" 2>/dev/null; wait "$child" 2>/dev/null; echo "$(date -u +%T) port forwards changed: KWOK restarted"; }
+    if [ -s "$W/kwok-forwards.yaml" ]; then "$@" --config "$W/kwok-forwards.yaml" & else "$@" & fi
+    child=$!; cur=$now
+  fi
+  sleep 1
+done
+EOS
+  launch kwok env W="$W" bash "$W/kwok.sh" "${KWOK[@]}"
+fi
 wait_for workload-controller-manager 120 in_ns curl -sfk https://127.0.0.1:10267/healthz
 wait_for workload-scheduler 120 in_ns curl -sfk https://127.0.0.1:10269/healthz
 wait_for kwok 120 in_ns curl -sfk https://127.0.0.1:10250/healthz
@@ -268,7 +366,7 @@ data:
   ClusterConfiguration: |
     apiVersion: kubeadm.k8s.io/v1beta4
     kind: ClusterConfiguration
-    kubernetesVersion: $TESTBED_K8S_VERSION
+    kubernetesVersion: $WK8S
     clusterName: $CLUSTER
     controlPlaneEndpoint: $FIP:6443
     certificatesDir: /etc/kubernetes/pki
@@ -290,16 +388,41 @@ cat > "$W/node-sync.sh" <<'EOS'
 set -u
 mk() { kubectl --kubeconfig "$MGMT_KUBECONFIG" "$@"; }
 wk() { kubectl --kubeconfig "$WK" "$@"; }
+ecurl() { curl -sf --max-time 3 --cacert "$PKI/etcd-ca.crt" --cert "$PKI/apiserver-etcd-client.crt" --key "$PKI/apiserver-etcd-client.key" "$@"; }
+# The etcd member list, from the first member that answers (see etcd.sh for the slots and their ports).
+members() { local i; for ((i = 0; i < ETCD_MEMBERS; i++)); do ecurl -X POST "https://127.0.0.1:$((12379 + 100 * i))/v3/cluster/member/list" -d '{}' && return; done; return 1; }
+# kubeadm join of a later control-plane node: a member of the node's name on the next free slot, started by
+# etcd.sh, and KWOK told to forward that node's etcd pod (etcd-<node>) to it.
+join() { # node
+  local slot=1 out ic peer
+  while [ -e "$W/etcd-join/$slot" ]; do slot=$((slot + 1)); done
+  [ "$slot" -lt "$ETCD_MEMBERS" ] || { echo "$(date -u +%T) control-plane node $1: no etcd slot left (KAAS_TESTBED_ETCD_MEMBERS=$ETCD_MEMBERS); KCP will report this machine's member missing"; return 1; }
+  peer=http://127.0.0.1:$((12380 + 100 * slot))
+  out=$(for ((i = 0; i < ETCD_MEMBERS; i++)); do ecurl -X POST "https://127.0.0.1:$((12379 + 100 * i))/v3/cluster/member/add" -d "{\"peerURLs\": [\"$peer\"]}" && break; done) || return 1
+  ic=$(printf '%s' "$out" | jq -r --arg n "$1" --arg p "$peer" '[.members[] | if (.peerURLs[0] == $p) then "\($n)=\($p)" else "\(.name)=\(.peerURLs[0])" end] | join(",")')
+  mkdir -p "$W/etcd-join"
+  printf '%s\n%s\n' "$1" "$ic" > "$W/etcd-join/.$slot"; mv "$W/etcd-join/.$slot" "$W/etcd-join/$slot"
+  printf -- '---\napiVersion: kwok.x-k8s.io/v1alpha1\nkind: PortForward\nmetadata: {name: etcd-%s, namespace: kube-system}\nspec:\n  forwards:\n  - {ports: [2379], target: {address: 127.0.0.1, port: %s}}\n' "$1" $((12379 + 100 * slot)) >> "$W/kwok-forwards.yaml"
+  echo "$(date -u +%T) etcd member add $1 (slot $slot, peer $peer; --initial-cluster $ic), KWOK forwards etcd-$1:2379 to :$((12379 + 100 * slot))"
+}
 while :; do
+  # Each Machine's Kubernetes version (its Node's kubelet reports it) and whether it is being deleted: a
+  # deleting Machine's Node is not made again once Cluster API has deleted it.
+  mv=$(mk -n "$CNS" get machines -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o json 2>/dev/null |
+    jq -c '[.items[] | {key: .metadata.name, value: {version: (.spec.version // ""), deleting: (.metadata.deletionTimestamp != null)}}] | from_entries' 2>/dev/null || echo '{}')
   mk -n "$CNS" get openstackmachines -l "cluster.x-k8s.io/cluster-name=$CLUSTER" -o json 2>/dev/null |
     # Only machines with an address: a tab is whitespace to `read`, so an empty field would shift the next
     # one into ip (a control-plane Node with InternalIP "cp", labelled as a worker, kept for good: KCP then
     # cannot reach its etcd member and create-cluster waits for ControlPlaneAvailable until its deadline).
-    jq -r '.items[] | select(.spec.providerID != null) | [.metadata.name, .spec.providerID,
+    jq -r --argjson mv "$mv" '.items[] | select(.spec.providerID != null and .metadata.deletionTimestamp == null)
+      | ((.metadata.ownerReferences // []) | map(select(.kind == "Machine")) | .[0].name // "") as $m
+      | select(($mv[$m].deleting // false) | not) | [.metadata.name, .spec.providerID,
       ((.status.addresses // []) | map(select(.type == "InternalIP")) | .[0].address // ""),
-      (if .metadata.labels["cluster.x-k8s.io/control-plane"] != null then "cp" else "worker" end)] | select(.[2] != "") | @tsv' |
-    while IFS=$'\t' read -r name pid ip role; do
+      (if .metadata.labels["cluster.x-k8s.io/control-plane"] != null then "cp" else "worker" end),
+      (($mv[$m].version // "") | if . == "" then "-" else . end)] | select(.[2] != "") | @tsv' |
+    while IFS=$'\t' read -r name pid ip role version; do
       [ -n "$ip" ] || continue
+      [ "$version" != - ] || version=$K8S_VERSION
       # The kubelet API of every node (KWOK on :10250) is reached at the node's InternalIP, as the
       # apiserver reaches a kubelet: the address is made local in this namespace (never on a real network).
       ip -o addr show dev lo | grep -q " $ip/" || ip addr add "$ip/32" dev lo
@@ -311,19 +434,24 @@ while :; do
         else labels='"node-role.kubernetes.io/worker": ""'; taints='[]'; fi
         printf '%s\n' "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"$name\", \"labels\": {\"kubernetes.io/hostname\": \"$name\", \"kubernetes.io/os\": \"linux\", \"kubernetes.io/arch\": \"amd64\", \"type\": \"kwok\", $labels}}, \"spec\": {\"providerID\": \"$pid\", \"taints\": $taints}}" |
           wk apply --server-side --field-manager kaas-testbed-node-sync -f - >/dev/null || continue
-        wk patch node "$name" --subresource status --type merge -p "{\"status\": {\"addresses\": [{\"type\": \"InternalIP\", \"address\": \"$ip\"}, {\"type\": \"Hostname\", \"address\": \"$name\"}], \"nodeInfo\": {\"kubeletVersion\": \"$K8S_VERSION\", \"kubeProxyVersion\": \"$K8S_VERSION\", \"architecture\": \"amd64\", \"operatingSystem\": \"linux\"}}}" >/dev/null || continue
+        wk patch node "$name" --subresource status --type merge -p "{\"status\": {\"addresses\": [{\"type\": \"InternalIP\", \"address\": \"$ip\"}, {\"type\": \"Hostname\", \"address\": \"$name\"}], \"nodeInfo\": {\"kubeletVersion\": \"$version\", \"kubeProxyVersion\": \"$version\", \"architecture\": \"amd64\", \"operatingSystem\": \"linux\"}}}" >/dev/null || continue
         wk annotate node "$name" --overwrite kwok.x-k8s.io/node=fake >/dev/null &&
-          echo "$(date -u +%T) node $name ($role) providerID $pid InternalIP $ip"
+          echo "$(date -u +%T) node $name ($role, kubelet $version) providerID $pid InternalIP $ip"
       fi
       if [ "$role" = cp ]; then
         # kubeadm's etcd member carries the node's name (one member here: the first control-plane node).
         if [ ! -s "$W/etcd-member-name" ]; then printf '%s' "$name" > "$W/etcd-member-name"; echo "$(date -u +%T) etcd member renamed $name"
-        elif [ "$(cat "$W/etcd-member-name")" != "$name" ]; then echo "$(date -u +%T) control-plane node $name: the harness has one etcd member ($(cat "$W/etcd-member-name")); KCP will report this machine's member missing"; fi
+        elif [ "$(cat "$W/etcd-member-name")" != "$name" ] && [ "$ETCD_MEMBERS" = 1 ]; then
+          [ -e "$W/etcd-missing-$name" ] || { touch "$W/etcd-missing-$name"; echo "$(date -u +%T) control-plane node $name: the harness has one etcd member ($(cat "$W/etcd-member-name")); KCP will report this machine's member missing"; }
+        elif [ "$(cat "$W/etcd-member-name")" != "$name" ] && ! grep -qx "$name" "$W"/etcd-join/[0-9]* 2>/dev/null; then
+          # The first member carries its node's name before a second one joins (etcd publishes it on start).
+          list=$(members) && printf '%s' "$list" | jq -e --arg n "$(cat "$W/etcd-member-name")" '.members | map(.name) | index($n) != null' >/dev/null && join "$name"
+        fi
         # The kubelet's mirror pods of kubeadm's four static pods (KWOK runs them: Running and Ready).
         have=$(wk -n kube-system get pods -o name 2>/dev/null || true)
         for c in etcd kube-apiserver kube-controller-manager kube-scheduler; do
           printf '%s\n' "$have" | grep -qx "pod/$c-$name" && continue
-          printf '%s\n' "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"$c-$name\", \"namespace\": \"kube-system\", \"labels\": {\"component\": \"$c\", \"tier\": \"control-plane\"}, \"annotations\": {\"kubernetes.io/config.source\": \"file\", \"kubernetes.io/config.mirror\": \"kaas-testbed\"}}, \"spec\": {\"nodeName\": \"$name\", \"hostNetwork\": true, \"priorityClassName\": \"system-node-critical\", \"tolerations\": [{\"operator\": \"Exists\", \"effect\": \"NoExecute\"}], \"containers\": [{\"name\": \"$c\", \"image\": \"registry.k8s.io/$c:$([ $c = etcd ] && echo 3.6.5-0 || echo $K8S_VERSION)\"}]}}" |
+          printf '%s\n' "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"$c-$name\", \"namespace\": \"kube-system\", \"labels\": {\"component\": \"$c\", \"tier\": \"control-plane\"}, \"annotations\": {\"kubernetes.io/config.source\": \"file\", \"kubernetes.io/config.mirror\": \"kaas-testbed\"}}, \"spec\": {\"nodeName\": \"$name\", \"hostNetwork\": true, \"priorityClassName\": \"system-node-critical\", \"tolerations\": [{\"operator\": \"Exists\", \"effect\": \"NoExecute\"}], \"containers\": [{\"name\": \"$c\", \"image\": \"registry.k8s.io/$c:$([ $c = etcd ] && echo 3.6.5-0 || echo $version)\"}]}}" |
             wk apply --server-side --field-manager kaas-testbed-node-sync -f - >/dev/null && echo "$(date -u +%T) mirror pod kube-system/$c-$name"
         done
       fi
@@ -366,8 +494,8 @@ while :; do
   sleep 3
 done
 EOS
-export MGMT_KUBECONFIG WK CNS CLUSTER W BIN K8S_VERSION=$TESTBED_K8S_VERSION
-launch node-sync env MGMT_KUBECONFIG="$MGMT_KUBECONFIG" WK="$WK" W="$W" CNS="$CNS" CLUSTER="$CLUSTER" K8S_VERSION="$TESTBED_K8S_VERSION" PATH="$PATH" bash "$W/node-sync.sh"
+export MGMT_KUBECONFIG WK CNS CLUSTER W BIN K8S_VERSION=$WK8S
+launch node-sync env MGMT_KUBECONFIG="$MGMT_KUBECONFIG" WK="$WK" W="$W" CNS="$CNS" CLUSTER="$CLUSTER" K8S_VERSION="$WK8S" PKI="$PKI" ETCD_MEMBERS="$ETCD_MEMBERS" PATH="$PATH" bash "$W/node-sync.sh"
 launch occm env WK="$WK" W="$W" BIN="$BIN" PATH="$PATH" bash "$W/occm.sh"
 say "node-sync (Nodes from OpenStackMachines) and occm (OCCM from kaas's DaemonSet + cloud-config Secret) running"
 # Envoy Gateway's controller for the envoy-gateway Deployment kaas applies (KWOK only pretends to run its pod).

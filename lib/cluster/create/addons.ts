@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import { addonFlags, addonImages } from '../../plan/addon-table.js';
 import { ciliumStep } from '../../plan/cilium-step.js';
 import { orThrow } from '../../plan/decision.js';
-import type { AddonStep } from '../../plan/addons.js';
+import { CHART_REPOS, type AddonStep } from '../../plan/addons.js';
 import { bundledTemplate } from '../../render/bundled.js';
 import { parseDocuments, stringifyDocuments, type KubeObject } from '../../render/documents.js';
 import { cloudConfigHash, cloudConfigSecretData } from '../../state/cloud-config-rollout.js';
@@ -106,16 +106,19 @@ export async function installAddon(step: AddonStep, ctx: AddonContext, t: AddonT
     }
     case 'cilium-cli': {
       const cilium = await ciliumTarget(step.version, t);
-      const args = [cilium.present ? 'upgrade' : 'install', '--version', cilium.version.replace(/^v/, ''), ...ciliumValues(ctx).flatMap((v) => ['--set', v])];
+      // --repository takes an http(s) chart repository or an oci:// chart reference (cilium-cli v0.14.2 and later).
+      const args = [cilium.present ? 'upgrade' : 'install', '--version', cilium.version.replace(/^v/, ''), ...(step.chart ? ['--repository', step.chart] : []), ...ciliumValues(ctx).flatMap((v) => ['--set', v])];
       await t.runner.run('cilium', args, { env, timeoutMs: 600_000 });
       return `cilium ${cilium.version} ${cilium.present ? 'upgraded' : 'installed'} (cilium CLI)${cilium.later}`;
     }
     case 'helm': {
       const cilium = step.name === 'cilium' ? await ciliumTarget(step.version, t) : undefined;
       const chart = cilium
-        ? { release: 'cilium', repo: 'https://helm.cilium.io', ns: 'kube-system', values: ciliumValues(ctx), version: cilium.version.replace(/^v/, '') }
-        : { release: 'cert-manager', repo: 'https://charts.jetstack.io', ns: 'cert-manager', values: ['crds.enabled=true'], version: step.version };
-      const args = ['upgrade', '--install', chart.release, chart.release, '--repo', chart.repo, '--version', chart.version,
+        ? { release: 'cilium', repo: step.chart ?? CHART_REPOS.cilium, ns: 'kube-system', values: ciliumValues(ctx), version: cilium.version.replace(/^v/, '') }
+        : { release: 'cert-manager', repo: step.chart ?? CHART_REPOS['cert-manager'], ns: 'cert-manager', values: ['crds.enabled=true'], version: step.version };
+      // An oci:// reference names the chart itself; a repository URL is searched for the release's chart name.
+      const source = chart.repo.startsWith('oci://') ? [chart.release, chart.repo] : [chart.release, chart.release, '--repo', chart.repo];
+      const args = ['upgrade', '--install', ...source, '--version', chart.version,
         '--namespace', chart.ns, '--create-namespace', '--kubeconfig', t.kubeconfig, ...chart.values.flatMap((v) => ['--set', v])];
       await t.runner.run('helm', args, { timeoutMs: 600_000 });
       return `${step.name} ${cilium?.version ?? step.version} installed (helm)${cilium?.later ?? ''}`;

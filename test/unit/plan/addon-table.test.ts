@@ -20,8 +20,10 @@ describe('the add-on table', () => {
     ['cilium', 'v1.33.4', 'v1.18.14'],
     ['cilium', 'v1.34.1', 'v1.19.3'],
     ['cilium', 'v1.35.0', 'v1.19.3'],
-    // Past 1.19's tested range (1.32–1.35): the newest release kaas knows, whose compatibility then rests on Kubernetes'.
-    ['cilium', 'v1.36.1', 'v1.19.3'],
+    // 1.36 is past 1.19's tested range (1.32–1.35) and in 1.20's (1.33–1.36).
+    ['cilium', 'v1.36.1', 'v1.20.2'],
+    // Past the newest tested range: the newest release kaas knows, whose compatibility then rests on Kubernetes'.
+    ['cilium', 'v1.37.0', 'v1.20.2'],
     ['calico', 'v1.33.4', 'v3.27.3'],
     ['metrics-server', 'v1.20.0', 'v0.7.2'],
     ['cert-manager', 'v1.33.4', 'v1.17.2'],

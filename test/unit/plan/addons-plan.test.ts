@@ -15,10 +15,18 @@ describe('planAddons: the reasons users read', () => {
     ['cilium through helm', { ...NONE, deploy_occm: true }, { cilium: false, helm: true }, ['CNI: cilium v1.18.14 through helm']],
     ['calico', { ...NONE, deploy_occm: true, use_cilium: false }, { cilium: false, helm: false }, ['CNI: calico v3.27.3 (bundled manifest)']],
     ['cert-manager', { ...NONE, deploy_occm: true, deploy_cert_manager: 'v1.16.0' }, { cilium: true, helm: true }, [
-      'CNI: cilium v1.18.14 through the cilium CLI', 'cert-manager v1.16.0 through helm: the chart is fetched from https://charts.jetstack.io at run time (not bundled; air-gapped sites set deploy_cert_manager: false and install it from their own mirror)']],
+      'CNI: cilium v1.18.14 through the cilium CLI', 'cert-manager v1.16.0 through helm: the chart is fetched from https://charts.jetstack.io at run time (not bundled; air-gapped sites point cert_manager_chart_repo at their mirror)']],
     ['Cinder CSI flags from the add-on table, after the other reasons', { ...NONE, deploy_occm: true, deploy_cindercsi: true, deploy_cert_manager: 'v1.16.0' }, { cilium: true, helm: true }, [
-      'CNI: cilium v1.18.14 through the cilium CLI', 'cert-manager v1.16.0 through helm: the chart is fetched from https://charts.jetstack.io at run time (not bundled; air-gapped sites set deploy_cert_manager: false and install it from their own mirror)',
+      'CNI: cilium v1.18.14 through the cilium CLI', 'cert-manager v1.16.0 through helm: the chart is fetched from https://charts.jetstack.io at run time (not bundled; air-gapped sites point cert_manager_chart_repo at their mirror)',
       'Cinder CSI v1.33.0: controller and node plugins each run only their own service (--provide-*-service, since v1.30.0).']],
+    ['cilium from a mirror (the cilium CLI is told --repository)', { ...NONE, deploy_occm: true, cilium_chart_repo: 'https://charts.mirror.example/cilium' }, { cilium: true, helm: true }, [
+      'CNI: cilium v1.18.14 through the cilium CLI, chart from https://charts.mirror.example/cilium (cilium_chart_repo)']],
+    ['cilium from an OCI reference: the cilium CLI takes it too', { ...NONE, deploy_occm: true, cilium_chart_repo: 'oci://registry.example/cilium/charts/cilium' }, { cilium: true, helm: false }, [
+      'CNI: cilium v1.18.14 through the cilium CLI, chart from oci://registry.example/cilium/charts/cilium (cilium_chart_repo)']],
+    ['cilium from an OCI reference through helm', { ...NONE, deploy_occm: true, cilium_chart_repo: 'oci://registry.example/cilium/charts/cilium' }, { cilium: false, helm: true }, [
+      'CNI: cilium v1.18.14 through helm, chart from oci://registry.example/cilium/charts/cilium (cilium_chart_repo)']],
+    ['cert-manager from a mirror', { ...NONE, deploy_occm: true, use_cilium: false, deploy_cert_manager: 'v1.16.0', cert_manager_chart_repo: 'https://charts.mirror.example/jetstack' }, { cilium: false, helm: true }, [
+      'CNI: calico v3.27.3 (bundled manifest)', 'cert-manager v1.16.0 through helm: the chart is fetched from https://charts.mirror.example/jetstack at run time (not bundled; air-gapped sites point cert_manager_chart_repo at their mirror)']],
     ['an older pinned Cinder CSI', { ...NONE, deploy_occm: true, deploy_cindercsi: 'v1.29.2' }, { cilium: true, helm: false }, [
       'CNI: cilium v1.18.14 through the cilium CLI',
       'Cinder CSI v1.29.2 predates --provide-controller-service/--provide-node-service (v1.30.0): both plugins get the older arguments.']],
@@ -31,7 +39,9 @@ describe('planAddons: the reasons users read', () => {
       message: 'use_cilium needs the cilium CLI or helm on PATH, and neither was found',
       hint: 'install the cilium CLI (https://github.com/cilium/cilium-cli) or helm, or set use_cilium: false for the bundled calico' }],
     ['cert-manager without helm', { deploy_cert_manager: true }, { cilium: true, helm: false }, {
-      message: 'deploy_cert_manager needs helm on PATH and access to https://charts.jetstack.io (cert-manager is not bundled: its CRDs alone are ~1 MB)', hint: 'install helm, or set deploy_cert_manager: false' }],
+      message: 'deploy_cert_manager needs helm on PATH and access to https://charts.jetstack.io (cert_manager_chart_repo; cert-manager is not bundled: its CRDs alone are ~1 MB)', hint: 'install helm, or set deploy_cert_manager: false' }],
+    ['cert-manager from a mirror without helm: the refusal names the mirror', { deploy_cert_manager: true, cert_manager_chart_repo: 'oci://harbor.example/jetstack/charts/cert-manager' }, { cilium: true, helm: false }, {
+      message: 'deploy_cert_manager needs helm on PATH and access to oci://harbor.example/jetstack/charts/cert-manager (cert_manager_chart_repo; cert-manager is not bundled: its CRDs alone are ~1 MB)' }],
     ['calico not bundled', { use_cilium: false, calico_version: 'v3.26.0' }, { cilium: true, helm: true }, {
       message: 'calico v3.26.0 is not bundled', hint: 'bundled calico versions: v3.27.3' }],
     ['a Cinder CSI version that is no release', { deploy_cindercsi: 'latest' }, { cilium: true, helm: false }, {

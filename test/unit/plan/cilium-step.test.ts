@@ -12,6 +12,7 @@ describe('ciliumStep: a live cluster’s cilium moves one minor per run, the res
     ['one minor', 'v1.18.14', 'v1.19.3', 'v1.19.3', []],
     ['built by the older kaas (1.17.6) → 1.19.3: 1.18.14 now, 1.19.3 next run', 'v1.17.6', 'v1.19.3', 'v1.18.14', ['v1.19.3']],
     ['adopted from SCS with 1.16 → 1.19.3: 1.17.6 now', '1.16.4', 'v1.19.3', 'v1.17.6', ['v1.18.14', 'v1.19.3']],
+    ['on Kubernetes 1.36 (1.20.2) from 1.18.10, installed by hand: 1.19.3 now, 1.20.2 next run', 'v1.18.10', 'v1.20.2', 'v1.19.3', ['v1.20.2']],
     ['one minor down (tested rollback)', 'v1.19.3', 'v1.18.14', 'v1.18.14', []],
   ])('%s', (_n, running, target, now, later) => {
     const d = ciliumStep(running, target);
@@ -33,7 +34,7 @@ describe('ciliumStep: a live cluster’s cilium moves one minor per run, the res
   });
 
   it('knows the add-on table’s release per minor', () => {
-    expect([...knownCiliumReleases()]).toEqual([[17, 'v1.17.6'], [18, 'v1.18.14'], [19, 'v1.19.3']]);
+    expect([...knownCiliumReleases()]).toEqual([[17, 'v1.17.6'], [18, 'v1.18.14'], [19, 'v1.19.3'], [20, 'v1.20.2']]);
   });
 });
 
@@ -51,14 +52,14 @@ describe('installAddon applies only the next cilium minor on a live cluster (wir
   const KC = '/w/kc';
   const ds = (image: string) => JSON.stringify({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'cilium', namespace: 'kube-system' }, spec: { template: { spec: { containers: [{ name: 'cilium-agent', image }] } } } });
   const ctx = { cluster: 'demo', cloudConf: '', mtu: 0, podCidr: '192.168.0.0/16' };
-  const run = async (image: string, method: 'cilium-cli' | 'helm', tool: FakeCall) => {
+  const run = async (image: string, method: 'cilium-cli' | 'helm', tool: FakeCall, chart?: string) => {
     const fake = fakeTools([
       { tool: 'kubectl', argv: ['--kubeconfig', KC, 'get', 'daemonset', 'cilium', '--namespace', 'kube-system', '-o', 'json'], response: { stdout: ds(image) } },
       tool,
     ]);
     const logger = memoryLogger(false);
     const runner = fakeRunner(fake);
-    const summary = await installAddon({ name: 'cilium', version: 'v1.19.3', method }, ctx, { kubectl: createKubectl(runner, { kubeconfig: KC }, fake.bin('kubectl')), runner, kubeconfig: KC, logger });
+    const summary = await installAddon({ name: 'cilium', version: 'v1.19.3', method, ...(chart ? { chart } : {}) }, ctx, { kubectl: createKubectl(runner, { kubeconfig: KC }, fake.bin('kubectl')), runner, kubeconfig: KC, logger });
     fake.assertDone();
     return { summary, logger };
   };
@@ -67,6 +68,19 @@ describe('installAddon applies only the next cilium minor on a live cluster (wir
     const { summary, logger } = await run('quay.io/cilium/cilium:v1.17.6@sha256:544de3d4', 'cilium-cli', { tool: 'cilium', argv: ['upgrade', '--version', '1.18.14', '--set', 'ipam.mode=kubernetes'], response: { stdout: '' } });
     expect(summary).toBe('cilium v1.18.14 upgraded (cilium CLI); later runs: v1.19.3');
     expect(logger.lines.join('\n')).toContain('cilium stops at v1.18.14 this run (one minor at a time); run create-cluster again to move on to v1.19.3');
+  });
+
+  it('cilium CLI with a mirror (cilium_chart_repo): --repository names it', async () => {
+    const { summary } = await run('quay.io/cilium/cilium:v1.18.10', 'cilium-cli', { tool: 'cilium', argv: ['upgrade', '--version', '1.19.3', '--repository', 'https://charts.mirror.example/cilium', '--set', 'ipam.mode=kubernetes'], response: { stdout: '' } }, 'https://charts.mirror.example/cilium');
+    expect(summary).toBe('cilium v1.19.3 upgraded (cilium CLI)');
+  });
+
+  it('helm with a mirror: --repo names it', async () => {
+    await run('quay.io/cilium/cilium:v1.18.10', 'helm', { tool: 'helm', argv: ['upgrade', '--install', 'cilium', 'cilium', '--repo', 'http://127.0.0.1:18080', '--version', '1.19.3', '--namespace', 'kube-system', '--create-namespace', '--kubeconfig', KC, '--set', 'ipam.mode=kubernetes'], response: { stdout: '' } }, 'http://127.0.0.1:18080');
+  });
+
+  it('helm with an OCI reference: the reference is the chart, no --repo', async () => {
+    await run('quay.io/cilium/cilium:v1.18.10', 'helm', { tool: 'helm', argv: ['upgrade', '--install', 'cilium', 'oci://quay.io/cilium/charts/cilium', '--version', '1.19.3', '--namespace', 'kube-system', '--create-namespace', '--kubeconfig', KC, '--set', 'ipam.mode=kubernetes'], response: { stdout: '' } }, 'oci://quay.io/cilium/charts/cilium');
   });
 
   it('helm: the same step', async () => {

@@ -50,6 +50,8 @@ describe('the published JSON Schema', () => {
     ['a CIDR without a prefix', { node_cidr: '10.8.0.0' }],
     ['an IP that is not one', { dns_nameservers: ['9.9.9'] }],
     ['a quoted boolean', { nginx_use_proxy: 'true' }],
+    ['a chart repository without a scheme', { cilium_chart_repo: 'helm.cilium.io' }],
+    ['a chart repository of another scheme', { clusters: { demo: { cert_manager_chart_repo: 'ftp://x' } } }],
   ])('rejects %s', (_name, doc) => {
     expect(compilePublished()(doc)).toBe(false);
   });
@@ -58,6 +60,7 @@ describe('the published JSON Schema', () => {
     ['legacy names', { USE_OVN_LB_PROVIDER: 'auto', RESTRICT_KUBEAPI: '[ 192.0.2.1, ]' }],
     ['Nova metadata keys', { controller_metadata: { cost_center: '4711', 'Team.Name': 'x' } }],
     ['restrict_kubeapi ["none"]', { restrict_kubeapi: ['none'] }],
+    ['chart mirrors: an OCI reference and an http chart repository', { cilium_chart_repo: 'oci://quay.io/cilium/charts/cilium', clusters: { demo: { cert_manager_chart_repo: 'http://10.0.0.5:8080/jetstack' } } }],
   ])('accepts %s', (_name, doc) => {
     expect(compilePublished()(doc)).toBe(true);
   });

@@ -38,6 +38,14 @@ describe('every kind of validation error names file, position and path', () => {
     ['version without v', 'kubernetes_version: 1.30.2\n', 'kubernetes_version: "1.30.2" is not a version like "v1.34.2" or "v1.34.x"'],
     ['version with .x where not allowed', 'calico_version: v3.27.x\n', 'calico_version: "v3.27.x" is not a version like "v3.27.3"'],
     ['boolOrVersion garbage', 'deploy_nginx_ingress: latest\n', 'deploy_nginx_ingress: "latest" is not true, false or a version like "v1.2.3"'],
+    ['chart repository without a scheme', 'cilium_chart_repo: helm.cilium.io\n', 'env.yaml:1:20: cilium_chart_repo: "helm.cilium.io" has no scheme; write "https://helm.cilium.io" for a Helm chart repository, or an oci:// chart reference (e.g. "oci://registry.example/charts/cilium")'],
+    ['chart repository of another scheme', 'cert_manager_chart_repo: ftp://x\n', 'env.yaml:1:26: cert_manager_chart_repo: "ftp://x" has the scheme ftp://, which helm does not fetch charts over; write a Helm chart repository URL (https://, or http:// on a trusted network) or an oci:// chart reference (e.g. "oci://registry.example/charts/cert-manager")'],
+    ['chart repository of another scheme, in a cluster section', 'clusters:\n  demo:\n    cilium_chart_repo: ftp://mirror.example/charts\n', 'env.yaml:3:24: clusters.demo.cilium_chart_repo: "ftp://mirror.example/charts" has the scheme ftp://'],
+    ['chart repository scheme in upper case', 'cilium_chart_repo: HTTPS://charts.mirror.example\n', 'cilium_chart_repo: "HTTPS://charts.mirror.example": write the scheme in lower case, "https://charts.mirror.example"'],
+    ['chart repository with credentials (masked in the message)', 'cilium_chart_repo: https://user:s3cret@mirror.example/cilium\n', 'cilium_chart_repo: "https://***@mirror.example/cilium" carries credentials'],
+    ['credentials and a wrong scheme: still masked', 'cert_manager_chart_repo: ftp://user:s3cret@mirror.example\n', 'cert_manager_chart_repo: "ftp://***@mirror.example" carries credentials'],
+    ['OCI reference without a chart', 'cilium_chart_repo: oci://quay.io\n', 'cilium_chart_repo: "oci://quay.io" names a registry but no chart; write an oci:// chart reference (e.g. "oci://quay.io/charts/cilium")'],
+    ['chart repository that is no string', 'cert_manager_chart_repo: 8080\n', 'cert_manager_chart_repo: 8080 is not a Helm chart repository URL (https:// or http://) or an OCI chart reference (oci://registry/path/chart)'],
     ['strict boolean: True', 'nginx_use_proxy: True\n', 'nginx_use_proxy: True is not a boolean here; write true (lower case)'],
     ['strict boolean: yes', 'deploy_metrics: yes\n', 'deploy_metrics: "yes" is not a boolean (true or false) (write true)'],
     ['strict boolean: "true "', 'anti_affinity: "true "\n', 'anti_affinity: "true " is not a boolean (true or false) (write true without quotes or spaces)'],
@@ -54,8 +62,18 @@ describe('every kind of validation error names file, position and path', () => {
     expect(problems(text).join('\n') + '\n').toContain(fragment);
   });
 
+  it('a chart source with credentials never shows them in the message', () => {
+    const text = 'cilium_chart_repo: https://user:s3cret@mirror.example/cilium\ncert_manager_chart_repo: ftp://u:s3cret@x\n';
+    expect(problems(text)).toHaveLength(2);
+    expect(problems(text).join('\n')).not.toContain('s3cret');
+  });
+
   it('accepts what the messages recommend', () => {
     expect(problems('nginx_use_proxy: true\nUSE_OVN_LB_PROVIDER: auto\nuse_ovn_lb_provider: auto\nrestrict_kubeapi: [none]\n')).toEqual([]);
+  });
+
+  it.each(['https://helm.cilium.io', 'http://10.0.0.5:8080/charts/', 'oci://quay.io/cilium/charts/cilium', 'oci://harbor.example:5000/jetstack/charts/cert-manager'])('accepts the chart source %s', (repo) => {
+    expect(problems(`cilium_chart_repo: ${repo}\nclusters:\n  demo:\n    cert_manager_chart_repo: ${repo}\n`)).toEqual([]);
   });
 
   it('collects every problem at once, in file order', () => {
