@@ -50,11 +50,13 @@ export function valueSchema(type: SettingType): JsonSchema {
   }
 }
 
+// An http(s) URL with a host; a registry mirror endpoint and a Helm chart repository are written so.
+const HTTP_URL = 'https?://[^/?#\\s]+[^?#\\s]*';
 // A Helm chart repository (index.yaml) over http(s), or an OCI chart reference.
-const CHART_REPO = '^(https?://[^/?#\\s]+[^?#\\s]*|oci://[^/?#\\s]+/[^?#\\s]+)$';
+const CHART_REPO = `^(${HTTP_URL}|oci://[^/?#\\s]+/[^?#\\s]+)$`;
 
 // One registry_mirrors entry (kaas checks the rest, with reasons: ./registry-mirrors.ts).
-const URL_PATTERN = '^https?://[^/?#\\s]+[^?#\\s]*$';
+const URL_PATTERN = `^${HTTP_URL}$`;
 const REGISTRY_MIRROR = {
   type: 'object',
   additionalProperties: false,
