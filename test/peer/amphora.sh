@@ -3,7 +3,13 @@
 # o-hm0 on br-int, octavia-health-manager on o-hm0, the certificates, an amphora image and flavor.
 #
 # PEER_AMPHORA=1 (default 0; needs PEER_DATAPATH=1 and OCTAVIA_WORKER=1). Without it nothing here runs and
-# the worker keeps its no-op drivers. What is made, the way octavia 11.0.0's devstack/plugin.sh does it
+# the worker keeps its no-op drivers.
+# PEER_AMPHORA=region: the same real amphora controller, but only for region RegionAmphora: a third Octavia
+# API (octavia-api-amphora :9878, provider "amphora" only) on the same database casts to its own worker
+# (octavia-worker-amphora, real drivers) over a RabbitMQ virtual host of its own ("amphora"), so load
+# balancers made through RegionAmphora are real amphorae and those made through RegionOne and RegionNoOvn
+# stay on the no-op worker (a cloud with two regions; the testbed's npm test runs its amphora PROXY row so,
+# without booting an amphora for every kube-API load balancer of its other scenarios). What is made, the way octavia 11.0.0's devstack/plugin.sh does it
 # (build_mgmt_network, create_mgmt_network_interface, octavia_configure):
 #   neutron (project "service", as the octavia user): lb-mgmt-net + lb-mgmt-subnet ($AMP_MGMT_CIDR),
 #     security groups lb-mgmt-sec-grp (amphorae: TCP 9443 and ICMP from the subnet) and
@@ -25,14 +31,20 @@
 # launch/running/wait_queue/quiet/say/die, octavia_worker, and datapath.sh's dp_vsctl.
 
 PEER_AMPHORA=${PEER_AMPHORA:-$(recorded PEER_AMPHORA)}; PEER_AMPHORA=${PEER_AMPHORA:-0}
-case $PEER_AMPHORA in 0|1) ;; *) die "PEER_AMPHORA=$PEER_AMPHORA: use 0 or 1";; esac
-if [ "$PEER_AMPHORA" = 1 ]; then
-  [ "$PEER_DATAPATH" = 1 ] || die "PEER_AMPHORA=1 needs PEER_DATAPATH=1 (amphorae are reached through OVN); set PEER_DATAPATH=1 NOVA=1, or PEER_AMPHORA=0"
-  [ "$OCTAVIA_WORKER" = 1 ] || die "PEER_AMPHORA=1 needs OCTAVIA_WORKER=1 (the worker is what drives amphorae); set OCTAVIA_WORKER=1, or PEER_AMPHORA=0"
+case $PEER_AMPHORA in 0|1|region) ;; *) die "PEER_AMPHORA=$PEER_AMPHORA: use 0, 1 or region";; esac
+if [ "$PEER_AMPHORA" != 0 ]; then
+  [ "$PEER_DATAPATH" = 1 ] || die "PEER_AMPHORA=$PEER_AMPHORA needs PEER_DATAPATH=1 (amphorae are reached through OVN); set PEER_DATAPATH=1 NOVA=1, or PEER_AMPHORA=0"
+  [ "$OCTAVIA_WORKER" = 1 ] || die "PEER_AMPHORA=$PEER_AMPHORA needs OCTAVIA_WORKER=1 (the worker is what drives amphorae); set OCTAVIA_WORKER=1, or PEER_AMPHORA=0"
   # Recorded only when on. The one place the switch is read: the Nova side, amphora-nova.sh, uses it as set here.
-  [[ "$SWITCHES" == *PEER_AMPHORA=1* ]] || SWITCHES="$SWITCHES
-PEER_AMPHORA=1"
+  [[ "$SWITCHES" == *PEER_AMPHORA=* ]] || SWITCHES="$SWITCHES
+PEER_AMPHORA=$PEER_AMPHORA"
 fi
+AMP_REGION=RegionAmphora        # PEER_AMPHORA=region: the region whose load balancers are real amphorae
+AMP_API_PORT=9878               # its Octavia API (octavia-api-amphora)
+AMP_VHOST=amphora               # its RabbitMQ virtual host: the API's casts reach only the real worker
+# The real worker: RegionOne's own with PEER_AMPHORA=1, a second one beside the no-op worker with region.
+AMP_WORKER=$([ "$PEER_AMPHORA" = region ] && echo octavia-worker-amphora || echo octavia-worker)
+AMP_RABBIT_URL="rabbit://guest:guest@$HOST:$RABBIT_PORT/$([ "$PEER_AMPHORA" = region ] && echo "$AMP_VHOST" || true)"
 AMP_MGMT_CIDR=192.168.0.0/24   # lb-mgmt-subnet (devstack's OCTAVIA_MGMT_SUBNET)
 AMP_HM_PORT=5555               # octavia-health-manager's UDP port (devstack's OCTAVIA_HM_LISTEN_PORT)
 AMP_CERTS="$DIR/octavia/certs"
@@ -99,7 +111,10 @@ amp_config() { # octavia-amphora.conf: the worker's real drivers (option names: 
   # octavia/common/config.py and certificates/common/local.py)
   local ip; ip=$(amp_json hm_port_ip)
   ( umask 077; cat > "$AMP_CONF" <<EOF
-# PEER_AMPHORA=1 (test/peer/amphora.sh): read after octavia-worker.conf, whose no-op drivers it replaces.
+# PEER_AMPHORA=$PEER_AMPHORA (test/peer/amphora.sh): read after octavia-worker.conf, whose no-op drivers it replaces.
+[DEFAULT]
+# The bus the real worker listens on ($([ "$PEER_AMPHORA" = region ] && echo "virtual host $AMP_VHOST: only octavia-api-amphora casts there" || echo "RegionOne's"))
+transport_url = $AMP_RABBIT_URL
 [controller_worker]
 amphora_driver = amphora_haproxy_rest_driver
 compute_driver = compute_nova_driver
@@ -180,7 +195,7 @@ amp_start() { # after neutron, glance and nova are up: the objects, o-hm0, the w
   amp_plug_hm0
   amp_config
   ip=$(amp_json hm_port_ip)
-  octavia_worker --config-file "$AMP_CONF"
+  octavia_worker "$AMP_WORKER" 1 --config-file "$AMP_CONF"
   # The health manager runs failovers itself (amphorav2 without a jobboard), so it reads the worker's files.
   launch octavia-health-manager "$LOG/octavia-health-manager.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
     OS_PEER_OCTAVIA_FULL_GRAPH=1 octavia-health-manager --config-file "$DIR/octavia/octavia.conf" --config-file "$DIR/octavia/octavia-worker.conf" \
@@ -188,7 +203,8 @@ amp_start() { # after neutron, glance and nova are up: the objects, o-hm0, the w
   SERVICE_PASSWORD="$SERVICE_PASSWORD" quiet env KEYSTONE="http://$HOST:$KEYSTONE_PORT/v3" \
     NEUTRON="http://$HOST:$NEUTRON_PORT/v2.0" "$PY" "$HERE/amphora_resources.py" wait-port "$DIR/octavia/amphora.json" \
     || die "the controller port o-hm0 ($(amp_json hm_port_id)) did not go ACTIVE in neutron (logs: $LOG/ovn-controller.log, $LOG/setup.log)"
-  wait_queue octavia-worker octavia_provisioning_v2 120 "$LOG/octavia-worker.log"
+  wait_queue "$AMP_WORKER" octavia_provisioning_v2 120 "$LOG/$AMP_WORKER.log" "$([ "$PEER_AMPHORA" = region ] && echo "$AMP_VHOST" || echo /)"
+  [ "$PEER_AMPHORA" = region ] && wait_http octavia-api-amphora "http://$HOST:$AMP_API_PORT/" 180 "$LOG/octavia-amphora-uwsgi.log"
   for i in $(seq 1 240); do
     ss -Hunl "src $ip sport = :$AMP_HM_PORT" | grep -q . && break
     running octavia-health-manager || { tail -30 "$LOG/octavia-health-manager.log" >&2; die "octavia-health-manager exited during start-up (log: $LOG/octavia-health-manager.log)"; }
@@ -196,7 +212,23 @@ amp_start() { # after neutron, glance and nova are up: the objects, o-hm0, the w
   done
   ss -Hunl "src $ip sport = :$AMP_HM_PORT" | grep -q . \
     || die "octavia-health-manager does not listen on $ip:$AMP_HM_PORT (log: $LOG/octavia-health-manager.log)"
-  say "amphora controller up: o-hm0 $ip (port ACTIVE), octavia-worker (real drivers), octavia-health-manager on udp $ip:$AMP_HM_PORT"
+  say "amphora controller up: o-hm0 $ip (port ACTIVE), $AMP_WORKER (real drivers$([ "$PEER_AMPHORA" = region ] && echo ", for $AMP_REGION: octavia-api-amphora :$AMP_API_PORT, RabbitMQ vhost $AMP_VHOST" || true)), octavia-health-manager on udp $ip:$AMP_HM_PORT"
+}
+
+amp_rabbit_definitions() { # PEER_AMPHORA=region: RabbitMQ's boot definitions, "/" and the real worker's vhost
+  # (rabbitmq.conf load_definitions, imported at every boot, idempotent). They name guest too: a broker that
+  # imports definitions does not rely on its first-boot default user.
+  "$PY" - "$AMP_VHOST" > "$DIR/rabbitmq/definitions.json" <<'PYEOF'
+import base64, hashlib, json, os, sys
+salt = os.urandom(4)  # rabbit_password_hashing_sha256: base64(salt + sha256(salt + password))
+h = base64.b64encode(salt + hashlib.sha256(salt + b"guest").digest()).decode()
+vhosts = ["/", sys.argv[1]]
+print(json.dumps({
+    "users": [{"name": "guest", "password_hash": h, "hashing_algorithm": "rabbit_password_hashing_sha256", "tags": ["administrator"]}],
+    "vhosts": [{"name": v} for v in vhosts],
+    "permissions": [{"user": "guest", "vhost": v, "configure": ".*", "write": ".*", "read": ".*"} for v in vhosts]}))
+PYEOF
+  echo "load_definitions = $DIR/rabbitmq/definitions.json"
 }
 
 amp_env() { # lines for peer.env
@@ -207,4 +239,6 @@ OS_PEER_AMP_HM_IP=$(amp_json hm_port_ip)
 OS_PEER_AMP_IMAGE_ID=$(amp_json image_id)
 OS_PEER_AMP_FLAVOR_ID=$(amp_json flavor_id)
 EOF
+  [ "$PEER_AMPHORA" = region ] && printf 'OS_PEER_AMP_REGION=%s\nOS_PEER_OCTAVIA_AMPHORA_URL=http://%s:%s\n' "$AMP_REGION" "$HOST" "$AMP_API_PORT"
+  return 0
 }

@@ -10,6 +10,8 @@
 #   octavia-api  :9876   Octavia API under uwsgi, sqlite, providers "amphora" and "ovn"
 #   octavia-api-noovn :9877  a second Octavia API on the same database offering only "amphora";
 #                        it is the load-balancer endpoint of region RegionNoOvn (a cloud without OVN)
+#   octavia-api-amphora :9878  (PEER_AMPHORA=region only) a third one, "amphora" only, for region
+#                        RegionAmphora, casting to octavia-worker-amphora (real drivers; amphora.sh)
 #   octavia-driver-agent Octavia provider status agent (needed by the ovn provider)
 #   octavia-worker       Octavia controller worker for the amphora provider (amphorav2 flows, no
 #                        jobboard) with the no-op amphora/compute/network drivers: amphora load
@@ -32,7 +34,8 @@
 #                        neutron sends nova its port events (a floating IP shows in the addresses)
 #
 # Regions in the catalog: RegionOne (everything), RegionNoOvn (octavia-api-noovn + neutron) and
-# RegionBare (no endpoints at all: every service is "missing from the catalog").
+# RegionBare (no endpoints at all: every service is "missing from the catalog"); with PEER_AMPHORA=region
+# also RegionAmphora (octavia-api-amphora + neutron: its load balancers are real amphorae).
 #
 # Switches (environment, 0 or 1; default: everything on). A value not given in the environment is
 # the one DIR last ran with (DIR/switches), so "start.sh DIR" after "stop.sh DIR SERVICE" keeps the
@@ -69,6 +72,10 @@
 #                     Octavia's amphora agent in a systemd-nspawn container in its network namespace,
 #                     with the files of Octavia's user data. Proof: prove-amphora-vm.sh. Docs:
 #                     docs/development/amphora-vm.md.
+#   PEER_AMPHORA=region  the same, for region RegionAmphora only (amphora.sh): octavia-api-amphora :9878
+#                     (provider "amphora") casts over RabbitMQ vhost "amphora" to octavia-worker-amphora
+#                     (real drivers); RegionOne's and RegionNoOvn's amphora LBs stay on the no-op worker.
+#                     clouds.yaml gets "peer-demo-appcred-amphora" (the application credential there).
 # Other settings (also recorded in DIR/switches):
 #   PEER_EXTERNAL_CIDR     subnet of the external network "public" (default 172.24.4.0/24; the
 #                          gateway is its first host). Fixed when DIR's cloud is first made.
@@ -213,7 +220,7 @@ PACKAGES="python3-keystone python3-octavia python3-ovn-octavia-provider python3-
 [ "$RABBIT" = 1 ] && PACKAGES="$PACKAGES rabbitmq-server"
 [ "$NOVA" = 1 ] && PACKAGES="$PACKAGES python3-nova python3-glance python3-placement"
 [ "$PEER_DATAPATH" = 1 ] && PACKAGES="$PACKAGES $DP_PACKAGES"
-[ "$PEER_AMPHORA" = 1 ] && PACKAGES="$PACKAGES $AMPVM_PACKAGES"
+[ "$PEER_AMPHORA" != 0 ] && PACKAGES="$PACKAGES $AMPVM_PACKAGES"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
@@ -234,7 +241,7 @@ if [ -n "$missing" ]; then
   say "packages installed (apt-get update + install; log: $DIR/apt.log)"
 fi
 [ "$PEER_DATAPATH" = 1 ] && [ "$PEER_OVN_PROVIDER" = fixed ] && dp_provider_install
-[ "$PEER_AMPHORA" = 1 ] && ampvm_install
+[ "$PEER_AMPHORA" != 0 ] && ampvm_install
 # PEER_INSTALL_ONLY=1: only make sure the packages are there (the testbed's build step, run where the
 # Debian registry is reachable, before the peer starts inside a namespace without network).
 if [ -n "${PEER_INSTALL_ONLY:-}" ]; then say "packages present:$(printf ' %s' $PACKAGES | wc -w) (PEER_INSTALL_ONLY: nothing started)"; exit 0; fi
@@ -254,10 +261,10 @@ launch() { # name logfile cmd...
   record "$name" $!
   STARTED="$STARTED $name"
 }
-wait_queue() { # name queue timeout_s logfile: until a consumer has declared the RabbitMQ queue
-  local i
+wait_queue() { # name queue timeout_s logfile [vhost, default /]: until a consumer has declared the RabbitMQ queue
+  local i vhost=${5:-/}
   for ((i = 0; i < $3 * 2; i++)); do
-    "$PY" - "amqp://guest:guest@$HOST:$RABBIT_PORT//" "$2" <<'EOF' 2>/dev/null && return 0
+    "$PY" - "amqp://guest:guest@$HOST:$RABBIT_PORT/$vhost" "$2" <<'EOF' 2>/dev/null && return 0
 import sys, kombu
 with kombu.Connection(sys.argv[1], connect_timeout=2) as c:
     c.default_channel.queue_declare(queue=sys.argv[2], passive=True)
@@ -292,6 +299,7 @@ SERVICE_PORTS="keystone:$KEYSTONE_PORT octavia-api:$OCTAVIA_PORT octavia-api-noo
 [ "$NEUTRON" = 1 ] && SERVICE_PORTS="$SERVICE_PORTS neutron-server:$NEUTRON_PORT ovn-sb:$OVN_SB_PORT"
 [ "$RABBIT" = 1 ] && SERVICE_PORTS="$SERVICE_PORTS epmd:$EPMD_PORT rabbitmq:$RABBIT_PORT rabbitmq:$RABBIT_DIST_PORT"
 [ "$NOVA" = 1 ] && SERVICE_PORTS="$SERVICE_PORTS glance-api:$GLANCE_PORT placement-api:$PLACEMENT_PORT nova-api:$NOVA_PORT"
+[ "$PEER_AMPHORA" = region ] && SERVICE_PORTS="$SERVICE_PORTS octavia-api-amphora:$AMP_API_PORT"
 for pair in $SERVICE_PORTS; do
   running "${pair%%:*}" || port_free "${pair##*:}" || die "port ${pair##*:} is in use by a process this script did not start"
 done
@@ -440,7 +448,7 @@ def _after_import(name, patch):
     sys.meta_path.insert(0, Finder())
 
 
-# Only where the worker runs the real amphora drivers (PEER_AMPHORA=1: octavia-worker and the health manager
+# Only where the worker runs the real amphora drivers (PEER_AMPHORA=1 or region: that worker and the health manager
 # get OS_PEER_OCTAVIA_FULL_GRAPH=1). The no-op peer keeps 11.0.0's behaviour (its one-call LBs' children stay
 # PENDING_CREATE, which the no-op tests accept) until a CI-shaped run has been made with the fix.
 if os.environ.get("OS_PEER_OCTAVIA_FULL_GRAPH") == "1":
@@ -483,14 +491,14 @@ username = $2
 password = $SERVICE_PASSWORD
 EOF
 }
-octavia_conf() { # port logfile providers
+octavia_conf() { # port logfile providers [transport url, default RegionOne's bus]
   cat <<EOF
 [DEFAULT]
 log_dir = $LOG
 log_file = $2
 $(if [ "$OCTAVIA_WORKER" = 1 ]; then
   echo "# The amphora provider casts to octavia-worker (no-op drivers) over the peer's RabbitMQ."
-  echo "transport_url = $RABBIT_URL"
+  echo "transport_url = ${4:-$RABBIT_URL}"
 else
   echo "# No message bus (OCTAVIA_WORKER=0): the amphora provider's casts to octavia-worker go nowhere,"
   echo "# so amphora load balancers stay PENDING_CREATE. The ovn provider needs no bus (ACTIVE/ONLINE)."
@@ -525,6 +533,8 @@ OVN="ovn:'Octavia OVN driver.'"
 octavia_conf "$OCTAVIA_PORT" octavia-api.log "$AMPHORA$([ "$OVN_PROVIDER" = 1 ] && echo ",$OVN")" > "$DIR/octavia/octavia.conf"
 # The API of region RegionNoOvn (a cloud without OVN): same database, worker and bus, amphora only.
 octavia_conf "$OCTAVIA_NOOVN_PORT" octavia-api-noovn.log "$AMPHORA" > "$DIR/octavia/octavia-noovn.conf"
+# PEER_AMPHORA=region: the API of region RegionAmphora, amphora only, whose casts go to the real worker's vhost.
+[ "$PEER_AMPHORA" = region ] && octavia_conf "$AMP_API_PORT" octavia-api-amphora.log "$AMPHORA" "$AMP_RABBIT_URL" > "$DIR/octavia/octavia-amphora-api.conf"
 
 if [ "$OCTAVIA_WORKER" = 1 ]; then
   # octavia-worker reads octavia.conf and then this file. Zed's "amphora" provider is the
@@ -597,6 +607,7 @@ listeners.tcp.default = $HOST:$RABBIT_PORT
 disk_free_limit.absolute = 50MB
 log.file = $LOG/rabbitmq.log
 log.console = false
+$([ "$PEER_AMPHORA" = region ] && amp_rabbit_definitions || true)
 EOF
 fi
 
@@ -899,7 +910,7 @@ if [ "$PEER_DATAPATH" = 1 ]; then
   OCTAVIA_DP_ARGS=(--config-file "$DIR/octavia/octavia-datapath.conf")
   NOVA_DP_ARGS=(--config-file "$DIR/nova/nova-datapath.conf")
   NOVA_COMPUTE_ENV=(env PYTHONPATH="$DIR/nova/plugin" OVS_RUNDIR="$DIR/ovs" OS_PEER_VM_NETNS_DIR="$DIR/vm-netns")
-  [ "$PEER_AMPHORA" = 1 ] && { ampvm_config; NOVA_COMPUTE_ENV+=(OS_PEER_AMPHORA_DIR="$DIR/amphora"); }
+  [ "$PEER_AMPHORA" != 0 ] && { ampvm_config; NOVA_COMPUTE_ENV+=(OS_PEER_AMPHORA_DIR="$DIR/amphora"); }
   outer=$(dp_outer_mount_ns)
   if [ -n "$outer" ]; then NOVA_COMPUTE_ENV=(nsenter --mount="$outer" "${NOVA_COMPUTE_ENV[@]}"); fi
 fi
@@ -1132,6 +1143,9 @@ launch octavia-api "$LOG/octavia-uwsgi.log" env "${OCTAVIA_ENV[@]}" uwsgi "${UWS
 launch octavia-api-noovn "$LOG/octavia-noovn-uwsgi.log" env "${OCTAVIA_ENV[@]}" uwsgi "${UWSGI_COMMON[@]}" --processes 1 \
   --http-socket "$HOST:$OCTAVIA_NOOVN_PORT" --wsgi-file /usr/bin/octavia-wsgi \
   --pyargv "--config-file $DIR/octavia/octavia-noovn.conf" --chdir "$DIR/octavia"
+[ "$PEER_AMPHORA" = region ] && launch octavia-api-amphora "$LOG/octavia-amphora-uwsgi.log" env "${OCTAVIA_ENV[@]}" uwsgi "${UWSGI_COMMON[@]}" --processes 1 \
+  --http-socket "$HOST:$AMP_API_PORT" --wsgi-file /usr/bin/octavia-wsgi \
+  --pyargv "--config-file $DIR/octavia/octavia-amphora-api.conf" --chdir "$DIR/octavia"
 
 if [ "$NOVA" = 1 ]; then
   launch glance-api "$LOG/glance-api.out" "$PY" -c \
@@ -1146,14 +1160,15 @@ if [ "$NOVA" = 1 ]; then
     --wsgi-file "$DIR/nova/nova-api-wsgi.py" --chdir "$DIR/nova"
 fi
 
-octavia_worker() { # [more --config-file args]
-  launch octavia-worker "$LOG/octavia-worker.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
-    OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" OS_PEER_OCTAVIA_FULL_GRAPH="$PEER_AMPHORA" \
+octavia_worker() { # name full-graph(0|1) [more --config-file args]: its log is LOG/<name>.log
+  local name=$1 full=$2; shift 2
+  launch "$name" "$LOG/$name.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
+    OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" OS_PEER_OCTAVIA_FULL_GRAPH="$full" \
     octavia-worker --config-file "$DIR/octavia/octavia.conf" \
-    --config-file "$DIR/octavia/octavia-worker.conf" "$@"
+    --config-file "$DIR/octavia/octavia-worker.conf" "$@" --log-file "$LOG/$name.log"
 }
 # With PEER_AMPHORA=1 the worker starts later (amp_start): its config needs the lb-mgmt network's ids.
-if [ "$OCTAVIA_WORKER" = 1 ] && [ "$PEER_AMPHORA" != 1 ]; then octavia_worker; fi
+if [ "$OCTAVIA_WORKER" = 1 ] && [ "$PEER_AMPHORA" != 1 ]; then octavia_worker octavia-worker 0; fi
 
 if [ "$NEUTRON" = 1 ]; then
   launch neutron-server "$LOG/neutron-server.out" env PYTHONPATH="$DIR/lib" OS_PEER_SQLITE=retry "$PY" -c \
@@ -1181,7 +1196,8 @@ MARK_EXT=$(echo "$IDENTITY_MARK" | sed -n 's/.*ext=\([^ ]*\).*/\1/p'); MARK_EXT=
 if [ -n "$IDENTITY_MARK" ] && has neutron && [ "$MARK_EXT" != "$PEER_EXTERNAL_CIDR" ]; then
   die "the external network of the peer in $DIR has subnet $MARK_EXT, not PEER_EXTERNAL_CIDR=$PEER_EXTERNAL_CIDR: use another DIR, or stop.sh $DIR and delete it for a fresh cloud"
 fi
-if [ -z "$IDENTITY_MARK" ] || { [ "$NEUTRON" = 1 ] && ! has neutron; } || { [ "$NOVA" = 1 ] && ! has nova; }; then
+if [ -z "$IDENTITY_MARK" ] || { [ "$NEUTRON" = 1 ] && ! has neutron; } || { [ "$NOVA" = 1 ] && ! has nova; } \
+   || { [ "$PEER_AMPHORA" = region ] && ! has ampregion; }; then
   # Runs in the background: nova's services may start once their users exist (USERS_READY),
   # while this goes on to wait for neutron and create the networks.
   rm -f "$DIR/.identity-users"
@@ -1189,6 +1205,7 @@ if [ -z "$IDENTITY_MARK" ] || { [ "$NEUTRON" = 1 ] && ! has neutron; } || { [ "$
     APPCRED_SECRET="$APPCRED_SECRET" SERVICE_PASSWORD="$SERVICE_PASSWORD" \
     KEYSTONE="http://$HOST:$KEYSTONE_PORT" OCTAVIA="http://$HOST:$OCTAVIA_PORT" \
     OCTAVIA_NOOVN="http://$HOST:$OCTAVIA_NOOVN_PORT" EXTERNAL_CIDR="$PEER_EXTERNAL_CIDR" \
+    OCTAVIA_AMP="$([ "$PEER_AMPHORA" = region ] && echo "http://$HOST:$AMP_API_PORT" || true)" AMP_REGION="$AMP_REGION" \
     NEUTRON_URL="$([ "$NEUTRON" = 1 ] && echo "http://$HOST:$NEUTRON_PORT")" REGION="$REGION" \
     NOVA_URL="$([ "$NOVA" = 1 ] && echo "http://$HOST:$NOVA_PORT/v2.1")" \
     GLANCE_URL="http://$HOST:$GLANCE_PORT" PLACEMENT_URL="http://$HOST:$PLACEMENT_PORT" \
@@ -1234,13 +1251,16 @@ for name in svc_users:
                {"name": name, "domain_id": "default", "password": E["SERVICE_PASSWORD"]})
     grant(service["id"], u["id"], roles["admin"])
 # RegionNoOvn: a cloud without OVN (octavia-api-noovn, neutron); RegionBare: no endpoints at all.
-for region in ("RegionNoOvn", "RegionBare"):
+# PEER_AMPHORA=region: RegionAmphora (octavia-api-amphora, whose LBs are real amphorae; neutron).
+amp_region = [E["AMP_REGION"]] if E["OCTAVIA_AMP"] else []
+for region in ["RegionNoOvn", "RegionBare"] + amp_region:
     if requests.get(f"{K}/regions/{region}", headers=H).status_code == 404:
         requests.post(f"{K}/regions", json={"region": {"id": region}}, headers=H).raise_for_status()
 catalog = [("octavia", "load-balancer", E["OCTAVIA"], E["REGION"]),
            ("octavia", "load-balancer", E["OCTAVIA_NOOVN"], "RegionNoOvn")]
+catalog += [("octavia", "load-balancer", E["OCTAVIA_AMP"], r) for r in amp_region]
 if E["NEUTRON_URL"]:
-    catalog += [("neutron", "network", E["NEUTRON_URL"], r) for r in (E["REGION"], "RegionNoOvn")]
+    catalog += [("neutron", "network", E["NEUTRON_URL"], r) for r in [E["REGION"], "RegionNoOvn"] + amp_region]
 if E["NOVA_URL"]:
     catalog += [("nova", "compute", E["NOVA_URL"], E["REGION"]), ("glance", "image", E["GLANCE_URL"], E["REGION"]),
                 ("placement", "placement", E["PLACEMENT_URL"], E["REGION"])]
@@ -1334,9 +1354,9 @@ fi
 
 if [ -n "$IDENTITY_JOB" ]; then
   wait "$IDENTITY_JOB" || die "creating the identity data failed (log: $LOG/setup.log)"
-  n=$NEUTRON; has neutron && n=1; v=$NOVA; has nova && v=1
+  n=$NEUTRON; has neutron && n=1; v=$NOVA; has nova && v=1; a=0; { has ampregion || [ "$PEER_AMPHORA" = region ]; } && a=1
   echo "kaas-v1 neutron=$n" > "$DIR/.identity-ready"
-  echo "nova=$v ext=$PEER_EXTERNAL_CIDR" > "$DIR/.identity-extra"
+  echo "nova=$v ext=$PEER_EXTERNAL_CIDR ampregion=$a" > "$DIR/.identity-extra"
   say "identity data created"
 fi
 
@@ -1438,7 +1458,7 @@ EOF
     say "flavor peer.tiny and image peer-image created"
   fi
 fi
-[ "$PEER_AMPHORA" = 1 ] && amp_start
+[ "$PEER_AMPHORA" != 0 ] && amp_start
 
 # ---------------------------------------------------------------- clouds.yaml and peer.env
 j() { "$PY" -c "import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ''))" "$DIR/identity.json" "$1"; }
@@ -1483,6 +1503,18 @@ EOF
     region_name: RegionNoOvn
     interface: public
     identity_api_version: 3
+$([ "$PEER_AMPHORA" = region ] && cat <<EOA
+  peer-demo-appcred-amphora:
+    auth_type: v3applicationcredential
+    auth:
+      auth_url: $AUTH_URL
+      application_credential_id: $APPCRED_ID
+      application_credential_secret: $APPCRED_SECRET
+    region_name: $AMP_REGION
+    interface: public
+    identity_api_version: 3
+EOA
+)
   peer-demo-appcred-name:
     auth_type: v3applicationcredential
     auth:
@@ -1533,7 +1565,7 @@ OS_PEER_DATAPATH=1
 OS_PEER_OVN_PROVIDER_VERSION=$([ "$PEER_OVN_PROVIDER" = fixed ] && echo "$DP_PROVIDER_VERSION" || dpkg-query -W -f='${Version}' python3-ovn-octavia-provider)
 OS_PEER_VM_NETNS_DIR=$DIR/vm-netns
 EOF
-[ "$PEER_AMPHORA" = 1 ] && amp_env >> "$DIR/peer.env.tmp.$$"
+[ "$PEER_AMPHORA" != 0 ] && amp_env >> "$DIR/peer.env.tmp.$$"
 chmod 600 "$DIR/peer.env.tmp.$$" && mv -f "$DIR/peer.env.tmp.$$" "$DIR/peer.env"
 
 # A last check that both kinds of credentials work against keystone.

@@ -113,8 +113,8 @@ export function proxyMismatchTests(ctx: () => RowContext): void {
 export const AMPHORA_CONTROL: Row = { variant: 'amphora without a monitor (control)', sets: { use_ovn_lb_provider: 'false', nginx_use_proxy: 'false' }, provider: 'amphora', proxy: false, etp: 'Local', monitor: 'none', hostname: false };
 
 /** Registers the control row's describe block; `tb`/`dp` are filled by edge-datapath's beforeAll. */
-export function amphoraControlRow(tbOf: () => Testbed, dpOf: () => DataPath): void {
-  const row = AMPHORA_CONTROL;
+export function amphoraControlRow(tbOf: () => Testbed, dpOf: () => DataPath, extraSets: Record<string, string> = {}): void {
+  const row = { ...AMPHORA_CONTROL, sets: { ...AMPHORA_CONTROL.sets, ...extraSets } };
   describe(`data path of row ${row.variant} on a real amphora: requests from the internet client to the floating IP`, () => {
     let tb: Testbed;
     let dp: DataPath;

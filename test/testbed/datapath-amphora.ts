@@ -94,8 +94,12 @@ function podCidr(tb: Testbed): string {
   return env.CLUSTER_CIDR;
 }
 
-/** Registers the row's describe block; `tb`/`dp` are filled by edge-datapath's beforeAll. */
-export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath): void {
+/**
+ * Registers the row's describe block; `tb`/`dp` are filled by edge-datapath's beforeAll. `opts.sets` is added
+ * to the row's settings (the cloud of region RegionAmphora on a testbed with AMPHORA=region); `opts.extras`
+ * false leaves out the amphora-proxy row's hairpin, PROXY mismatch and check-lb.
+ */
+export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath, opts: { sets?: Record<string, string>; extras?: boolean } = {}): void {
   const monitored = row.monitor !== 'none';
   const byName = row.hostname ? ' and to <fip>.nip.io' : '';
   describe(`data path of row ${row.variant} on a real amphora: requests from the internet client to the floating IP${byName}`, () => {
@@ -111,7 +115,7 @@ export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath):
       tb = tbOf();
       dp = dpOf();
       // The cluster's real pod network (KWOK's addresses, the data path's), which kaas trusts for PROXY headers under ETP Cluster.
-      sets = { ...row.sets, pod_cidr: podCidr(tb) };
+      sets = { ...row.sets, ...opts.sets, pod_cidr: podCidr(tb) };
       await removeIngress(tb);
       const runs = await applyEdge(tb, row.variant, sets, { full: false, command: 'apply-ingress' });
       expect(runs.dry.code).toBe(0);
@@ -185,7 +189,7 @@ export function amphoraRow(row: Row, tbOf: () => Testbed, dpOf: () => DataPath):
       expectAnswers(row, b, w, dp, amp, nodeAddresses(tb));
     });
 
-    if (row.variant !== 'amphora-proxy') return;
+    if (row.variant !== 'amphora-proxy' || opts.extras === false) return;
     // A pod calling the edge (the hairpin), with the hostname kaas has OCCM publish and with the bare IP (datapath-hairpin.ts).
     hairpinTests(() => ({ tb, dp, lb, fip, ampIp: amp.vrrp_ip, sets: sets, controllerNode: () => workers(tb)[1].name }));
     // The PROXY mismatch in both directions on this LB, each restored by kaas (datapath-amphora-failures.ts).

@@ -19,7 +19,11 @@
  * With real amphorae (testbed.env AMPHORA=1: KAAS_TESTBED_AMPHORA=1) also the amphora rows of the table
  * (datapath-amphora.ts: client IP from the PROXY header, pod-less node out by the health manager), the
  * monitors-off control on amphora (datapath-amphora-failures.ts) and the kube-API load balancer with
- * restrict_kubeapi on real traffic (datapath-kubeapi.ts).
+ * restrict_kubeapi on real traffic (datapath-kubeapi.ts). With AMPHORA=region (KAAS_TESTBED_AMPHORA=region:
+ * only region RegionAmphora's load balancers are real amphorae, npm test's smoke) the same amphora rows, each
+ * applied with the cloud of that region (testbed.env AMPHORA_CLOUD), and no kube-API row (the kube-API LB is
+ * RegionOne's, no-op). KAAS_DATAPATH_AMPHORA_EXTRAS=0 leaves out the amphora-proxy row's hairpin, PROXY
+ * mismatch and check-lb (the smoke's budget).
  * Selected without the data path, it fails (dataPath throws in beforeAll); it never skips.
  */
 import fs from 'node:fs';
@@ -46,21 +50,25 @@ const SVC = { ns: 'ingress-nginx', name: 'ingress-nginx-controller' };
 const CONTROL: Row = { variant: 'ovn without a monitor (control)', sets: { use_ovn_lb_provider: 'true' }, provider: 'ovn', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false };
 /** kaas's fix for ovn-octavia-provider < 3.1.0 (bug 1997094): OCCM creates each monitor in a call of its own. */
 const SERIAL = '{provider-requires-serial-api-calls: "true"}';
-// Issue 30: on a testbed with real amphorae (testbed.env AMPHORA=1, KAAS_TESTBED_AMPHORA=1) the amphora PROXY
-// row too (datapath-amphora.ts); without them it does not exist here.
-const AMPHORA = readTestbedEnv().AMPHORA === '1';
+// Issue 30: on a testbed with real amphorae (testbed.env AMPHORA=1 or region) the amphora rows too
+// (datapath-amphora.ts); without them they do not exist here.
+const TB_ENV = readTestbedEnv();
+const AMPHORA = TB_ENV.AMPHORA === '1' || TB_ENV.AMPHORA === 'region';
+/** AMPHORA=region: the clouds.yaml entry whose load balancers are real amphorae, set on every amphora row. */
+const AMPHORA_SETS: Record<string, string> = TB_ENV.AMPHORA === 'region' ? { cloud: TB_ENV.AMPHORA_CLOUD ?? 'peer-demo-appcred-amphora' } : {};
+const AMPHORA_EXTRAS = process.env.KAAS_DATAPATH_AMPHORA_EXTRAS !== '0';
 /** Not an ingress row: the workload cluster's own kube-API LB (CAPO's, pinned to amphora) and restrict_kubeapi on it (datapath-kubeapi.ts). */
 const KUBEAPI: Row = { variant: KUBEAPI_ROW, sets: {}, provider: 'amphora', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false };
 // The kube-API first: its create-cluster runs re-apply the environment's add-ons, which each ingress row then replaces with its own.
 // amphora-proxy first of the ingress rows (its PROXY mismatch and check-lb as before), then the other amphora rows of the table.
 const AMPHORA_INGRESS = INGRESS_ROWS.filter((r) => r.provider === 'amphora' && !r.reason).sort((a, b) => Number(b.variant === 'amphora-proxy') - Number(a.variant === 'amphora-proxy'));
-const AMPHORA_ROWS = AMPHORA ? [KUBEAPI, ...AMPHORA_INGRESS, AMPHORA_CONTROL] : [];
+const AMPHORA_ROWS = AMPHORA ? [...(TB_ENV.AMPHORA === '1' ? [KUBEAPI] : []), ...AMPHORA_INGRESS, AMPHORA_CONTROL] : [];
 // The control first, then the amphora row: the ovn rows then leave OCCM with monitors on, and on ovn, for check-lb at the end.
 const ALL: Row[] = [CONTROL, ...AMPHORA_ROWS, ...INGRESS_ROWS.filter((r) => r.provider === 'ovn')];
 // KAAS_DATAPATH_ROWS='variant;…' runs only those rows (check-lb at the end always runs); a name that is no row fails the file.
 const only = process.env.KAAS_DATAPATH_ROWS?.split(';').map((v) => v.trim()).filter(Boolean);
 const ROWS = only ? ALL.filter((r) => only.includes(r.variant)) : ALL;
-if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? '' : `; ${[KUBEAPI_ROW, ...INGRESS_ROWS.filter((r) => r.provider === 'amphora' && !r.reason).map((r) => r.variant), AMPHORA_CONTROL.variant].join(', ')} need real amphorae: KAAS_TESTBED_AMPHORA=1`})`);
+if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? (TB_ENV.AMPHORA === 'region' ? `; ${KUBEAPI_ROW} needs the kube-API through an amphora: KAAS_TESTBED_AMPHORA=1` : '') : `; ${[KUBEAPI_ROW, ...INGRESS_ROWS.filter((r) => r.provider === 'amphora' && !r.reason).map((r) => r.variant), AMPHORA_CONTROL.variant].join(', ')} need real amphorae: KAAS_TESTBED_AMPHORA=1 (or region)`})`);
 
 /** testbed.env as a map, read at load time (the rows depend on it); empty when KAAS_TESTBED_ENV is unset (beforeAll then fails). */
 function readTestbedEnv(): Record<string, string> {
@@ -91,11 +99,11 @@ for (const row of ROWS) {
     continue;
   }
   if (row === AMPHORA_CONTROL) {
-    amphoraControlRow(() => tb, () => dp);
+    amphoraControlRow(() => tb, () => dp, AMPHORA_SETS);
     continue;
   }
   if (row.provider === 'amphora') {
-    amphoraRow(row, () => tb, () => dp);
+    amphoraRow(row, () => tb, () => dp, { sets: AMPHORA_SETS, extras: AMPHORA_EXTRAS });
     continue;
   }
   describe(`data path of row ${row.variant}: requests from the internet client to the floating IP`, () => {

@@ -86,6 +86,14 @@ const smoke = !workload && patterns.length === 0 && process.env.KAAS_TESTBED_SMO
 // The smoke sends real packets (issue 29): the data path is on unless KAAS_TESTBED_DATAPATH=0 says otherwise,
 // so the testbed is built and started with it from the first start (the peer's OVN runs from there on).
 if (smoke && process.env.KAAS_TESTBED_DATAPATH === undefined) process.env.KAAS_TESTBED_DATAPATH = '1';
+if (smoke && process.env.KAAS_TESTBED_DATAPATH === '1') {
+  // Issue 30 §6: the smoke's amphora PROXY row on a real amphora. Only region RegionAmphora's load balancers are
+  // real (KAAS_TESTBED_AMPHORA=region), so the management scenarios' kube-API LBs boot no amphora.
+  process.env.KAAS_TESTBED_AMPHORA ??= 'region';
+}
+// No scenario of npm test runs a gateway row (edge-* are the workload set's): Envoy Gateway is neither built
+// (about 5 minutes of a cold run) nor started.
+if (smoke) process.env.KAAS_TESTBED_ENVOY_GATEWAY ??= '0';
 process.stderr.write(`[testbed] release set ${releases}: building (or finding up to date) the Go-built components and the peer's packages (data path ${process.env.KAAS_TESTBED_DATAPATH === '1' ? 'on' : 'off'})\n`);
 const built = spawnSync('bash', [script, 'build'], { stdio: 'inherit', timeout: 60 * 60_000 });
 if (built.status !== 0) {
@@ -154,7 +162,7 @@ process.stderr.write(`[testbed] scenarios finished (exit ${status}) after ${secs
 // requests through the `ovn` row and the monitors-off control and runs check-lb. The whole edge set is
 // `npm run test:testbed:workload`. KAAS_TESTBED_SMOKE=0 leaves the smoke out.
 if (smoke) {
-  process.stderr.write('[testbed] workload-side smoke: the workload side (no Envoy Gateway) and edge-ingress rows amphora-proxy and ovn; the whole edge set is npm run test:testbed:workload\n');
+  process.stderr.write('[testbed] workload-side smoke: the workload side (no Envoy Gateway) and edge-ingress rows amphora-proxy and ovn, then edge-datapath (the ovn control, amphora-proxy on a real amphora, ovn); the whole edge set is npm run test:testbed:workload\n');
   const w = spawnSync('bash', [script, 'start', '--workload', dir], { stdio: 'inherit', timeout: 30 * 60_000, env: { ...process.env, KAAS_TESTBED_ENVOY_GATEWAY: '0' } });
   if (w.status !== 0) {
     process.stderr.write(`[testbed] FAILED to start the workload side (exit ${w.status ?? w.signal}): see the lines above and ${dir}/log/\n`);
@@ -164,10 +172,17 @@ if (smoke) {
     process.stderr.write(`[testbed] workload-side smoke finished (exit ${e}) after ${secs()}\n`);
     if (e !== 0) status = e;
     // With the data path (testbed.env DATAPATH=1) the smoke also sends packets; without it nothing changes.
-    if (parseEnvFile(fs.readFileSync(envFile, 'utf8')).DATAPATH === '1') {
+    const tbEnv = parseEnvFile(fs.readFileSync(envFile, 'utf8'));
+    if (tbEnv.DATAPATH === '1') {
       // The control and the `ovn` row carry the proof; `ovn (auto)` plans the same LB and runs in the whole
-      // edge set (test:testbed:workload), which keeps the smoke inside CI's cold-run budget.
-      const d = runJest(['edge-datapath'], { KAAS_DATAPATH_ROWS: 'ovn without a monitor (control);ovn' });
+      // edge set (test:testbed:workload), which keeps the smoke inside CI's cold-run budget. With real amphorae
+      // (AMPHORA=region, above) the amphora-proxy row too, without its hairpin, PROXY mismatch and check-lb
+      // (they run with KAAS_TESTBED_AMPHORA=1 in the workload set).
+      const amphora = tbEnv.AMPHORA === 'region' || tbEnv.AMPHORA === '1';
+      const d = runJest(['edge-datapath'], {
+        KAAS_DATAPATH_ROWS: amphora ? 'ovn without a monitor (control);amphora-proxy;ovn' : 'ovn without a monitor (control);ovn',
+        KAAS_DATAPATH_AMPHORA_EXTRAS: '0',
+      });
       process.stderr.write(`[testbed] data-path smoke (edge-datapath) finished (exit ${d}) after ${secs()}\n`);
       if (d !== 0) status = d;
     }

@@ -14,6 +14,9 @@
 # KAAS_TESTBED_AMPHORA=1 (needs the data path; never in npm test): the peer runs real amphorae from its start
 #                            (PEER_AMPHORA=1: octavia-worker's real drivers, health manager, Nova boots each
 #                            amphora as a container; docs/development/amphora-testbed.md)
+# KAAS_TESTBED_AMPHORA=region (needs the data path; npm test's smoke): real amphorae only for load balancers
+#                            made through region RegionAmphora (PEER_AMPHORA=region; testbed.env AMPHORA=region
+#                            and AMPHORA_CLOUD, the clouds.yaml entry there); the kube-API LBs stay no-op
 #
 # Isolation: everything runs in the named network namespace TESTBED_NETNS (ip netns), whose only link is
 # lo; the peer's external (floating-IP) range PEER_EXTERNAL_CIDR is put on that lo, so the API load
@@ -108,9 +111,9 @@ done
 # Real amphorae (issue 30): on from the peer's start, so every amphora LB boots a container, the workload
 # cluster's kube-API LB included (docs/development/amphora-testbed.md says why not later).
 AMPHORA=${KAAS_TESTBED_AMPHORA:-0}
-case $AMPHORA in 0|1) ;; *) echo "testbed.sh: KAAS_TESTBED_AMPHORA=$AMPHORA: use 0 or 1" >&2; exit 2 ;; esac
-if [ "$CMD" = start ] && [ "$AMPHORA" = 1 ] && [ "$DATAPATH" != 1 ]; then
-  echo "testbed.sh: KAAS_TESTBED_AMPHORA=1 needs the data path (amphorae are containers on OVN): add KAAS_TESTBED_DATAPATH=1 (or --datapath)" >&2; exit 2
+case $AMPHORA in 0|1|region) ;; *) echo "testbed.sh: KAAS_TESTBED_AMPHORA=$AMPHORA: use 0, 1 or region" >&2; exit 2 ;; esac
+if [ "$CMD" = start ] && [ "$AMPHORA" != 0 ] && [ "$DATAPATH" != 1 ]; then
+  echo "testbed.sh: KAAS_TESTBED_AMPHORA=$AMPHORA needs the data path (amphorae are containers on OVN): add KAAS_TESTBED_DATAPATH=1 (or --datapath)" >&2; exit 2
 fi
 [ $# -ge 1 ] || usage
 mkdir -p "$1"
@@ -322,7 +325,7 @@ in_ns env PEER_EXTERNAL_CIDR="$EXTERNAL_CIDR" OVN_METADATA=1 PEER_DATAPATH="$DAT
 say "OpenStack peer up ($(tail -1 "$LOG/peer-start.log" | sed 's/^\[[^]]*\] //'))"
 # shellcheck disable=SC1091
 . "$DIR/peer/peer.env"
-if [ "$AMPHORA" = 1 ]; then
+if [ "$AMPHORA" != 0 ]; then
   # The servers' host-side veths (tap*) are in this namespace, whose lo carries the nodes' InternalIPs
   # (node-sync, for KWOK's kubelet API), and the userspace datapath lets the kernel see the servers'
   # frames: it answered an amphora's ARP for a node's address through the amphora's own veth, so haproxy's
@@ -524,7 +527,9 @@ PATH=$BIN:$PATH
 CLUSTERCTL_DISABLE_VERSIONCHECK=true
 EOF
 [ "$DATAPATH" = 1 ] && printf 'DATAPATH=1\nCLIENT_NETNS=%s\n' "$CLIENT_NS" >> "$DIR/testbed.env"
-[ "$AMPHORA" = 1 ] && echo AMPHORA=1 >> "$DIR/testbed.env"
+[ "$AMPHORA" != 0 ] && echo "AMPHORA=$AMPHORA" >> "$DIR/testbed.env"
+# region: the clouds.yaml entry whose load balancers are real amphorae (the same application credential).
+[ "$AMPHORA" = region ] && echo "AMPHORA_CLOUD=peer-demo-appcred-amphora" >> "$DIR/testbed.env"
 say "ready: $DIR/testbed.env, $DIR/settings/testbed.yaml (started:${STARTED:- nothing, all running})"
 if [ "$WORKLOAD" = 1 ]; then
   KAAS_TESTBED_DATAPATH=$DATAPATH bash "$HERE/workload.sh" start "$DIR" || die "the workload side did not start (test/testbed/workload.sh; logs: $LOG)"
