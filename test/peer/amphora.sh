@@ -233,7 +233,7 @@ PYEOF
 
 amp_env() { # lines for peer.env
   cat <<EOF
-OS_PEER_AMPHORA=1
+OS_PEER_AMPHORA=$PEER_AMPHORA
 OS_PEER_AMP_MGMT_NETWORK_ID=$(amp_json mgmt_net_id)
 OS_PEER_AMP_HM_IP=$(amp_json hm_port_ip)
 OS_PEER_AMP_IMAGE_ID=$(amp_json image_id)

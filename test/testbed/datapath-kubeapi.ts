@@ -20,7 +20,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { settle, type DataPath } from './datapath-support.js';
+import { countOutcomes, settle, type DataPath } from './datapath-support.js';
 import type { LbTree } from './openstack-reader.js';
 import { kaas, note, until, type Testbed } from './workload-support.js';
 
@@ -61,12 +61,8 @@ function apiRequest(dp: DataPath, from: string, fip: string): string {
   return r.status === 28 ? 'timeout' : `curl exit ${r.status ?? r.signal}`;
 }
 
-/** `n` requests from `from`, tallied (`10 http 200`, `10 timeout`). */
-function tallyFrom(dp: DataPath, from: string, fip: string, n = N): string[] {
-  const counts = new Map<string, number>();
-  for (let i = 0; i < n; i++) { const k = apiRequest(dp, from, fip); counts.set(k, (counts.get(k) ?? 0) + 1); }
-  return [...counts].map(([k, c]) => `${c} ${k}`).sort();
-}
+/** `n` requests from `from`, tallied by countOutcomes (`10 http 200`, `10 timeout`). */
+const tallyFrom = (dp: DataPath, from: string, fip: string, n = N): string[] => countOutcomes(Array.from({ length: n }, () => apiRequest(dp, from, fip)));
 
 /** The address next to the client's own on the external network, added to the client namespace: the one restrict_kubeapi allows. */
 function allowedAddress(tb: Testbed, dp: DataPath): string {

@@ -89,15 +89,15 @@ export function fromNode(tb: Testbed, node: string, url: string): Answer & { tun
 /** `n` requests in a row (to `host` resolved to `ip` when given). */
 export const burst = (dp: DataPath, ip: string, n: number, host?: string): Answer[] => Array.from({ length: n }, () => request(dp, ip, host));
 
-/** A burst as one sorted line per outcome with its count (`12 node=w1 client=… peer=…`, `8 timeout`): what the assertions compare. */
-export function tally(answers: Answer[]): string[] {
+/** Outcomes as one sorted line per distinct outcome with its count (`12 node=w1 client=… peer=…`, `8 timeout`). */
+export function countOutcomes(outcomes: string[]): string[] {
   const counts = new Map<string, number>();
-  for (const a of answers) {
-    const k = a.ok ? `node=${a.node} client=${a.client} peer=${a.peer}` : a.error!;
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
+  for (const k of outcomes) counts.set(k, (counts.get(k) ?? 0) + 1);
   return [...counts].map(([k, n]) => `${n} ${k}`).sort();
 }
+
+/** A burst tallied by countOutcomes (`12 node=w1 client=… peer=…`, `8 timeout`): what the assertions compare. */
+export const tally = (answers: Answer[]): string[] => countOutcomes(answers.map((a) => (a.ok ? `node=${a.node} client=${a.client} peer=${a.peer}` : a.error!)));
 
 /**
  * Calls `probe` until `done` holds for its result or `ms` pass; returns the last result either way, so

@@ -10,7 +10,8 @@
  * running afterwards (a later run reuses what still runs); KAAS_TESTBED_WORKLOAD=1 also starts the workload
  * side (testbed.sh start --workload, read from the environment by testbed.sh) and runs the edge scenarios;
  * without it (and without a pattern) a short workload-side smoke follows the management scenarios (below,
- * KAAS_TESTBED_SMOKE=0 to leave it out; the smoke turns the data path on unless KAAS_TESTBED_DATAPATH=0).
+ * KAAS_TESTBED_SMOKE=0 to leave it out; the smoke turns the data path on unless KAAS_TESTBED_DATAPATH=0, with it
+ * real amphorae in region RegionAmphora, KAAS_TESTBED_AMPHORA=region, and leaves Envoy Gateway unbuilt).
  * edge-datapath (real packets through the ovn rows) runs in both only when testbed.env says DATAPATH=1
  * (KAAS_TESTBED_DATAPATH=1, read by testbed.sh). KAAS_TESTBED_RELEASES=current (default) | v1.12 selects the
  * release set testbed.sh builds and starts (docs/development/testbed-releases.md); the opt-in management upgrade

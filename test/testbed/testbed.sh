@@ -332,7 +332,7 @@ if [ "$AMPHORA" != 0 ]; then
   # health checks and requests went to this namespace, not to the node (seen: every member ERROR, the
   # amphora's neighbour entry for both nodes the veth's MAC). The kernel here never speaks for a server's
   # network: no ARP reply of it leaves through a tap* (OVN's own responder and the VMs answer instead).
-  # Only with real amphorae, so the data path of npm test's smoke stays as it was.
+  # Only with real amphorae (1 or region: npm test's smoke too; its ovn rows pass under it, as they do with 1).
   in_ns arptables -C OUTPUT -o 'tap+' --opcode 2 -j DROP 2>/dev/null || in_ns arptables -A OUTPUT -o 'tap+' --opcode 2 -j DROP \
     || die "arptables could not keep this namespace's ARP replies off the servers' veths"
 fi
