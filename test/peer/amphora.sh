@@ -42,9 +42,11 @@ fi
 AMP_REGION=RegionAmphora        # PEER_AMPHORA=region: the region whose load balancers are real amphorae
 AMP_API_PORT=9878               # its Octavia API (octavia-api-amphora)
 AMP_VHOST=amphora               # its RabbitMQ virtual host: the API's casts reach only the real worker
-# The real worker: RegionOne's own with PEER_AMPHORA=1, a second one beside the no-op worker with region.
-AMP_WORKER=$([ "$PEER_AMPHORA" = region ] && echo octavia-worker-amphora || echo octavia-worker)
-AMP_RABBIT_URL="rabbit://guest:guest@$HOST:$RABBIT_PORT/$([ "$PEER_AMPHORA" = region ] && echo "$AMP_VHOST" || true)"
+# The real worker and the virtual host it listens on: RegionOne's worker on "/" with PEER_AMPHORA=1, a second
+# worker beside the no-op one, on AMP_VHOST, with region.
+if [ "$PEER_AMPHORA" = region ]; then AMP_WORKER=octavia-worker-amphora AMP_WORKER_VHOST=$AMP_VHOST
+else AMP_WORKER=octavia-worker AMP_WORKER_VHOST=/; fi
+AMP_RABBIT_URL="rabbit://guest:guest@$HOST:$RABBIT_PORT/${AMP_WORKER_VHOST#/}"
 AMP_MGMT_CIDR=192.168.0.0/24   # lb-mgmt-subnet (devstack's OCTAVIA_MGMT_SUBNET)
 AMP_HM_PORT=5555               # octavia-health-manager's UDP port (devstack's OCTAVIA_HM_LISTEN_PORT)
 AMP_CERTS="$DIR/octavia/certs"
@@ -113,7 +115,7 @@ amp_config() { # octavia-amphora.conf: the worker's real drivers (option names: 
   ( umask 077; cat > "$AMP_CONF" <<EOF
 # PEER_AMPHORA=$PEER_AMPHORA (test/peer/amphora.sh): read after octavia-worker.conf, whose no-op drivers it replaces.
 [DEFAULT]
-# The bus the real worker listens on ($([ "$PEER_AMPHORA" = region ] && echo "virtual host $AMP_VHOST: only octavia-api-amphora casts there" || echo "RegionOne's"))
+# The bus the real worker listens on: RabbitMQ virtual host $AMP_WORKER_VHOST
 transport_url = $AMP_RABBIT_URL
 [controller_worker]
 amphora_driver = amphora_haproxy_rest_driver
@@ -203,7 +205,7 @@ amp_start() { # after neutron, glance and nova are up: the objects, o-hm0, the w
   SERVICE_PASSWORD="$SERVICE_PASSWORD" quiet env KEYSTONE="http://$HOST:$KEYSTONE_PORT/v3" \
     NEUTRON="http://$HOST:$NEUTRON_PORT/v2.0" "$PY" "$HERE/amphora_resources.py" wait-port "$DIR/octavia/amphora.json" \
     || die "the controller port o-hm0 ($(amp_json hm_port_id)) did not go ACTIVE in neutron (logs: $LOG/ovn-controller.log, $LOG/setup.log)"
-  wait_queue "$AMP_WORKER" octavia_provisioning_v2 120 "$LOG/$AMP_WORKER.log" "$([ "$PEER_AMPHORA" = region ] && echo "$AMP_VHOST" || echo /)"
+  wait_queue "$AMP_WORKER" octavia_provisioning_v2 120 "$LOG/$AMP_WORKER.log" "$AMP_WORKER_VHOST"
   [ "$PEER_AMPHORA" = region ] && wait_http octavia-api-amphora "http://$HOST:$AMP_API_PORT/" 180 "$LOG/octavia-amphora-uwsgi.log"
   for i in $(seq 1 240); do
     ss -Hunl "src $ip sport = :$AMP_HM_PORT" | grep -q . && break
