@@ -199,13 +199,23 @@ function imageVersion(containers: { name: string; image?: string }[]): { version
 const CAPO_CRD = 'openstackclusters.infrastructure.cluster.x-k8s.io';
 const ORC_CRD = 'images.openstack.k-orc.cloud';
 
+/** Options of gatherManagementFacts. */
+export interface GatherOptions {
+  /** Called once the first read answered (the cluster is reachable), with the API versions it serves: a caller's own reads may start beside the rest. */
+  reached?: (served: string[]) => void;
+}
+
 /** Asks the management cluster (read-only). Throws when it cannot be reached at all. */
-export async function gatherManagementFacts(k: Kubectl): Promise<ManagementFacts> {
-  // One after the other: an unreachable cluster stops at the first read, with kubectl's words.
+export async function gatherManagementFacts(k: Kubectl, o: GatherOptions = {}): Promise<ManagementFacts> {
+  // The first read alone: an unreachable cluster stops there, with kubectl's words.
   const served = await servedApiVersions(k);
-  // Both CRDs in one kubectl run (a missing one is left out of the answer).
-  const crds = await k.getMany<CrdJson & { metadata: { name: string } }>('customresourcedefinition', [CAPO_CRD, ORC_CRD]);
-  const r = await k.run(['get', 'deployments', '--all-namespaces', '-o', 'json'], { reject: false, timeoutMs: 60_000 });
+  // Then both CRDs (one kubectl run; a missing one is left out of the answer) and the Deployments, at the same time.
+  const reads = Promise.all([
+    k.getMany<CrdJson & { metadata: { name: string } }>('customresourcedefinition', [CAPO_CRD, ORC_CRD]),
+    k.run(['get', 'deployments', '--all-namespaces', '-o', 'json'], { reject: false, timeoutMs: 60_000 }),
+  ]);
+  o.reached?.(served);
+  const [crds, r] = await reads;
   const capoCrd = servedVersions(crds.find((c) => c.metadata.name === CAPO_CRD));
   const orcCrd = servedVersions(crds.find((c) => c.metadata.name === ORC_CRD));
   if (r.exitCode !== 0) return { served, capoCrd, orcCrd, deploymentsProblem: `cannot list Deployments: ${r.stderr.trim().split('\n')[0]}` };
@@ -228,8 +238,8 @@ function record(checks: CheckList, v: ManagementVerdict): void {
  * The preflight of create-cluster: records the checks and throws one OperationError listing every
  * missing piece (sorted) before anything is applied. Returns the OpenStackCluster versions served.
  */
-export async function checkManagementCluster(k: Kubectl, checks: CheckList): Promise<string[]> {
-  const v = assessManagementCluster(await gatherManagementFacts(k), k.target);
+export async function checkManagementCluster(k: Kubectl, checks: CheckList, facts?: Promise<ManagementFacts>): Promise<string[]> {
+  const v = assessManagementCluster(await (facts ?? gatherManagementFacts(k)), k.target);
   record(checks, v);
   if (v.problems.length) {
     throw new OperationError(`the management cluster is not ready for kaas (${v.problems.length} missing piece${v.problems.length === 1 ? '' : 's'})`, {

@@ -18,6 +18,8 @@ export interface RunOptions {
   /** When false, a non-zero exit is returned instead of thrown. Default true. */
   reject?: boolean;
   cwd?: string;
+  /** Ends the process when aborted (a read started ahead whose answer is no longer wanted). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -64,6 +66,7 @@ export function createProcessRunner(logger?: Logger): ProcessRunner {
           env: opts.env,
           cwd: opts.cwd,
           timeout: opts.timeoutMs,
+          cancelSignal: opts.signal,
           reject: false,
           stripFinalNewline: false,
         });
@@ -73,7 +76,7 @@ export function createProcessRunner(logger?: Logger): ProcessRunner {
             command,
             args,
             undefined,
-            r.timedOut ? `timed out after ${opts.timeoutMs} ms` : notFound ? 'not found on PATH' : String(r.message),
+            r.timedOut ? `timed out after ${opts.timeoutMs} ms` : r.isCanceled ? 'ended: its answer was no longer needed' : notFound ? 'not found on PATH' : String(r.message),
             notFound ? `install ${command} and make sure it is on PATH` : undefined,
           );
         }

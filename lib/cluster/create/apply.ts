@@ -6,11 +6,12 @@ import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCl
 import { mergeContexts, userKubeconfigFile, writeSecretFile } from '../../state/kubeconfig.js';
 import { contextPrefix, localKey, workloadKubeconfigPath } from '../../state/local-state.js';
 import { referencedTemplates } from '../live/live.js';
+import { namespacesHolding } from '../../state/cluster-namespace.js';
 import { ensureNamespace, liveConvergence } from '../live/plan.js';
 import { applyInOrder, topologyApplyOrder } from '../topology/apply-order.js';
 import { createNew, serverDryRun } from '../mgmt.js';
 import { controlPlaneAt, machinesProgress } from './progress.js';
-import { checkManagementCluster } from '../preflight.js';
+import { checkManagementCluster, gatherManagementFacts, type ManagementFacts } from '../preflight.js';
 import { clusterObjectNames, occmClusterName } from '../../plan/cluster-model.js';
 import { orThrow } from '../../plan/decision.js';
 import { sharedServerGroups } from '../../plan/server-groups.js';
@@ -73,6 +74,35 @@ export interface ApplyInput {
   tools: Record<string, boolean>;
   /** The provider pin (plan/provider-pin.ts): --set values for the edge steps, and edge Services to re-create first. */
   edge?: { sets: string[]; recreate?: (workload: Kubectl) => Promise<string> };
+  /** Renders the bundled add-ons once, before anything is applied (throws when a template fails). */
+  renderAddons?: () => unknown;
+  /** The management preflight's reads, already started (createCluster starts them once the cloud answered). */
+  managementReads?: ManagementReads;
+}
+
+/** The management cluster's preflight reads under way, and the live read's list of Clusters once it went out. */
+export interface ManagementReads {
+  facts: Promise<ManagementFacts>;
+  /** The namespaces holding a Cluster of the name; undefined when not asked (no Cluster API v1beta2 served). */
+  holding(): Promise<string[]> | undefined;
+}
+
+/**
+ * Starts the preflight's reads (read-only; nothing is looked at until the preflight step). Once the
+ * management cluster answered and serves Cluster API v1beta2, the live read's list of Clusters goes
+ * out beside the preflight's other reads. A failure surfaces where the promise is awaited, not before.
+ */
+export function readManagementCluster(mgmt: Kubectl, cluster: string): ManagementReads {
+  let holding: Promise<string[]> | undefined;
+  const facts = gatherManagementFacts(mgmt, {
+    reached: (served) => {
+      if (!served.includes('cluster.x-k8s.io/v1beta2')) return;
+      holding = namespacesHolding(mgmt, cluster);
+      holding.catch(() => undefined);
+    },
+  });
+  facts.catch(() => undefined);
+  return { facts, holding: () => holding };
 }
 
 /** The objects to apply: all but those the live plan classified as unchanged (kind and name). */
@@ -103,10 +133,16 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>, stallSec?: number) =>
     waitFor({ title, timeoutSec, stallSec, intervalMs: t.pollMs, logger: deps.logger, clock: deps.clock, hint, probe });
 
-  await timed('management cluster', async () => `CAPO serves ${(await checkManagementCluster(mgmt, p.plan.checks)).join(', ')}`);
+  // The preflight's reads: started by createCluster while it planned (readManagementCluster), else now.
+  const reads = p.managementReads ?? readManagementCluster(mgmt, cluster);
+  await timed('management cluster', async () => {
+    // The bundled add-ons are rendered while kubectl asks (a template that fails stops the run here, before any apply).
+    p.renderAddons?.();
+    return `CAPO serves ${(await checkManagementCluster(mgmt, p.plan.checks, reads.facts)).join(', ')}`;
+  });
 
   // Read what exists and decide per object; a change CAPO refuses stops here, before any apply.
-  const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id), readNamespace: true });
+  const live = await liveConvergence(mgmt, p.plan, deps.logger, { upgrade: o.upgrade, loadBalancerProvider: (id) => p.cloud.loadBalancerProvider(id), readNamespace: true, holding: reads.holding() });
   ns = live.namespace;
   // A new cluster never joins server groups another cluster of its name already fills (nothing applied yet).
   if (!live.topology) {

@@ -52,6 +52,8 @@ export interface LiveOptions {
   loadBalancerProvider?: (id: string) => Promise<string | undefined>;
   /** Also tell whether the namespace exists (read with the Secrets, in the same kubectl run, when no Cluster shows it). */
   readNamespace?: boolean;
+  /** The namespaces holding a Cluster of this name, already asked (namespacesHolding) beside the preflight. */
+  holding?: Promise<string[]>;
 }
 
 type Obj = Record<string, unknown>;
@@ -76,7 +78,7 @@ async function liveApiLb(osc: Obj | undefined, wanted: KubeObject | undefined, o
  */
 export async function liveConvergence(mgmt: Kubectl, plan: ClusterPlan, logger: Logger, o: LiveOptions = {}): Promise<LiveConvergence> {
   const d = plan.decisions;
-  const found = orThrow(liveClusterNamespace(d.cluster, await namespacesHolding(mgmt, d.cluster), d.settings.namespace));
+  const found = orThrow(liveClusterNamespace(d.cluster, await (o.holding ?? namespacesHolding(mgmt, d.cluster)), d.settings.namespace));
   const namespace = clusterNamespace(d.settings.namespace, d.cluster, found);
   let objects = namespace === d.namespace ? plan.objects : renderClusterObjects({ ...d, namespace });
   const names = clusterObjectNames(d.cluster);

@@ -28,7 +28,7 @@ describe('cluster rendering', () => {
   it('matches the golden files of the example environment (cluster demo), compared semantically', async () => {
     const plan = await planDemo();
     const addons = renderAddons(plan, TEST_CLOUD, AMPHORA_PLAN);
-    const files = dryRunFiles(plan.objects, addons.bundled, addons.cloudConf.text);
+    const files = dryRunFiles(plan.objects, addons.bundled(), addons.cloudConf.text);
     if (process.env.UPDATE_GOLDEN) {
       mkdirSync(GOLDEN, { recursive: true });
       for (const f of files) writeFileSync(path.join(GOLDEN, f.name), f.text);
@@ -117,13 +117,13 @@ describe('bundled add-ons', () => {
   it('calico (use_cilium: false) gets the MTU and the pod CIDR, and every add-on passes the core schemas', async () => {
     const plan = await planDemo(['use_cilium=false', 'mtu=1400']);
     const addons = renderAddons(plan, TEST_CLOUD, AMPHORA_PLAN);
-    expect(addons.bundled.map((a) => a.name)).toEqual(['occm', 'calico', 'cinder-csi', 'metrics-server']);
-    const calico = addons.bundled.find((a) => a.name === 'calico')!.objects;
+    expect(addons.bundled().map((a) => a.name)).toEqual(['occm', 'calico', 'cinder-csi', 'metrics-server']);
+    const calico = addons.bundled().find((a) => a.name === 'calico')!.objects;
     const cm = calico.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
     expect(cm.data.veth_mtu).toBe('1400');
     expect(JSON.stringify(calico)).toContain('{"name":"CALICO_IPV4POOL_CIDR","value":"192.168.0.0/16"}');
     expect(calico.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => o.metadata.name)).toContain('caliconodestatuses.crd.projectcalico.org');
-    for (const a of addons.bundled) {
+    for (const a of addons.bundled()) {
       const r = await validateObjects(a.objects, `addon ${a.name}`);
       expect(r.validated.length).toBeGreaterThan(0);
     }
