@@ -56,6 +56,15 @@ export function peer(): PeerFacts {
 }
 
 /**
+ * The values of a run's environment that look like secrets, for the secrets check. A file path is none,
+ * even when a random temporary name holds "pw" (a CI-shaped run on 2026-11-29 took a clouds.yaml under
+ * `…-E8NBpw/` for a secret, and the hint that names the file for one leaked).
+ */
+export function envSecrets(env: Record<string, string>): string[] {
+  return Object.values(env).filter((v) => !path.isAbsolute(v) && /secret|pw|pass/i.test(v));
+}
+
+/**
  * Runs the built `kaas` against the peer with a clean environment plus `env`, an empty settings
  * directory unless one is given, and records everything it printed for the secrets check.
  */
@@ -65,7 +74,7 @@ export function kaasOnPeer(args: string[], env: Record<string, string> = {}, ext
   // A shared hold on the peer's lock: waits while another test file has services stopped.
   const prefix = holdingLock ? undefined : ['flock', '-s', lockFile()];
   const r = runKaas(withDir, { env: { OS_CLIENT_CONFIG_FILE: p.cloudsFile, ...env }, prefix });
-  recordPrinted(`kaas ${args.join(' ')}`, `${r.stdout}\n${r.stderr}`, [...p.secrets, ...extraSecrets, ...Object.values(env).filter((v) => /secret|pw|pass/i.test(v))]);
+  recordPrinted(`kaas ${args.join(' ')}`, `${r.stdout}\n${r.stderr}`, [...p.secrets, ...extraSecrets, ...envSecrets(env)]);
   return r;
 }
 
