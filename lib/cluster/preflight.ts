@@ -235,11 +235,12 @@ function record(checks: CheckList, v: ManagementVerdict): void {
 }
 
 /**
- * The preflight of create-cluster: records the checks and throws one OperationError listing every
+ * The preflight of create-cluster, judging the facts gathered ahead (apply.ts readManagementCluster):
+ * records the checks and throws one OperationError listing every
  * missing piece (sorted) before anything is applied. Returns the OpenStackCluster versions served.
  */
-export async function checkManagementCluster(k: Kubectl, checks: CheckList, facts?: Promise<ManagementFacts>): Promise<string[]> {
-  const v = assessManagementCluster(await (facts ?? gatherManagementFacts(k)), k.target);
+export async function checkManagementCluster(k: Kubectl, checks: CheckList, facts: Promise<ManagementFacts>): Promise<string[]> {
+  const v = assessManagementCluster(await facts, k.target);
   record(checks, v);
   if (v.problems.length) {
     throw new OperationError(`the management cluster is not ready for kaas (${v.problems.length} missing piece${v.problems.length === 1 ? '' : 's'})`, {
