@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
 import { redact, registerSecret, registerUrlSecrets } from '../redact.js';
 import { hiddenNote, visibleName } from '../visible.js';
-import { readCloudsFiles, type CloudsFilesContext } from './clouds-files.js';
+import { authCacheDir } from './auth-cache.js';
+import { readCloudsFiles, type CloudsFiles, type CloudsFilesContext } from './clouds-files.js';
 
 /** Keystone v3 credentials of one cloud, in keystoneauth's parameter names (camel-cased). */
 export interface CloudAuth {
@@ -34,6 +35,8 @@ export interface CloudConfig {
   cacert?: string;
   /** false = TLS certificates are not checked (clouds.yaml `verify: false` or `insecure: true`). */
   verify: boolean;
+  /** Where Keystone tokens are kept between runs, when clouds.yaml says `cache: {auth: true}` (auth-cache.ts); else tokens are not kept. */
+  authCacheDir?: string;
 }
 
 /** Inputs of cloud resolution; `cloudFlag` (--cloud) beats `cloudSetting` beats OS_CLOUD. */
@@ -214,6 +217,11 @@ export function normalizeCloudEntry(name: string, source: string, entry: Record<
  */
 export function resolveCloudConfig(opts: ResolveCloudOptions): CloudConfig {
   const files = readCloudsFiles(opts);
+  const cloud = pickCloud(opts, files);
+  return files.cacheAuth ? { ...cloud, authCacheDir: authCacheDir(opts.environ, opts.home) } : cloud;
+}
+
+function pickCloud(opts: ResolveCloudOptions, files: CloudsFiles): CloudConfig {
   const source = [files.cloudsFile, files.secureFile].filter(Boolean).join(' + ');
   const named = opts.cloudFlag || opts.cloudSetting || opts.environ.OS_CLOUD;
   const known = Object.keys(files.clouds).sort();

@@ -23,6 +23,8 @@ export interface CloudsFiles {
   secureFile?: string;
   /** `clouds:` map after secure.yaml was deep-merged over clouds.yaml. */
   clouds: Record<string, Record<string, unknown>>;
+  /** The top-level `cache.auth` (openstacksdk's switch for keeping tokens between runs, see auth-cache.ts). */
+  cacheAuth: boolean;
 }
 
 const EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -83,10 +85,42 @@ export function readCloudsFiles(ctx: CloudsFilesContext): CloudsFiles {
   const read = ctx.readFile ?? ((p: string) => readTextCapped(p, { maxBytes: MAX_YAML_BYTES, expect: 'a clouds.yaml is a few KiB' }));
   const cloudsFile = candidatePaths('clouds', ctx).find(exists);
   const secureFile = candidatePaths('secure', ctx).find(exists);
-  const clouds = cloudsFile ? readDoc(cloudsFile, read).clouds : undefined;
-  const secure = secureFile ? readDoc(secureFile, read).clouds : undefined;
+  const cloudsDoc = cloudsFile ? readDoc(cloudsFile, read) : undefined;
+  const secureDoc = secureFile ? readDoc(secureFile, read) : undefined;
+  const clouds = cloudsDoc?.clouds;
+  const secure = secureDoc?.clouds;
   if (clouds !== undefined && !isMap(clouds)) throw new UsageError(`${cloudsFile}: "clouds" must be a mapping`);
   if (secure !== undefined && !isMap(secure)) throw new UsageError(`${secureFile}: "clouds" must be a mapping`);
   const merged = deepMerge(clouds ?? {}, secure ?? {});
-  return { cloudsFile, secureFile, clouds: merged as Record<string, Record<string, unknown>> };
+  // The whole secure file is merged over the clouds file in openstacksdk (loader.py), its `cache:` too.
+  const [cache, cacheSource] = isMap(cloudsDoc?.cache) && isMap(secureDoc?.cache)
+    ? [deepMerge(cloudsDoc.cache, secureDoc.cache), `${cloudsFile} + ${secureFile}`]
+    : secureDoc?.cache !== undefined ? [secureDoc.cache, secureFile] : [cloudsDoc?.cache, cloudsFile];
+  const cacheAuth = cacheAuthSetting(cache, cacheSource ?? 'clouds.yaml');
+  return { cloudsFile, secureFile, clouds: merged as Record<string, Record<string, unknown>>, cacheAuth };
 }
+
+/** YAML 1.1 booleans, as PyYAML (openstacksdk) reads `auth: yes`. */
+const YAML11_TRUE = /^(y|yes|true|on)$/i;
+const YAML11_FALSE = /^(n|no|false|off)$/i;
+
+/**
+ * `cache.auth` of the clouds files' top level (secure.yaml merged over clouds.yaml), as openstacksdk
+ * reads it: true, false, or absent (false). Anything else is an error naming the file. Pure.
+ */
+export function cacheAuthSetting(cache: unknown, source: string): boolean {
+  if (cache === undefined || cache === null) return false;
+  if (typeof cache !== 'object' || Array.isArray(cache)) {
+    throw new UsageError(`${source}: "cache" must be a mapping (e.g. cache: {auth: true}), found ${Array.isArray(cache) ? 'a list' : typeof cache}`, {
+      hint: 'write the cache settings as a mapping, or remove the cache key',
+    });
+  }
+  const v = (cache as Record<string, unknown>).auth;
+  if (v === undefined || v === null || typeof v === 'boolean') return v === true;
+  if (typeof v === 'string' && YAML11_TRUE.test(v)) return true;
+  if (typeof v === 'string' && YAML11_FALSE.test(v)) return false;
+  throw new UsageError(`${source}: cache.auth must be true or false, found ${JSON.stringify(v)}`, {
+    hint: 'cache.auth: true keeps Keystone tokens between runs (in ~/.cache/kaas/auth); false or no key asks for a token on every run',
+  });
+}
+

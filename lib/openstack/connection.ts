@@ -5,6 +5,8 @@ import type { Logger } from '../log.js';
 import { findEndpoint, joinUrl, type EndpointLookup } from './catalog.js';
 import type { CloudConfig } from './cloud-config.js';
 import { createHttpClient, type HttpClient, type HttpRequest, type HttpResponse } from './http.js';
+import { fileAuthCache } from './auth-cache.js';
+import { HttpError } from './http-error.js';
 import { authenticate, type KeystoneSession } from './keystone.js';
 
 /** Catalog service types kaas uses, with the names used in messages. */
@@ -82,23 +84,51 @@ export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise
       ca: readCaBundle(cloud, opts.readFile ?? readCaFile),
       verify: cloud.verify,
     });
-  const session = await authenticate(http, cloud.auth);
+  const cache = cloud.authCacheDir ? fileAuthCache(cloud.authCacheDir, opts.logger) : undefined;
+  const fresh = async () => {
+    const s = await authenticate(http, cloud.auth);
+    if (s.expiresAt) cache?.store(cloud.auth, s);
+    return s;
+  };
+  const stored = cache?.load(cloud.auth, Date.now());
+  // One object for the whole run: a token refused by a service is replaced in it (see call below).
+  const session = stored ?? (await fresh());
   opts.logger.debug(`authenticated to ${cloud.name} (project ${session.projectName ?? session.projectId ?? '?'}, region ${cloud.regionName ?? 'any'})`);
   // The token body is redacted as a whole in the HTTP trace, so the catalog is shown here.
   for (const s of session.catalog) {
     opts.logger.debug(`  catalog ${s.type}: ${(s.endpoints ?? []).map((e) => `${e.interface}@${e.region_id ?? e.region ?? '?'} ${e.url}`).join(', ')}`);
   }
+  // A stored token a service refuses (401: revoked, or expired during a long run) is replaced once
+  // by a new one, shared by the requests that were refused together; the refused request is sent
+  // again (a 401 comes before the service acts). A token asked for in this run is never replaced.
+  const storedToken = stored?.token;
+  let renewal: Promise<void> | undefined;
+  const renew = () => (renewal ??= (async () => {
+    opts.logger.debug('auth cache: a service refused the stored token (401): asking Keystone for a new one');
+    cache?.drop(cloud.auth);
+    Object.assign(session, await fresh());
+  })());
+  const send = <T>(type: ServiceType, root: string, req: Omit<HttpRequest, 'url' | 'service'> & { path: string }, token: string) =>
+    http.send<T>({
+      ...req,
+      url: joinUrl(root, req.path),
+      service: SERVICES[type],
+      headers: { 'X-Auth-Token': token, ...req.headers },
+    });
   return {
     cloud,
     session,
     http,
     endpoint: (type) => findEndpoint(session.catalog, type, cloud.interface, cloud.regionName),
-    call: (type, root, req) =>
-      http.send({
-        ...req,
-        url: joinUrl(root, req.path),
-        service: SERVICES[type],
-        headers: { 'X-Auth-Token': session.token, ...req.headers },
-      }),
+    call: async <T>(type: ServiceType, root: string, req: Omit<HttpRequest, 'url' | 'service'> & { path: string }) => {
+      const token = session.token;
+      try {
+        return await send<T>(type, root, req, token);
+      } catch (err) {
+        if (!(err instanceof HttpError) || err.status !== 401 || token !== storedToken) throw err;
+        await renew();
+        return send<T>(type, root, req, session.token);
+      }
+    },
   };
 }
