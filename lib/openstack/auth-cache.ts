@@ -63,7 +63,11 @@ export function storedSession(text: string, now: number, marginMs = AUTH_CACHE_M
 
 /** The token store of one folder. */
 export interface AuthCache {
-  /** The stored session for these credentials, usable now, or undefined (missing, expired, unsafe or damaged: then it says why at debug level). */
+  /**
+   * The stored session for these credentials, usable now, or undefined (missing, expired, unsafe or
+   * damaged: then it says why at debug level, naming the folder only: the file name is a hash of the
+   * credentials, which a trace must not hand to anyone who would guess a password against it).
+   */
   load(auth: CloudAuth, now: number): KeystoneSession | undefined;
   /** Stores a fresh session; a failure is reported at debug level and never fails the run. */
   store(auth: CloudAuth, session: KeystoneSession): void;
@@ -74,6 +78,8 @@ export interface AuthCache {
 /** The token store in `dir` (authCacheDir). */
 export function fileAuthCache(dir: string, logger: Logger): AuthCache {
   const file = (auth: CloudAuth) => path.join(dir, `${authCacheKey(auth)}.json`);
+  // An error of the file system names the file: its name (the key) is left out of the trace, as in load.
+  const why = (err: unknown, auth: CloudAuth) => String((err as Error)?.message ?? err).replaceAll(authCacheKey(auth), '<key>');
   return {
     load(auth, now) {
       const f = file(auth);
@@ -83,12 +89,13 @@ export function fileAuthCache(dir: string, logger: Logger): AuthCache {
         const st = fs.lstatSync(f);
         const uid = process.getuid?.();
         if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o077) !== 0) {
-          logger.debug(`auth cache: ${f} is not a private file of this user (mode ${(st.mode & 0o777).toString(8)}): not used`);
+          logger.debug(`auth cache: the token file in ${dir} is not a private file of this user (mode ${(st.mode & 0o777).toString(8)}): not used`);
           return undefined;
         }
         text = fs.readFileSync(f, 'utf8');
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') logger.debug(`auth cache: ${f} cannot be read (${(err as Error).message}): asking Keystone`);
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT') logger.debug(`auth cache: the token file in ${dir} cannot be read (${code ?? 'error'}): asking Keystone`);
         return undefined;
       }
       const r = storedSession(text, now);
@@ -106,14 +113,14 @@ export function fileAuthCache(dir: string, logger: Logger): AuthCache {
         writeFileAtomic(file(auth), `${JSON.stringify(stored)}\n`, { secret: true });
         logger.debug(`auth cache: token stored in ${dir} (expires ${session.expiresAt ?? '?'})`);
       } catch (err) {
-        logger.debug(`auth cache: the token was not stored (${(err as Error).message})`);
+        logger.debug(`auth cache: the token was not stored (${why(err, auth)})`);
       }
     },
     drop(auth) {
       try {
         fs.rmSync(file(auth), { force: true });
       } catch (err) {
-        logger.debug(`auth cache: the refused token could not be removed (${(err as Error).message})`);
+        logger.debug(`auth cache: the refused token could not be removed (${why(err, auth)})`);
       }
     },
   };

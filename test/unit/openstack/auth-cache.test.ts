@@ -211,7 +211,9 @@ describe('connect() with a token folder (clouds.yaml cache.auth: true)', () => {
     const logger = memoryLogger();
     fs.chmodSync(file, 0o644);
     expect((await connect(cloudIn(dir), { logger, http: s.http })).session.token).toBe('t5');
-    expect(logger.lines.join('\n')).toContain('is not a private file of this user (mode 644): not used');
+    expect(logger.lines.join('\n')).toContain(`the token file in ${dir} is not a private file of this user (mode 644): not used`);
+    // The trace never names the file: its name is a hash of the credentials.
+    expect(logger.lines.join('\n')).not.toContain(authCacheKey(password));
     // Stored again by that run, private again.
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
@@ -223,7 +225,18 @@ describe('connect() with a token folder (clouds.yaml cache.auth: true)', () => {
     const s = scriptedCloud(ok);
     const c = await connect(cloudIn(path.join(parent, 'kaas', 'auth')), { logger, http: s.http });
     expect((await providers(c)).status).toBe(200);
-    expect(logger.lines.join('\n')).toContain('auth cache: the token was not stored');
+    expect(logger.lines.join('\n')).toContain('auth cache: the token was not stored (');
+    expect(logger.lines.join('\n')).not.toContain(authCacheKey(password));
+  });
+
+  it('a failed write is traced without the file name (a hash of the credentials)', () => {
+    const dir = tempDir('kaas-cache-');
+    fs.mkdirSync(path.join(dir, `${authCacheKey(password)}.json`));
+    const logger = memoryLogger();
+    fileAuthCache(dir, logger).store(password, session('never-stored-token'));
+    const trace = logger.lines.join('\n');
+    expect(trace).toMatch(/auth cache: the token was not stored \(.*<key>\.json/);
+    expect(trace).not.toContain(authCacheKey(password));
   });
 
   it('the store keeps what a load gives back (fileAuthCache round trip)', () => {
