@@ -18,6 +18,9 @@ export const SERVICES = {
 } as const;
 export type ServiceType = keyof typeof SERVICES;
 
+/** A request to a service, by its path under the service's endpoint root. */
+export type ServiceRequest = Omit<HttpRequest, 'url' | 'service'> & { path: string };
+
 /** An authenticated connection to one cloud: one token, one HTTP client, endpoint lookup. */
 export interface Connection {
   cloud: CloudConfig;
@@ -26,7 +29,7 @@ export interface Connection {
   /** The catalog endpoint of a service for the cloud's interface and region, or why there is none. */
   endpoint(type: ServiceType): EndpointLookup;
   /** Sends an authenticated request to `path` under a service's endpoint root. */
-  call<T>(type: ServiceType, root: string, req: Omit<HttpRequest, 'url' | 'service'> & { path: string }): Promise<HttpResponse<T>>;
+  call<T>(type: ServiceType, root: string, req: ServiceRequest): Promise<HttpResponse<T>>;
 }
 
 /** Options of connect(); `http` may be injected (tests, shared counters). */
@@ -108,7 +111,7 @@ export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise
     cache?.drop(cloud.auth);
     Object.assign(session, await fresh());
   })());
-  const send = <T>(type: ServiceType, root: string, req: Omit<HttpRequest, 'url' | 'service'> & { path: string }, token: string) =>
+  const send = <T>(type: ServiceType, root: string, req: ServiceRequest, token: string) =>
     http.send<T>({
       ...req,
       url: joinUrl(root, req.path),
@@ -120,7 +123,7 @@ export async function connect(cloud: CloudConfig, opts: ConnectOptions): Promise
     session,
     http,
     endpoint: (type) => findEndpoint(session.catalog, type, cloud.interface, cloud.regionName),
-    call: async <T>(type: ServiceType, root: string, req: Omit<HttpRequest, 'url' | 'service'> & { path: string }) => {
+    call: async <T>(type: ServiceType, root: string, req: ServiceRequest) => {
       const token = session.token;
       try {
         return await send<T>(type, root, req, token);
