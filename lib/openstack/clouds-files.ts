@@ -100,9 +100,9 @@ export function readCloudsFiles(ctx: CloudsFilesContext): CloudsFiles {
   return { cloudsFile, secureFile, clouds: merged as Record<string, Record<string, unknown>>, cacheAuth };
 }
 
-/** YAML 1.1 booleans, as PyYAML (openstacksdk) reads `auth: yes`. */
-const YAML11_TRUE = /^(y|yes|true|on)$/i;
-const YAML11_FALSE = /^(n|no|false|off)$/i;
+/** The booleans of PyYAML's resolver (openstacksdk reads clouds.yaml with it): `auth: yes` is true there, `y` and `yEs` are text. */
+const YAML11_TRUE = /^(yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
+const YAML11_FALSE = /^(no|No|NO|false|False|FALSE|off|Off|OFF)$/;
 
 /**
  * `cache.auth` of the clouds files' top level (secure.yaml merged over clouds.yaml), as openstacksdk

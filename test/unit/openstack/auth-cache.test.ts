@@ -71,6 +71,9 @@ describe("clouds.yaml's cache.auth (openstacksdk's switch)", () => {
   it.each([
     [{ auth: 'maybe' }, 'clouds.yaml: cache.auth must be true or false, found "maybe"'],
     [{ auth: 1 }, 'clouds.yaml: cache.auth must be true or false, found 1'],
+    // Text to PyYAML, which openstacksdk then reads as false: refused rather than guessed.
+    [{ auth: 'y' }, 'clouds.yaml: cache.auth must be true or false, found "y"'],
+    [{ auth: 'yEs' }, 'clouds.yaml: cache.auth must be true or false, found "yEs"'],
     [['auth'], 'clouds.yaml: "cache" must be a mapping (e.g. cache: {auth: true}), found a list'],
     ['auth', 'clouds.yaml: "cache" must be a mapping (e.g. cache: {auth: true}), found string'],
   ])('%j is an error naming the file', (cache, message) => {
