@@ -133,7 +133,7 @@ export async function applyGatewayToCluster(
   const x = edgeExpectation('envoy-gateway', o.names, { namespace: GATEWAY_NAMESPACE, name: service }, e);
   if (o.verify) await verifyEdgeLb(x, { lb: d.lb, edge: e, names: o.names }, deps, t, sleep);
   if (e.proxyProtocol) {
-    logger.info(`PROXY protocol: Envoy reads the client address from the header on every listener of ${DEFAULT_GATEWAY}; the amphorae send it from their ports in node_cidr ${e.trustedProxyCidr}, but Envoy Gateway cannot limit it to them: Envoy trusts the header from any peer`);
+    logger.info(`PROXY protocol: Envoy reads the client address from the header on every listener of ${DEFAULT_GATEWAY}; the amphorae send it from their ports in node_cidr ${e.trustedProxyCidrs?.[0]}, but Envoy Gateway cannot limit it to them: Envoy trusts the header from any peer`);
   }
   return { address, service, loadBalancer: expectedLbName(x), lb: st, recordedAt: new Date().toISOString() };
 }

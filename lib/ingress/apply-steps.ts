@@ -189,7 +189,7 @@ export async function applyToCluster(
   } catch (e) {
     logger.warn(`could not ask Octavia for the LB VIP: ${(e as Error).message}`);
   }
-  const decision = decideRealIpCidr(d.ingress.realIpCidr ?? o.nodeCidr, vip, st);
+  const decision = decideRealIpCidr(d.ingress.trustedProxyCidrs ?? [o.nodeCidr], vip, st);
   logger.info(`proxy-real-ip-cidr: ${decision.reason}`);
   return { address, realIpCidr: decision.cidr, recordedAt: new Date().toISOString() };
 }

@@ -47,7 +47,7 @@ export function inCidr(ip: string, cidr: string): boolean {
   return ipv4Network(ip, c.prefix) === c.address;
 }
 
-/** The trusted range and why. */
+/** The trusted ranges (proxy-real-ip-cidr, comma-separated) and why. */
 export interface RealIpDecision {
   cidr: string;
   reason: string;
@@ -57,16 +57,17 @@ export interface RealIpDecision {
  * Decides proxy-real-ip-cidr once the load balancer exists: the plan's trusted range (node_cidr, and
  * with externalTrafficPolicy Cluster also pod_cidr: lib/plan/edge.ts), explained with the VIP when
  * Octavia told it (see the module comment for why not the VIP itself). `trusted` is
- * `node_cidr[,pod_cidr]`.
+ * [node_cidr] or [node_cidr, pod_cidr].
  */
-export function decideRealIpCidr(trusted: string, octaviaVip: string | undefined, status: ServiceLbStatus): RealIpDecision {
-  const [nodeCidr, podCidr] = trusted.split(',');
+export function decideRealIpCidr(trusted: readonly string[], octaviaVip: string | undefined, status: ServiceLbStatus): RealIpDecision {
+  const [nodeCidr, podCidr] = trusted;
+  const cidr = trusted.join(',');
   const why = 'amphorae send to the nodes from their own ports in the node subnet, not from the VIP';
   const pods = podCidr ? ` and pod_cidr ${podCidr} (externalTrafficPolicy Cluster: nodes without the proxy pod forward from their pod-network address)` : '';
   if (octaviaVip) {
     const where = inCidr(octaviaVip, nodeCidr) ? `inside node_cidr` : `outside node_cidr: the amphorae still reach the nodes through ports in their subnet`;
-    return { cidr: trusted, reason: `trusting PROXY headers from node_cidr ${nodeCidr}${pods}: ${why} (the LB VIP ${octaviaVip} is ${where})` };
+    return { cidr, reason: `trusting PROXY headers from node_cidr ${nodeCidr}${pods}: ${why} (the LB VIP ${octaviaVip} is ${where})` };
   }
   const shown = status.ip ?? status.annotatedAddress ?? status.hostname ?? 'no address';
-  return { cidr: trusted, reason: `trusting PROXY headers from node_cidr ${nodeCidr}${pods}: ${why} (LB not found in Octavia; the Service shows ${shown})` };
+  return { cidr, reason: `trusting PROXY headers from node_cidr ${nodeCidr}${pods}: ${why} (LB not found in Octavia; the Service shows ${shown})` };
 }

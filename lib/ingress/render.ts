@@ -22,13 +22,13 @@ export function readUpstream(file: string): KubeObject[] {
 /**
  * Renders the manifests for a deploy plan: the bundled upstream "cloud" manifest of the plan's
  * version, with the variant's patch templates merged in, every document parsed and the core kinds
- * schema-validated (`validate`: the patched objects, or all). `realIpCidr` overrides the plan's
- * (the LB VIP/32 once it is known).
+ * schema-validated (`validate`: the patched objects, or all). proxy-real-ip-cidr is the plan's
+ * trusted CIDRs, comma-separated.
  */
-export async function renderIngress(plan: IngressPlan, realIpCidr = plan.realIpCidr, validate: 'patched' | 'all' = 'patched'): Promise<RenderedIngress> {
+export async function renderIngress(plan: IngressPlan, validate: 'patched' | 'all' = 'patched'): Promise<RenderedIngress> {
   if (!plan.deploy || !plan.version || !plan.variant) throw new OperationError('renderIngress called for a plan that deploys nothing');
   let objects = readUpstream(plan.version.file);
-  const vars: Record<string, unknown> = { realIpCidr };
+  const vars: Record<string, unknown> = { realIpCidr: plan.trustedProxyCidrs?.join(',') };
   const patched = new Set<string>();
   for (const name of VARIANT_PATCHES[plan.variant]) {
     const rel = `ingress/patches/${name}.yaml.hbs`;

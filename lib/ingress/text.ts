@@ -11,7 +11,8 @@ export function formatIngressPlan(cluster: string, env: string, d: IngressDecisi
     row('variant', i.variant!);
     row('monitor', i.monitor);
     row('proxy', i.proxyProtocol ? 'PROXY protocol' : 'off');
-    row('real IP', i.realIpCidr ? `${i.realIpCidr} (node_cidr: the amphorae's own addresses, not the VIP${i.realIpCidr.includes(',') ? '; pod_cidr: nodes forwarding under externalTrafficPolicy Cluster' : ''})` : 'n/a');
+    const trusted = i.trustedProxyCidrs;
+    row('real IP', trusted ? `${trusted.join(',')} (node_cidr: the amphorae's own addresses, not the VIP${trusted.length > 1 ? '; pod_cidr: nodes forwarding under externalTrafficPolicy Cluster' : ''})` : 'n/a');
     row('cloud.conf', d.loadBalancer.map(([k, v]) => `${k}=${v}`).join(' '));
   }
   whyLines(lines, [...d.lb.reasons, ...i.reasons]);

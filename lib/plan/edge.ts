@@ -53,8 +53,11 @@ export interface EdgeLbPlan {
   externalTrafficPolicy: 'Local' | 'Cluster';
   /** Client source addresses reach the proxy (PROXY header, or OVN's own DNAT). */
   clientIpKept: boolean;
-  /** Where PROXY headers come from (set only with PROXY protocol); ingress-nginx trusts only this CIDR, Envoy any peer. */
-  trustedProxyCidr?: string;
+  /**
+   * Where PROXY headers come from (set only with PROXY protocol): node_cidr first, then pod_cidr when
+   * nodes forward (externalTrafficPolicy Cluster). ingress-nginx trusts only these, Envoy any peer.
+   */
+  trustedProxyCidrs?: string[];
   /** OCCM Service annotations the edge Service needs. */
   annotations: Record<string, string>;
   /** Keys the edge needs in cloud.conf [LoadBalancer] (enable-ingress-hostname with PROXY). */
@@ -95,10 +98,10 @@ export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<Edge
       // ETP Cluster: what lands on a node without the proxy pod reaches the pod from that node's pod-network
       // address (seen on the testbed's data path: the PROXY header of half the requests was ignored and
       // nginx logged the forwarding node's tunnel address as the client while only node_cidr was trusted).
-      const trusted = s.podCidr ? `${s.nodeCidr},${s.podCidr}` : s.nodeCidr;
+      const trusted = s.podCidr ? [s.nodeCidr, s.podCidr] : [s.nodeCidr];
       return decided(
         {
-          ...base, proxyProtocol: true, monitor: 'none', externalTrafficPolicy: 'Cluster', clientIpKept: true, trustedProxyCidr: trusted,
+          ...base, proxyProtocol: true, monitor: 'none', externalTrafficPolicy: 'Cluster', clientIpKept: true, trustedProxyCidrs: trusted,
           annotations: { [PROXY_ANNOTATION]: 'true' }, cloudConf: { 'enable-ingress-hostname': 'true' },
         },
         [
@@ -111,7 +114,7 @@ export function planEdgeLb(s: EdgeSettings, lb: LoadBalancerPlan): Decision<Edge
     }
     return decided(
       {
-        ...base, proxyProtocol: true, monitor: 'service annotation', externalTrafficPolicy: 'Local', clientIpKept: true, trustedProxyCidr: s.nodeCidr,
+        ...base, proxyProtocol: true, monitor: 'service annotation', externalTrafficPolicy: 'Local', clientIpKept: true, trustedProxyCidrs: [s.nodeCidr],
         annotations: { [MONITOR_ANNOTATION]: 'true', [PROXY_ANNOTATION]: 'true' },
         cloudConf: { 'enable-ingress-hostname': 'true' },
       },

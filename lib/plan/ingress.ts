@@ -46,8 +46,8 @@ export interface IngressPlan {
   proxyProtocol: boolean;
   /** The controller Service's externalTrafficPolicy (Cluster only without a health monitor). */
   externalTrafficPolicy?: 'Local' | 'Cluster';
-  /** proxy-real-ip-cidr before the LB address is known (node_cidr); set only with PROXY protocol. */
-  realIpCidr?: string;
+  /** Whom ingress-nginx trusts for PROXY headers (proxy-real-ip-cidr): the edge plan's trustedProxyCidrs; set only with PROXY protocol. */
+  trustedProxyCidrs?: string[];
   /** Keys the ingress needs in cloud.conf [LoadBalancer] (enable-ingress-hostname with PROXY). */
   cloudConf: Record<string, string>;
   reasons: string[];
@@ -122,7 +122,7 @@ export function planIngress(s: IngressSettings, lb: LoadBalancerPlan): Decision<
     const variant = ingressVariant(e, lb);
     const lead = lb.ovn ? ['OVN load balancer: the upstream manifest unchanged.'] : variant === 'amphora-plain' ? ['The upstream manifest unchanged.'] : [];
     return decided(
-      { ...base, deploy: true, version, variant, monitor: e.monitor, proxyProtocol: e.proxyProtocol, externalTrafficPolicy: e.externalTrafficPolicy, ...(e.trustedProxyCidr ? { realIpCidr: e.trustedProxyCidr } : {}), cloudConf: e.cloudConf },
+      { ...base, deploy: true, version, variant, monitor: e.monitor, proxyProtocol: e.proxyProtocol, externalTrafficPolicy: e.externalTrafficPolicy, ...(e.trustedProxyCidrs ? { trustedProxyCidrs: e.trustedProxyCidrs } : {}), cloudConf: e.cloudConf },
       [...lead, ...edge.reasons],
       edge.warnings,
     );

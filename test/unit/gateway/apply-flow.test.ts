@@ -75,6 +75,16 @@ describe('apply-gateway against a (fake) workload cluster', () => {
     expect(kept).not.toContain('CustomResourceDefinition');
   });
 
+  // The log names node_cidr alone even when pod_cidr is trusted too (monitors off: externalTrafficPolicy Cluster).
+  it.each([
+    ['with a health monitor', []],
+    ['monitors off, pod_cidr set', ['occm_loadbalancer={create-monitor: false}', 'pod_cidr=10.244.0.0/16']],
+  ])('PROXY protocol, %s: says the amphorae send the header from node_cidr 10.8.0.0/20', async (_n, sets) => {
+    const { opts, deps, logger } = setup(happy);
+    await runApplyGateway({ ...opts, sets }, deps);
+    expect(logger.lines.join('\n')).toMatch(/the amphorae send it from their ports in node_cidr 10\.8\.0\.0\/20, but Envoy Gateway cannot limit it/);
+  });
+
   // kubectl prints managedFields only with --show-managed-fields: without it the real kubectl (testbed) never
   // showed kaas as the policy's manager, and the policy stayed.
   it('PROXY protocol turned off: removes the ClientTrafficPolicy an earlier apply made (Envoy would keep expecting the header), only if kaas made it', async () => {

@@ -65,7 +65,7 @@ describe('rendered ingress manifests = upstream + the variant\'s documented chan
   it.each(cases)('%s with ingress-nginx %s', async (variant, version) => {
     const plan = { ...VARIANTS[variant](), version };
     expect(plan.variant).toBe(variant);
-    const { yaml } = await renderIngress(plan, plan.realIpCidr, 'all');
+    const { yaml } = await renderIngress(plan, 'all');
     expect(docs(yaml)).toEqual(upstream(version.file).map(CHANGES[variant]));
   });
 

@@ -31,23 +31,23 @@ describe('planIngress: the variant', () => {
   ] as const)('%s → %s', (_n, s, lb, variant, monitor, proxy, cloudConf) => {
     const p = ingressPlan(s, lb);
     expect([p.variant, p.monitor, p.proxyProtocol, p.cloudConf]).toEqual([variant, monitor, proxy, cloudConf]);
-    expect(p.realIpCidr).toBe(proxy ? '10.8.0.0/20' : undefined);
+    expect(p.trustedProxyCidrs).toEqual(proxy ? ['10.8.0.0/20'] : undefined);
   });
 
   // Found on the testbed's data path (amphora-proxy-cluster, 2026-11-28): with only node_cidr trusted, the
   // requests a pod-less node forwarded arrived from its tunnel address and nginx ignored their PROXY header.
   it.each([
-    ['with pod_cidr', { pod_cidr: '10.244.0.0/16' }, '10.8.0.0/20,10.244.0.0/16'],
-    ['another pod_cidr', { pod_cidr: '192.168.0.0/16', node_cidr: '10.20.0.0/16' }, '10.20.0.0/16,192.168.0.0/16'],
-    ['without pod_cidr (older callers): node_cidr alone', {}, '10.8.0.0/20'],
-  ] as [string, Partial<IngressSettings>, string][])('amphora + proxy, monitors off (externalTrafficPolicy Cluster), %s: PROXY headers trusted from %s', (_n, over, trusted) => {
+    ['with pod_cidr', { pod_cidr: '10.244.0.0/16' }, ['10.8.0.0/20', '10.244.0.0/16']],
+    ['another pod_cidr', { pod_cidr: '192.168.0.0/16', node_cidr: '10.20.0.0/16' }, ['10.20.0.0/16', '192.168.0.0/16']],
+    ['without pod_cidr (older callers): node_cidr alone', {}, ['10.8.0.0/20']],
+  ] as [string, Partial<IngressSettings>, string[]][])('amphora + proxy, monitors off (externalTrafficPolicy Cluster), %s: PROXY headers trusted from %s', (_n, over, trusted) => {
     const p = ingressPlan(settings({ ...over, occm_loadbalancer: { 'create-monitor': false } }), AMPHORA);
-    expect([p.variant, p.externalTrafficPolicy, p.realIpCidr]).toEqual(['amphora-proxy-cluster', 'Cluster', trusted]);
+    expect([p.variant, p.externalTrafficPolicy, p.trustedProxyCidrs]).toEqual(['amphora-proxy-cluster', 'Cluster', trusted]);
     const why = /a node without the proxy pod forwards the connection to it from its own pod-network address .* trusts PROXY headers from pod_cidr \S+ too; a pod can then forge a client address/;
-    if (trusted.includes(',')) expect(p.reasons.join('\n')).toMatch(why);
+    if (trusted.length > 1) expect(p.reasons.join('\n')).toMatch(why);
     else expect(p.reasons.join('\n')).not.toMatch(why);
     // With the monitor (externalTrafficPolicy Local) nothing is forwarded between nodes: node_cidr only.
-    expect(ingressPlan(settings(over), AMPHORA).realIpCidr).toBe(over.node_cidr ?? '10.8.0.0/20');
+    expect(ingressPlan(settings(over), AMPHORA).trustedProxyCidrs).toEqual([over.node_cidr ?? '10.8.0.0/20']);
   });
 
   it('says why PROXY protocol is not used with OVN', () => {

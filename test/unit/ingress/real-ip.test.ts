@@ -18,21 +18,21 @@ describe('proxy-real-ip-cidr after the load balancer exists', () => {
     ['no VIP, hostname and annotation: the annotated address', '10.8.0.0/20', undefined, 'get-service-lb-hostname.json', 'LB not found in Octavia; the Service shows 203.0.113.45'],
     ['no VIP, nothing shown yet', '10.8.0.0/20', undefined, 'get-service-pending.json', 'LB not found in Octavia; the Service shows no address'],
   ])('%s: node_cidr %s is trusted, never VIP/32', (_n, nodeCidr, vip, file, why) => {
-    expect(decideRealIpCidr(nodeCidr, vip, serviceLbStatus(svc(file), REF))).toEqual({
+    expect(decideRealIpCidr([nodeCidr], vip, serviceLbStatus(svc(file), REF))).toEqual({
       cidr: nodeCidr,
       reason: `trusting PROXY headers from node_cidr ${nodeCidr}: amphorae send to the nodes from their own ports in the node subnet, not from the VIP (${why})`,
     });
   });
 
   it('keeps the plan\'s pod_cidr (externalTrafficPolicy Cluster) beside node_cidr, and says why', () => {
-    expect(decideRealIpCidr('10.8.0.0/20,10.244.0.0/16', '10.8.0.17', {})).toEqual({
+    expect(decideRealIpCidr(['10.8.0.0/20', '10.244.0.0/16'], '10.8.0.17', {})).toEqual({
       cidr: '10.8.0.0/20,10.244.0.0/16',
       reason: 'trusting PROXY headers from node_cidr 10.8.0.0/20 and pod_cidr 10.244.0.0/16 (externalTrafficPolicy Cluster: nodes without the proxy pod forward from their pod-network address): amphorae send to the nodes from their own ports in the node subnet, not from the VIP (the LB VIP 10.8.0.17 is inside node_cidr)',
     });
   });
 
   it('does not trust an internal LB\'s status IP: the node CIDR, not 10.8.3.4/32', () => {
-    expect(decideRealIpCidr('10.30.0.0/22', undefined, { ip: '10.8.3.4' })).toMatchObject({ cidr: '10.30.0.0/22', reason: expect.stringContaining('the Service shows 10.8.3.4') });
+    expect(decideRealIpCidr(['10.30.0.0/22'], undefined, { ip: '10.8.3.4' })).toMatchObject({ cidr: '10.30.0.0/22', reason: expect.stringContaining('the Service shows 10.8.3.4') });
   });
 
   it('reads status and OCCM annotations from a Service', () => {

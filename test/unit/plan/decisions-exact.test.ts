@@ -16,7 +16,7 @@ describe('planEdgeLb: whole decisions', () => {
   it.each<[string, LoadBalancerPlan, EdgeSettings, object, string[]]>([
     ['amphora + PROXY', AMPHORA, s({ useProxy: true, nodeCidr: '10.20.0.0/16' }), {
       provider: 'amphora', annotations: { [MON]: 'true', [PRX]: 'true' }, cloudConf: { 'enable-ingress-hostname': 'true' }, proxyProtocol: true,
-      monitor: 'service annotation', externalTrafficPolicy: 'Local', clientIpKept: true, trustedProxyCidr: '10.20.0.0/16',
+      monitor: 'service annotation', externalTrafficPolicy: 'Local', clientIpKept: true, trustedProxyCidrs: ['10.20.0.0/16'],
     }, [
       'amphora load balancer with PROXY protocol: health-monitor and proxy-protocol annotations; the amphorae send the PROXY header from their own ports in 10.20.0.0/16 (node_cidr; never from the VIP), the only source ingress-nginx takes a client address from.',
       'cloud.conf enable-ingress-hostname=true, so that pods inside the cluster still reach the edge through the LB (hairpin with PROXY protocol).',

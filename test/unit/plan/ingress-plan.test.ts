@@ -53,13 +53,13 @@ describe('planIngress: deployed, every reason in order', () => {
     const d = planIngress(s({ nginx_use_proxy: true, node_cidr: '10.20.0.0/16' }), AMPHORA);
     expect(d.ok && { ...d.value, version: d.value.version?.version, reasons: undefined, warnings: undefined }).toEqual({
       deploy: true, provider: 'amphora', version: 'v1.15.1', variant: 'amphora-proxy', monitor: 'service annotation', proxyProtocol: true, externalTrafficPolicy: 'Local',
-      realIpCidr: '10.20.0.0/16', cloudConf: { 'enable-ingress-hostname': 'true' }, reasons: undefined, warnings: undefined,
+      trustedProxyCidrs: ['10.20.0.0/16'], cloudConf: { 'enable-ingress-hostname': 'true' }, reasons: undefined, warnings: undefined,
     });
   });
 
-  it('without PROXY there is no realIpCidr', () => {
+  it('without PROXY there are no trusted PROXY sources', () => {
     const d = planIngress(s(), AMPHORA);
-    expect(d.ok && d.value).not.toHaveProperty('realIpCidr');
+    expect(d.ok && d.value).not.toHaveProperty('trustedProxyCidrs');
   });
 });
 

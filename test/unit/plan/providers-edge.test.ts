@@ -36,7 +36,7 @@ describe('provider table', () => {
 describe('planEdgeLb: one decision for every edge proxy', () => {
   it.each([
     ['ovn', OVN, s({ useProxy: true }), { proxyProtocol: false, monitor: 'cloud.conf create-monitor', externalTrafficPolicy: 'Local', clientIpKept: true }],
-    ['amphora + proxy', AMPHORA, s({ useProxy: true }), { proxyProtocol: true, monitor: 'service annotation', clientIpKept: true, trustedProxyCidr: '10.8.0.0/20' }],
+    ['amphora + proxy', AMPHORA, s({ useProxy: true }), { proxyProtocol: true, monitor: 'service annotation', clientIpKept: true, trustedProxyCidrs: ['10.8.0.0/20'] }],
     ['amphora, no proxy', AMPHORA, s(), { proxyProtocol: false, monitor: 'service annotation', clientIpKept: false }],
     ['amphora, create-monitor on', AMPHORA, s({ occm: { 'create-monitor': 'true' } }), { proxyProtocol: false, monitor: 'cloud.conf create-monitor' }],
   ])('%s', (_n, lb, settings, want) => {
