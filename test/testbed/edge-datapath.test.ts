@@ -32,7 +32,7 @@ import { amphoraRow } from './datapath-amphora.js';
 import { AMPHORA_CONTROL, amphoraControlRow } from './datapath-amphora-failures.js';
 import { KUBEAPI_ROW, kubeApiRow } from './datapath-kubeapi.js';
 import { burst, dataPath, fipHealthChecked, fromNode, monitorOff, pinController, settle, tally, workers, type Answer, type DataPath } from './datapath-support.js';
-import { parseEnvFile } from './env.js';
+import { amphoraRegionCloud, parseEnvFile, realAmphorae } from './env.js';
 import { INGRESS_ROWS } from './ingress-rows.js';
 import { readLb, serviceWithAddress, type Row } from './lb-rows.js';
 import type { LbTree } from './openstack-reader.js';
@@ -53,9 +53,10 @@ const SERIAL = '{provider-requires-serial-api-calls: "true"}';
 // Issue 30: on a testbed with real amphorae (testbed.env AMPHORA=1 or region) the amphora rows too
 // (datapath-amphora.ts); without them they do not exist here.
 const TB_ENV = readTestbedEnv();
-const AMPHORA = TB_ENV.AMPHORA === '1' || TB_ENV.AMPHORA === 'region';
+const AMPHORA = realAmphorae(TB_ENV);
 /** AMPHORA=region: the clouds.yaml entry whose load balancers are real amphorae, set on every amphora row. */
-const AMPHORA_SETS: Record<string, string> = TB_ENV.AMPHORA === 'region' ? { cloud: TB_ENV.AMPHORA_CLOUD ?? 'peer-demo-appcred-amphora' } : {};
+const REGION_CLOUD = amphoraRegionCloud(TB_ENV);
+const AMPHORA_SETS: Record<string, string> = REGION_CLOUD ? { cloud: REGION_CLOUD } : {};
 const AMPHORA_EXTRAS = process.env.KAAS_DATAPATH_AMPHORA_EXTRAS !== '0';
 /** Not an ingress row: the workload cluster's own kube-API LB (CAPO's, pinned to amphora) and restrict_kubeapi on it (datapath-kubeapi.ts). */
 const KUBEAPI: Row = { variant: KUBEAPI_ROW, sets: {}, provider: 'amphora', proxy: false, etp: 'Cluster', monitor: 'none', hostname: false };
@@ -68,7 +69,7 @@ const ALL: Row[] = [CONTROL, ...AMPHORA_ROWS, ...INGRESS_ROWS.filter((r) => r.pr
 // KAAS_DATAPATH_ROWS='variant;…' runs only those rows (check-lb at the end always runs); a name that is no row fails the file.
 const only = process.env.KAAS_DATAPATH_ROWS?.split(';').map((v) => v.trim()).filter(Boolean);
 const ROWS = only ? ALL.filter((r) => only.includes(r.variant)) : ALL;
-if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? (TB_ENV.AMPHORA === 'region' ? `; ${KUBEAPI_ROW} needs the kube-API through an amphora: KAAS_TESTBED_AMPHORA=1` : '') : `; ${[KUBEAPI_ROW, ...INGRESS_ROWS.filter((r) => r.provider === 'amphora' && !r.reason).map((r) => r.variant), AMPHORA_CONTROL.variant].join(', ')} need real amphorae: KAAS_TESTBED_AMPHORA=1 (or region)`})`);
+if (only && ROWS.length !== only.length) throw new Error(`KAAS_DATAPATH_ROWS names rows that do not exist: ${only.filter((v) => !ALL.some((r) => r.variant === v)).join(', ')} (rows: ${ALL.map((r) => r.variant).join('; ')}${AMPHORA ? (REGION_CLOUD ? `; ${KUBEAPI_ROW} needs the kube-API through an amphora: KAAS_TESTBED_AMPHORA=1` : '') : `; ${[KUBEAPI_ROW, ...INGRESS_ROWS.filter((r) => r.provider === 'amphora' && !r.reason).map((r) => r.variant), AMPHORA_CONTROL.variant].join(', ')} need real amphorae: KAAS_TESTBED_AMPHORA=1 (or region)`})`);
 
 /** testbed.env as a map, read at load time (the rows depend on it); empty when KAAS_TESTBED_ENV is unset (beforeAll then fails). */
 function readTestbedEnv(): Record<string, string> {

@@ -25,7 +25,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../support/peer-paths.js';
-import { parseEnvFile } from './env.js';
+import { parseEnvFile, realAmphorae } from './env.js';
 
 const dir = path.resolve(process.env.KAAS_TESTBED_DIR ?? path.join(ROOT, '.kaas-test', 'testbed'));
 const script = path.join(ROOT, 'test', 'testbed', 'testbed.sh');
@@ -179,9 +179,8 @@ if (smoke) {
       // edge set (test:testbed:workload), which keeps the smoke inside CI's cold-run budget. With real amphorae
       // (AMPHORA=region, above) the amphora-proxy row too, without its hairpin, PROXY mismatch and check-lb
       // (they run with KAAS_TESTBED_AMPHORA=1 in the workload set).
-      const amphora = tbEnv.AMPHORA === 'region' || tbEnv.AMPHORA === '1';
       const d = runJest(['edge-datapath'], {
-        KAAS_DATAPATH_ROWS: amphora ? 'ovn without a monitor (control);amphora-proxy;ovn' : 'ovn without a monitor (control);ovn',
+        KAAS_DATAPATH_ROWS: realAmphorae(tbEnv) ? 'ovn without a monitor (control);amphora-proxy;ovn' : 'ovn without a monitor (control);ovn',
         KAAS_DATAPATH_AMPHORA_EXTRAS: '0',
       });
       process.stderr.write(`[testbed] data-path smoke (edge-datapath) finished (exit ${d}) after ${secs()}\n`);
