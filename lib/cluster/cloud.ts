@@ -75,26 +75,23 @@ export class ServiceMissing extends Error {}
  * change once kaas creates them). A prefetch that fails fails that first call, as the call would have.
  */
 export function prefetchPlanReads(cloud: ClusterCloud): ClusterCloud {
-  const early = (fn: () => Promise<unknown>) => {
-    const p = (async () => fn())();
-    p.catch(() => undefined); // answered (or its failure reported) when planCluster asks
-    return p;
+  /** The read `name`, asked now: this answer serves its first call, the cloud's own method every later one. */
+  const early = <K extends 'imageNames' | 'flavors' | 'serverGroups'>(name: K, after?: Promise<unknown>) => {
+    const read = (): Promise<unknown> => (cloud[name] as () => Promise<unknown>).call(cloud);
+    let first: Promise<unknown> | undefined = after ? after.then(read, read) : (async () => read())();
+    first.catch(() => undefined); // answered (or its failure reported) when planCluster asks
+    const call = () => {
+      const p = first ?? read();
+      first = undefined;
+      return p;
+    };
+    return { first, call: call as unknown as ClusterCloud[K] };
   };
-  const flavors = early(() => cloud.flavors());
-  const first = new Map<string, Promise<unknown>>([
-    ['imageNames', early(() => cloud.imageNames())],
-    ['flavors', flavors],
-    ['serverGroups', early(() => flavors.then(() => cloud.serverGroups(), () => cloud.serverGroups()))],
-  ]);
-  const once = <T>(name: string, live: () => Promise<T>) => (): Promise<T> => {
-    const p = first.get(name);
-    first.delete(name);
-    return (p as Promise<T> | undefined) ?? live();
-  };
+  const flavors = early('flavors');
   const own: Partial<ClusterCloud> = {
-    imageNames: once('imageNames', () => cloud.imageNames()),
-    flavors: once('flavors', () => cloud.flavors()),
-    serverGroups: once('serverGroups', () => cloud.serverGroups()),
+    imageNames: early('imageNames').call,
+    flavors: flavors.call,
+    serverGroups: early('serverGroups', flavors.first).call,
   };
   // Everything else is the cloud's own (a fake's class methods too, bound to it).
   return new Proxy(cloud, {
