@@ -6,7 +6,7 @@ import { edgeKubeTarget } from '../ingress/kubeconfig.js';
 import { decideIngress } from '../ingress/decide.js';
 import { occmLoadBalancerName, type LoadBalancer, type Member } from '../openstack/octavia.js';
 import { clusterNames } from '../plan/cluster-model.js';
-import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import { type Kubectl, kubectlFactory, type KubeTarget } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { providerFacts } from '../plan/providers.js';
 import { stringifyDocuments } from '../render/documents.js';
@@ -126,7 +126,7 @@ export async function runCheckLb(o: CheckLbOptions, deps: CheckLbDeps): Promise<
   const cloud = deps.cloud ?? createIngressCloud({ environ: o.environ, cwd: o.cwd, home: o.home, cloudSetting: s.cloud, mutating: false, logger });
   const { lb } = await decideIngress(s, { capabilitiesFile: o.capabilitiesFile, cloud: () => cloud });
   const target = await edgeKubeTarget(o, s, deps);
-  const k = (deps.kubectlFor ?? ((x: KubeTarget) => createKubectl(deps.runner, x)))(target);
+  const k = kubectlFactory(deps)(target);
 
   type NodeList = { items?: { metadata: { name: string; labels?: Record<string, string> }; status?: { addresses?: { type: string; address: string }[] } }[] };
   const list = (await k.getJson<NodeList>('nodes')) ?? {};

@@ -4,7 +4,7 @@ import { hiddenNote, visibleName } from '../visible.js';
 import type { ProcessRunner } from '../exec/runner.js';
 import type { ApplyIngressOptions } from '../ingress/apply-ingress.js';
 import { ingressKubeTarget } from '../ingress/kubeconfig.js';
-import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import { type Kubectl, kubectlFactory, type KubeTarget } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { resolveCloudConfig, type CloudConfig } from '../openstack/cloud-config.js';
 import type { Connection } from '../openstack/connection.js';
@@ -126,7 +126,7 @@ export async function runDoctor(o: DoctorOptions, deps: DoctorDeps): Promise<{ d
     if (target.kubeconfig && !existsSync(target.kubeconfig)) {
       unavailable.cluster = `the workload kubeconfig ${target.kubeconfig} does not exist (kaas create-cluster writes it; or pass --kubeconfig)`;
     } else {
-      const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
+      const kubectl = kubectlFactory(deps)(target);
       try {
         kube = await fetchClusterSnapshot(kubectl);
       } catch (e) {

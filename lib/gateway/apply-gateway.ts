@@ -1,5 +1,5 @@
 import { clusterNames } from '../plan/cluster-model.js';
-import { createKubectl, type KubeTarget } from '../kube/kubectl.js';
+import { kubectlFactory } from '../kube/kubectl.js';
 import type { ApplyIngressDeps, ApplyIngressOptions, ApplyIngressResult } from '../ingress/apply-ingress.js';
 import { checkFloatingNetwork, loadEdgeRun, requireNamedCloud, writeDryRun } from '../ingress/apply-ingress.js';
 import { decideGateway, formatGatewayPlan } from './plan.js';
@@ -44,7 +44,7 @@ export async function runApplyGateway(o: ApplyGatewayOptions, deps: ApplyGateway
   // As in apply-ingress: the applying half loads only for a real run.
   const [{ applyGatewayToCluster }, { edgeKey, edgeKubeTarget }] = await Promise.all([import('./apply-steps.js'), import('../ingress/kubeconfig.js')]);
   const target = await edgeKubeTarget(o, s, deps);
-  const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
+  const kubectl = kubectlFactory(deps)(target);
   const applied = await applyGatewayToCluster(
     { names: clusterNames(s.namespace, o.cluster), key: edgeKey(o, s), force: o.force ?? false, timeouts: o.timeouts, verify: o.verify },
     { kubectl, logger, cloud: getCloud, sleep: deps.sleep },

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { writeOutputDir } from '../fs/output-dir.js';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
-import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import { type Kubectl, kubectlFactory, type KubeTarget } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import { CloudNotNamedError } from '../openstack/cloud-config.js';
 import { CA_FILE_IN_POD, renderCloudConf } from '../render/cloud-conf.js';
@@ -165,7 +165,7 @@ export async function runApplyIngress(o: ApplyIngressOptions, deps: ApplyIngress
   // without it (npm run bench: apply-ingress --dry-run against kubectl kustomize).
   const [{ applyToCluster }, { edgeKey, edgeKubeTarget }] = await Promise.all([import('./apply-steps.js'), import('./kubeconfig.js')]);
   const target = await edgeKubeTarget(o, s, deps);
-  const kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
+  const kubectl = kubectlFactory(deps)(target);
   const applied = await applyToCluster(
     { names: clusterNames(s.namespace, o.cluster), key: edgeKey(o, s), force: o.force ?? false, nodeCidr: s.node_cidr, timeouts: o.timeouts, verify: o.verify },
     { kubectl, logger, cloud: getCloud, sleep: deps.sleep },

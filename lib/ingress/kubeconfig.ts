@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ProcessRunner } from '../exec/runner.js';
-import { createKubectl, type KubeTarget, type Kubectl } from '../kube/kubectl.js';
+import { type Kubectl, kubectlFactory, type KubeTarget } from '../kube/kubectl.js';
 import type { Logger } from '../log.js';
 import type { Settings } from '../settings/types.js';
 import { localKey, userPath, workloadKubeconfigPath, type LocalKey } from '../state/local-state.js';
@@ -61,7 +61,7 @@ export async function edgeKubeTarget(
   const user = o.kubeconfig ? userPath(o.kubeconfig, o.home, o.cwd) : undefined;
   if (user && !existsSync(user)) throw new UsageError(`the workload kubeconfig ${user} does not exist`, { hint: 'pass --kubeconfig with an existing file, or leave it out to use the recorded one' });
   const mgmtTarget = edgeManagementTarget(s, o.environ, o.home);
-  const mgmt = mgmtTarget && (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(mgmtTarget);
+  const mgmt = mgmtTarget && kubectlFactory(deps)(mgmtTarget);
   const envFlag = `--env ${o.env}`;
   const access = await workloadAccess(
     { key, recorded, userKubeconfig: user, context: o.context, mgmt, namespaceSetting: s.namespace, refuse: true, envFlag },

@@ -190,3 +190,8 @@ export function createKubectl(runner: ProcessRunner, target: KubeTarget = {}, bi
     },
   };
 }
+
+/** How a use case reaches kubectl: the injected factory (tests, the testbed's harness), else kubectl run by `runner`. */
+export function kubectlFactory(deps: { runner: ProcessRunner; kubectlFor?: (t: KubeTarget) => Kubectl }): (t: KubeTarget) => Kubectl {
+  return deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t));
+}

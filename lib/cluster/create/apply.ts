@@ -1,5 +1,5 @@
 import { controlPlaneStatus, exists, machinesStatus, workloadKubeconfig } from '../../kube/cluster-api.js';
-import { createKubectl, type KubeTarget, type Kubectl } from '../../kube/kubectl.js';
+import { type Kubectl, kubectlFactory, type KubeTarget } from '../../kube/kubectl.js';
 import { installAddon, type AddonContext } from './addons.js';
 import type { ClusterCloud } from '../cloud.js';
 import { cloudConfigConsumers, cloudConfigHash, cloudConfigSecretData, waitForCloudConfigRollout } from '../../state/cloud-config-rollout.js';
@@ -120,7 +120,7 @@ export async function applyCluster(o: ClusterRunOptions & { timeouts?: Partial<C
   const cluster = p.plan.decisions.cluster;
   const names = clusterObjectNames(cluster);
   let ns = p.plan.decisions.namespace;
-  const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
+  const kubectlFor = kubectlFactory(deps);
   const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
   const steps: StepTime[] = [];

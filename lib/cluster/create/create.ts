@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PlanError } from '../../errors.js';
-import { createKubectl, type KubeTarget } from '../../kube/kubectl.js';
+import { createKubectl, kubectlFactory } from '../../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../../openstack/capabilities-file.js';
 import { cloudNotReachable } from '../../openstack/http-error.js';
 import { orThrow, type Refusal } from '../../plan/decision.js';
@@ -122,7 +122,7 @@ export function gatewayStep(g: GatewayPlan): string {
  */
 async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: ClusterPlan, verdict: ManagementVerdict | undefined, cloud?: ClusterCloud): Promise<(CreateClusterResult['live'] & { kubernetesVersion: string; topologyObjects?: KubeObject[] }) | undefined> {
   const s = plan.decisions.settings;
-  const mgmt = (deps.kubectlFor ?? ((t) => createKubectl(deps.runner, t)))(managementTarget(o, s));
+  const mgmt = kubectlFactory(deps)(managementTarget(o, s));
   if (!verdict) {
     deps.logger.info('- management cluster: not reachable, the dry-run stays offline (no per-object diff)');
     return undefined;
@@ -206,7 +206,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
       // certificate must not hide the live provider); a file of another cluster is ignored, not read.
       // Without a recorded file (or a legacy one to move) nothing of the workload cluster is read: a first
       // create asks the management cluster only the preflight's reads (started above, once the cloud answered).
-      const kubectlFor = deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t));
+      const kubectlFor = kubectlFactory(deps);
       const access = existsSync(recorded) || existsSync(legacyPaths(o.home, cluster).kubeconfig)
         ? await workloadAccess({ key, recorded, mgmt: kubectlFor(managementTarget(o, s)), namespaceSetting: s.namespace, refuse: false, envFlag: `--env ${o.env}` }, deps)
         : {};
@@ -233,7 +233,7 @@ export async function createCluster(o: CreateClusterOptions, deps: ApplyDeps): P
     let verdict: ManagementVerdict | undefined;
     if (o.dryRun) {
       // Read-only: the same preflight as a real run, reported as checks instead of stopping the dry-run.
-      const mgmt = tools.kubectl ? (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(managementTarget(o, s)) : undefined;
+      const mgmt = tools.kubectl ? kubectlFactory(deps)(managementTarget(o, s)) : undefined;
       verdict = await reportManagementCluster(mgmt, 'kubectl is not on PATH', plan.checks);
     }
     for (const w of [...plan.warnings, ...addons.cloudConf.warnings]) deps.logger.warn(w);

@@ -3,7 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { OperationError } from '../../errors.js';
 import { ExecError } from '../../exec/runner.js';
 import { CAPI_CLUSTER, labelledNames, listAllNamespaces } from '../../kube/cluster-api.js';
-import { createKubectl, type KubeTarget, type Kubectl } from '../../kube/kubectl.js';
+import { type Kubectl, kubectlFactory, type KubeTarget } from '../../kube/kubectl.js';
 import { cleanupCloud, orphanSweepNetwork, planCloudCleanup, sweepOrphanOvnVipPorts, sweepServiceLoadBalancers } from './cloud.js';
 import { ServiceMissing, type ClusterCloud } from '../cloud.js';
 import { removeContexts, userKubeconfigFile } from '../../state/kubeconfig.js';
@@ -82,7 +82,7 @@ export async function deleteCluster(o: ClusterRunOptions & { timeouts?: Partial<
   for (const w of resolved.warnings) deps.logger.warn(w);
   const s = resolved.values;
   const actions: string[] = [];
-  const kubectlFor = deps.kubectlFor ?? ((target: KubeTarget) => createKubectl(deps.runner, target));
+  const kubectlFor = kubectlFactory(deps);
   const mgmtTarget: KubeTarget = managementTarget(o, s);
   const mgmt = kubectlFor(mgmtTarget);
   const wait = (title: string, timeoutSec: number, hint: string, probe: () => Promise<{ done: boolean; progress: string }>) =>

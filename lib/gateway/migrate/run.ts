@@ -2,7 +2,7 @@ import path from 'node:path';
 import { UsageError } from '../../errors.js';
 import { writeOutputDir } from '../../fs/output-dir.js';
 import type { ProcessRunner } from '../../exec/runner.js';
-import { createKubectl, type KubeTarget, type Kubectl } from '../../kube/kubectl.js';
+import { type Kubectl, kubectlFactory, type KubeTarget } from '../../kube/kubectl.js';
 import type { Logger } from '../../log.js';
 import { BUNDLED_GATEWAY_VERSIONS, findBundledGateway } from '../../plan/gateway-versions.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE } from '../../plan/gateway.js';
@@ -92,7 +92,7 @@ export async function runMigrateIngress(o: MigrateOptions, deps: MigrateDeps) {
   if (o.cluster) {
     // --apply writes: its kubeconfig is checked against the Cluster (as apply-ingress's); a read is not.
     const target = o.apply ? await edgeKubeTarget({ ...o, cluster: o.cluster }, s, deps) : ingressKubeTarget({ ...o, cluster: o.cluster }, s);
-    kubectl = (deps.kubectlFor ?? ((t: KubeTarget) => createKubectl(deps.runner, t)))(target);
+    kubectl = kubectlFactory(deps)(target);
   }
 
   let ingresses: KubeObject[];
