@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PlanError } from '../../errors.js';
-import { createKubectl, kubectlFactory } from '../../kube/kubectl.js';
+import type { ProcessRunner } from '../../exec/runner.js';
+import { kubectlFactory } from '../../kube/kubectl.js';
 import { loadCapabilitiesFile } from '../../openstack/capabilities-file.js';
 import { cloudNotReachable } from '../../openstack/http-error.js';
 import { orThrow, type Refusal } from '../../plan/decision.js';
@@ -142,9 +143,8 @@ async function dryRunLive(o: CreateClusterOptions, deps: ApplyDeps, plan: Cluste
 function startManagementReads(o: CreateClusterOptions, deps: ApplyDeps, s: Pick<Settings, 'mgmt_kubeconfig' | 'mgmt_context'>, cluster: string): { reads: ManagementReads; abort: () => void } {
   const ac = new AbortController();
   const target = managementTarget(o, s);
-  const mgmt = deps.kubectlFor
-    ? deps.kubectlFor(target)
-    : createKubectl({ run: (cmd, args, opts) => deps.runner.run(cmd, args, { ...opts, signal: ac.signal }) }, target);
+  const runner: ProcessRunner = { run: (cmd, args, opts) => deps.runner.run(cmd, args, { ...opts, signal: ac.signal }) };
+  const mgmt = kubectlFactory({ runner, kubectlFor: deps.kubectlFor })(target);
   return { reads: readManagementCluster(mgmt, cluster), abort: () => ac.abort() };
 }
 
