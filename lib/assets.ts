@@ -13,7 +13,7 @@ import { packageRoot } from './paths.js';
  * (`settings/example.yaml`, `settings/schema.json`). build/release/assets.mjs embeds them so.
  */
 
-type Sea = { isSea(): boolean; getAsset(key: string, encoding: string): string };
+type Sea = { isSea(): boolean; getAsset(key: string, encoding: string): string; getAsset(key: string): ArrayBuffer };
 
 let sea: Sea | undefined | null;
 
@@ -35,6 +35,18 @@ export function inExecutable(): boolean {
 export function bundleText(rel: string, bundleRoot: () => URL): string {
   if (inExecutable()) return seaModule()!.getAsset(rel, 'utf8');
   return readFileSync(new URL(rel, bundleRoot()), 'utf8');
+}
+
+/**
+ * The bytes of the bundle's file `rel` as bundleText finds it, or undefined where this build has no
+ * such file (an optional file: a cache).
+ */
+export function bundleBytes(rel: string, bundleRoot: () => URL): Buffer | undefined {
+  try {
+    return inExecutable() ? Buffer.from(seaModule()!.getAsset(rel)) : readFileSync(new URL(rel, bundleRoot()));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The text of the package's file `rel` (its path in the package, e.g. settings/example.yaml). */

@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-import vm from 'node:vm';
 import type { ValidateFunction } from 'ajv';
 import { GATEWAY_VALIDATORS } from 'kaas-gen:gateway-validators';
 import type { BundledGatewayVersion } from '../plan/gateway-versions.js';
 import type { Schema } from '../render/crd-schema.js';
-import { bundleText, inExecutable } from '../assets.js';
+import { bundleBytes, bundleText } from '../assets.js';
+import { compileValidator, VALIDATOR_CACHE_SUFFIX, validatorOf } from './validator-script.js';
 
 /**
  * Twin of crd-validators.ts in the bundled CLI: every kind of every bundled release was compiled by
@@ -19,19 +18,17 @@ export function gatewayCrdValidator(v: BundledGatewayVersion, key: string, _sche
   const file = Object.hasOwn(GATEWAY_VALIDATORS, id) ? GATEWAY_VALIDATORS[id] : undefined;
   if (!file) return undefined;
   let fn = loaded.get(id);
-  if (!fn) loaded.set(id, (fn = (loadValidator(file) as { default: ValidateFunction }).default));
+  if (!fn) loaded.set(id, (fn = loadValidator(file)));
   return fn;
 }
 
 /**
- * The module of a validator file: required from dist/bundle/validators/ (this module is bundled into
- * dist/bundle/chunks/, build/bundle.mjs checks it), or in the single-file executable run from its
- * asset validators/<file> as CommonJS (the files are self-contained: they require nothing).
+ * The validator of a validator file, compiled with the code cache the build made for it (see
+ * validator-script.ts), from dist/bundle/validators/ (this module is bundled into dist/bundle/chunks/,
+ * build/bundle.mjs checks it), or in the single-file executable from its assets validators/<file>.
  */
-function loadValidator(file: string): unknown {
-  if (!inExecutable()) return createRequire(import.meta.url)(`../validators/${file}`);
-  const module = { exports: {} as unknown };
-  const code = bundleText(`validators/${file}`, () => new URL('../', import.meta.url));
-  vm.compileFunction(code, ['exports', 'module'], { filename: `kaas:validators/${file}` })(module.exports, module);
-  return module.exports;
+function loadValidator(file: string): ValidateFunction {
+  const root = () => new URL('../', import.meta.url);
+  const filename = `kaas:validators/${file}`;
+  return validatorOf(compileValidator(bundleText(`validators/${file}`, root), filename, bundleBytes(`validators/${file}${VALIDATOR_CACHE_SUFFIX}`, root)), filename);
 }

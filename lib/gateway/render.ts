@@ -1,7 +1,7 @@
 import { RenderError } from '../render/template.js';
 import { DEFAULT_GATEWAY, ENVOY_PROXY, GATEWAY_NAMESPACE, HTTP_LISTENER, type GatewayPlan } from '../plan/gateway.js';
 import type { BundledGatewayVersion } from '../plan/gateway-versions.js';
-import { bundledTemplate, readBundledText } from '../render/bundled.js';
+import { bundledTemplate, readBundledObjects, readBundledText } from '../render/bundled.js';
 import { objectKey, parseDocuments, stringifyDocuments, type KubeObject } from '../render/documents.js';
 import { validateObjects } from '../render/schema.js';
 import { bundledCrdFiles, bundledCrdNames, bundledCrdObjects, validateGatewayObjects } from './schema.js';
@@ -38,33 +38,56 @@ export const SHARED_WITH_CRDS = [
 
 /**
  * The chart's default render is a test render (gateway-dev:latest, pull Always, v0.0.0-latest
- * labels); a release install has the release image and labels. Each substitution must match, so a
- * changed upstream file fails loudly instead of shipping the test image.
+ * labels); a release install has the release image and labels. Each value must be found, so a
+ * changed upstream file fails loudly instead of shipping the test image. A value with a `key`
+ * replaces that key's whole value; one without replaces `from` wherever a string holds it (the image
+ * is also named inside the envoy-gateway-config ConfigMap's text).
  */
-export function releaseSubstitutions(v: BundledGatewayVersion): [string, string][] {
+export interface ReleaseValue { key?: string; from: string; to: string }
+
+export function releaseValues(v: BundledGatewayVersion): ReleaseValue[] {
   return [
-    ['docker.io/envoyproxy/gateway-dev:latest', v.images.controlPlane],
-    ['imagePullPolicy: Always', 'imagePullPolicy: IfNotPresent'],
-    ['gateway-helm-v0.0.0-latest', `gateway-helm-${v.version}`],
-    ['app.kubernetes.io/version: "latest"', `app.kubernetes.io/version: "${v.version}"`],
+    { from: 'docker.io/envoyproxy/gateway-dev:latest', to: v.images.controlPlane },
+    { key: 'imagePullPolicy', from: 'Always', to: 'IfNotPresent' },
+    { from: 'gateway-helm-v0.0.0-latest', to: `gateway-helm-${v.version}` },
+    { key: 'app.kubernetes.io/version', from: 'latest', to: v.version },
   ];
 }
 
-/** The chart render with the release values (text in, text out). */
-export function withReleaseValues(text: string, v: BundledGatewayVersion): string {
-  let out = text;
-  const missing: string[] = [];
-  for (const [from, to] of releaseSubstitutions(v)) {
-    if (!out.includes(from)) missing.push(from);
-    out = out.split(from).join(to);
-  }
+/** The chart render's objects with the release values (new objects; the bundled ones are not changed). */
+export function withReleaseValues(objects: KubeObject[], v: BundledGatewayVersion): KubeObject[] {
+  const values = releaseValues(v);
+  const found = new Set<ReleaseValue>();
+  const set = (value: unknown, key?: string): unknown => {
+    if (typeof value === 'string') {
+      let out = value;
+      for (const r of values) {
+        if (r.key === undefined ? !out.includes(r.from) : key !== r.key || out !== r.from) continue;
+        out = r.key === undefined ? out.split(r.from).join(r.to) : r.to;
+        found.add(r);
+      }
+      return out;
+    }
+    if (Array.isArray(value)) return value.map((x) => set(x));
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, set(x, k)]));
+    return value;
+  };
+  const out = objects.map((o) => set(o) as KubeObject);
+  const missing = values.filter((r) => !found.has(r)).map((r) => (r.key ? `${r.key}: ${r.from}` : r.from));
   if (missing.length) throw new RenderError(`templates/gateway/${v.dir}/helm-default-render.yaml changed: release values cannot be set`, missing);
   return out;
 }
 
+/** A text ending in exactly one newline (a `/\n*$/` replace tries every position of the 3.7 MB CRD text: 16 ms). */
+function oneFinalNewline(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return `${text.slice(0, end)}\n`;
+}
+
 /** The CRD phase, verbatim: Gateway API standard channel (with its safe-upgrades policy), then Envoy Gateway's CRDs. */
 export function crdsText(v: BundledGatewayVersion): string {
-  return bundledCrdFiles(v).map((parts) => readBundledText(...parts).replace(/\n*$/, '\n')).join('---\n');
+  return bundledCrdFiles(v).map((parts) => oneFinalNewline(readBundledText(...parts))).join('---\n');
 }
 
 /** The names of the CRDs a release installs (what apply waits to be Established). */
@@ -79,8 +102,7 @@ export function gatewayObjects(plan: GatewayPlan, r: RenderedGateway): KubeObjec
 
 /** The control plane: its namespace and the chart render with release values, minus the policy the CRD phase holds. */
 export function renderControlPlane(v: BundledGatewayVersion): KubeObject[] {
-  const file = `templates/gateway/${v.dir}/helm-default-render.yaml`;
-  const chart = parseDocuments(withReleaseValues(readBundledText('gateway', v.dir, 'helm-default-render.yaml'), v), file);
+  const chart = withReleaseValues(readBundledObjects('gateway', v.dir, 'helm-default-render.yaml'), v);
   const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: GATEWAY_NAMESPACE } };
   return [ns, ...chart.filter((o) => !SHARED_WITH_CRDS.includes(objectKey(o)))];
 }

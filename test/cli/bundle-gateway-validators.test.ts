@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,23 @@ describe('the bundle\'s Gateway validators', () => {
     expect(files.length).toBeGreaterThan(10);
     const missing = files.filter((f) => typeof (load(path.join(DIR, f)) as { default?: unknown }).default !== 'function');
     expect(missing).toEqual([]);
+  });
+
+  it('each has the V8 code cache the build made for it, and this Node takes it (compiled as kaas compiles it, in a plain node process)', () => {
+    expect(readdirSync(DIR).filter((f) => f.endsWith('.v8cache')).sort()).toEqual(files.map((f) => `${f}.v8cache`).sort());
+    const script = `
+      const { readFileSync } = await import('node:fs');
+      const { compileValidator, validatorOf } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'lib', 'gateway', 'validator-script.js'))});
+      const out = {};
+      for (const f of ${JSON.stringify(files)}) {
+        const s = compileValidator(readFileSync(${JSON.stringify(DIR)} + '/' + f, 'utf8'), f, readFileSync(${JSON.stringify(DIR)} + '/' + f + '.v8cache'));
+        out[f] = { rejected: s.cachedDataRejected, validates: validatorOf(s, f)({}) === false };
+      }
+      console.log(JSON.stringify(out));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as Record<string, { rejected: boolean; validates: boolean }>;
+    expect(Object.entries(out).filter(([, o]) => o.rejected !== false || !o.validates).map(([f]) => f)).toEqual([]);
   });
 
   it.each([

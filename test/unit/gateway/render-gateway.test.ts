@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { crdNames, renderGateway, SHARED_WITH_CRDS } from '../../../lib/gateway/render.js';
+import { crdNames, renderGateway, SHARED_WITH_CRDS, withReleaseValues } from '../../../lib/gateway/render.js';
 import { bundledCrdObjects, validateGatewayObjects } from '../../../lib/gateway/schema.js';
 import { orThrow } from '../../../lib/plan/decision.js';
 import { DEFAULT_GATEWAY, GATEWAY_NAMESPACE, planGateway } from '../../../lib/plan/gateway.js';
@@ -98,6 +98,18 @@ describe('apply-gateway manifests', () => {
       expect(crds.some((o) => objectKey(o) === key)).toBe(true);
       expect(r.controlPlane.some((o) => objectKey(o) === key)).toBe(false);
     }
+  });
+
+  it('a chart render without one of the test values it replaces is refused, naming what is missing (the upstream file changed)', () => {
+    const reference = docs(readFileSync(path.join(UPSTREAM, 'envoy-gateway-v1.9.0', 'helm-default-render.yaml'), 'utf8'));
+    expect(withReleaseValues(reference, v).length).toBe(reference.length);
+    const pinned = JSON.parse(JSON.stringify(reference).split('"imagePullPolicy":"Always"').join('"imagePullPolicy":"IfNotPresent"')) as KubeObject[];
+    expect(() => withReleaseValues(pinned, v)).toThrow(expect.objectContaining({
+      message: expect.stringMatching(/helm-default-render\.yaml changed: release values cannot be set/),
+      problems: ['imagePullPolicy: Always'],
+    }));
+    // The objects it was given are left as they were.
+    expect(JSON.stringify(reference)).toContain('gateway-dev:latest');
   });
 
   it('kubectl kustomize builds everything offline (well-formed, no duplicate objects)', async () => {
