@@ -22,7 +22,7 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { dataFiles, gatewayValidatorSources, GENERATED, ROOT } from './generate.mjs';
+import { dataFiles, GENERATED, ROOT, validatorFileSources } from './generate.mjs';
 import { inputsHash, STAMP } from './inputs.mjs';
 
 const OUT = path.join(ROOT, 'dist', 'bundle');
@@ -249,10 +249,10 @@ export async function bundle() {
   // root): one right beside the modules ends that walk at once, with the same answer (ES modules).
   for (const dir of [OUT, path.join(OUT, 'chunks')]) markEsModules(dir);
   await dataFiles(path.join(OUT, 'data'));
-  const validators = await bundleGatewayValidators();
-  await cacheGatewayValidators();
+  const validators = await bundleValidatorFiles();
+  await cacheValidatorFiles();
   checkBundle(result.metafile, validators);
-  checkInChunks(result.metafile, ['lib/render/bundled.bundle.ts', 'lib/gateway/crd-validators.bundle.ts']);
+  checkInChunks(result.metafile, ['lib/render/bundled.bundle.ts', 'lib/render/validator-files.ts']);
   chmodSync(path.join(OUT, 'kaas.js'), 0o755);
   recordHelp();
   return result.metafile;
@@ -308,11 +308,12 @@ export const CJS_OPTIONS = {
 };
 
 /**
- * The gateway validators (see gatewayValidatorSources): one self-contained CommonJS file each in
- * dist/bundle/validators/, required by lib/gateway/crd-validators.bundle.ts when its kind is checked.
+ * The validator files (see validatorFileSources): one self-contained CommonJS file each in
+ * dist/bundle/validators/, loaded by lib/render/validator-files.ts when its kind is checked.
  */
-async function bundleGatewayValidators() {
-  const sources = Object.values(await gatewayValidatorSources());
+async function bundleValidatorFiles() {
+  const { gateway, crds } = await validatorFileSources();
+  const sources = [...Object.values(gateway), ...Object.values(crds)];
   const code = new Map(sources.map((s) => [s.file, s.code]));
   const result = await esbuild.build({
     ...CJS_OPTIONS,
@@ -331,19 +332,19 @@ async function bundleGatewayValidators() {
 }
 
 /**
- * A V8 code cache beside each gateway validator (<file>.cjs.v8cache, lib/gateway/validator-script.ts),
- * made after one validation: V8 compiles a function on its first call, and the EnvoyProxy validator
- * is one function of 3.3 MB, so the cache holds it compiled. The validation is of an empty object:
- * whichever branches it takes, the first call compiles the whole function.
+ * A V8 code cache beside each validator file (<file>.cjs.<cpu>.v8cache, lib/render/validator-files.ts),
+ * made after one validation: V8 compiles a function on its first call, and a validator is one big
+ * function (the EnvoyProxy one 3.3 MB), so the cache holds it compiled. The validation is of an empty
+ * object: whichever branches it takes, the first call compiles the whole function.
  */
-async function cacheGatewayValidators() {
-  const { compileValidator, validatorOf, VALIDATOR_CACHE_SUFFIX } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'gateway', 'validator-script.js')).href);
+async function cacheValidatorFiles() {
+  const { compileValidatorFile, validatorOf, validatorCacheSuffix } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'render', 'validator-files.js')).href);
   const dir = path.join(OUT, 'validators');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.cjs'))) {
     const filename = `kaas:validators/${file}`;
-    const script = compileValidator(readFileSync(path.join(dir, file), 'utf8'), filename);
+    const script = compileValidatorFile(readFileSync(path.join(dir, file), 'utf8'), filename);
     validatorOf(script, filename)({});
-    writeFileSync(path.join(dir, `${file}${VALIDATOR_CACHE_SUFFIX}`), script.createCachedData());
+    writeFileSync(path.join(dir, `${file}${validatorCacheSuffix()}`), script.createCachedData());
   }
 }
 

@@ -90,51 +90,54 @@ async function answerValidators() {
   return standaloneValidators(ajv, { ...ANSWER_SCHEMAS, links: LINKS_SCHEMA });
 }
 
-/** The validator of every CRD schema under templates/crds/. */
-async function crdValidators() {
-  const { CRD_AJV_OPTIONS, closeObjects } = await dist('lib/render/crd-schema.js');
-  const { prepareCrdAjv } = await dist('lib/render/crd-compile.js');
-  const { crdFileSchemas } = await dist('lib/cluster/crd-validators.js');
-  const ajv = prepareCrdAjv(new Ajv({ ...CRD_AJV_OPTIONS, code: { source: true, esm: true } }));
-  const schemas = Object.fromEntries(crdFileSchemas().map(([key, schema]) => [key, closeObjects(schema)]));
-  return standaloneValidators(ajv, schemas);
-}
-
 /**
- * The validator of every kind of every bundled Gateway API / Envoy Gateway release, each a CommonJS
- * module of its own (some are megabytes: only the kinds a command checks are loaded), with the
- * schema the run-time lookup finds for that kind (crdSchemaFor). Returns id → { file, code }.
+ * The validator files (dist/bundle/validators/<file>, see lib/render/validator-files.ts): a
+ * self-contained CommonJS module per CRD kind, some megabytes, loaded when that kind is checked. The
+ * kinds of every bundled Gateway API / Envoy Gateway release (`gateway`: "<release>/<key>", with the
+ * schema the run-time lookup finds for that kind, crdSchemaFor) and of the Cluster API / CAPO CRD
+ * schemas under templates/crds/ (`crds`: "<group>/<version>/<Kind>"). Returns each as
+ * id → { file, code }.
  */
-let gatewaySources;
-export function gatewayValidatorSources() {
-  gatewaySources ??= compileGatewayValidators();
-  return gatewaySources;
+let validatorSources;
+export function validatorFileSources() {
+  validatorSources ??= compileValidatorFiles();
+  return validatorSources;
 }
 
-async function compileGatewayValidators() {
+async function compileValidatorFiles() {
   const { BUNDLED_GATEWAY_VERSIONS } = await dist('lib/plan/gateway-versions.js');
   const { bundledCrdObjects, crdSchemaFor } = await dist('lib/gateway/schema.js');
   const { CRD_AJV_OPTIONS, closeObjects, crdSchemas } = await dist('lib/render/crd-schema.js');
   const { prepareCrdAjv } = await dist('lib/render/crd-compile.js');
-  const out = {};
+  const { crdFileSchemas } = await dist('lib/cluster/crd-validators.js');
+  const source = (schema) => {
+    const ajv = prepareCrdAjv(new Ajv({ ...CRD_AJV_OPTIONS, code: { source: true } }));
+    ajv.addSchema(closeObjects(schema), 'v');
+    return `${standaloneCode.default(ajv, { default: 'v' })}`;
+  };
+  const gateway = {};
   for (const v of BUNDLED_GATEWAY_VERSIONS) {
     const keys = bundledCrdObjects(v).filter((o) => o.kind === 'CustomResourceDefinition').flatMap((crd) => crdSchemas(crd).map(([k]) => k));
     for (const key of [...new Set(keys)].sort()) {
       const schema = crdSchemaFor(v, key);
-      if (!schema) continue;
-      const ajv = prepareCrdAjv(new Ajv({ ...CRD_AJV_OPTIONS, code: { source: true } }));
-      ajv.addSchema(closeObjects(schema), 'v');
-      const file = `${v.version}-${key.replaceAll('/', '_')}.cjs`;
-      out[`${v.version}/${key}`] = { file, code: `${standaloneCode.default(ajv, { default: 'v' })}` };
+      if (schema) gateway[`${v.version}/${key}`] = { file: `${v.version}-${key.replaceAll('/', '_')}.cjs`, code: source(schema) };
     }
   }
-  return out;
+  const crds = Object.fromEntries(crdFileSchemas().map(([key, schema]) => [key, { file: `crd-${key.replaceAll('/', '_')}.cjs`, code: source(schema) }]));
+  return { gateway, crds };
 }
 
-/** The index of the gateway validators: id → file under dist/bundle/validators/. */
+/** An index of validator files (id → file under dist/bundle/validators/), as the module exporting `name`. */
+const fileIndex = (name, sources) => `export const ${name} = ${JSON.stringify(Object.fromEntries(Object.entries(sources).map(([id, s]) => [id, s.file])))};\n`;
+
+/** The index of the Cluster API / CAPO CRD validators. */
+async function crdValidators() {
+  return fileIndex('CRD_VALIDATORS', (await validatorFileSources()).crds);
+}
+
+/** The index of the gateway validators. */
 async function gatewayValidators() {
-  const sources = await gatewayValidatorSources();
-  return `export const GATEWAY_VALIDATORS = ${JSON.stringify(Object.fromEntries(Object.entries(sources).map(([id, s]) => [id, s.file])))};\n`;
+  return fileIndex('GATEWAY_VALIDATORS', (await validatorFileSources()).gateway);
 }
 
 /** One lazily imported chunk per kubernetes-models kind (a class) in the groups kaas validates. */

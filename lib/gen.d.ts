@@ -14,9 +14,8 @@ declare module 'kaas-gen:settings-validators' {
   export const VALIDATORS: Record<string, ValidateFunction>;
 }
 declare module 'kaas-gen:crd-validators' {
-  import type { ValidateFunction } from 'ajv';
-  /** "<group>/<version>/<Kind>" → the validator of that CRD's schema (ajv standalone code). */
-  export const VALIDATORS: Record<string, ValidateFunction>;
+  /** "<group>/<version>/<Kind>" → its validator's file under dist/bundle/validators/. */
+  export const CRD_VALIDATORS: Record<string, string>;
 }
 declare module 'kaas-gen:k8s-models' {
   /** "<apiVersion>/<Kind>" → the kubernetes-models module of that kind. */

@@ -48,7 +48,7 @@ function seaBlob(main, codeCache) {
   const blob = path.join(WORK, codeCache ? 'sea-prep-code-cache.blob' : 'sea-prep.blob');
   const config = path.join(WORK, codeCache ? 'sea-config-code-cache.json' : 'sea-config.json');
   writeFileSync(config, `${JSON.stringify({
-    main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: codeCache, assets: assetFiles(),
+    main, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: codeCache, assets: assetFiles({ codeCache }),
   }, null, 2)}\n`);
   run(process.execPath, ['--experimental-sea-config', config], 'writing the SEA blob');
   return blob;

@@ -68,11 +68,18 @@ function filesUnder(dir) {
     .sort();
 }
 
-/** The executable's assets: asset name → file, from the built bundle (`bundleDir`) and the package. */
-export function assetFiles(bundleDir = path.join(ROOT, 'dist', 'bundle')) {
+/**
+ * The executable's assets: asset name → file, from the built bundle (`bundleDir`) and the package.
+ * The validators' V8 code caches (lib/render/validator-files.ts) are for the building CPU: only its
+ * executable gets them (`codeCache`); another CPU's would never read them.
+ */
+export function assetFiles({ codeCache }, bundleDir = path.join(ROOT, 'dist', 'bundle')) {
   const assets = {};
   for (const dir of BUNDLE_ASSET_DIRS) {
-    for (const rel of filesUnder(path.join(bundleDir, dir))) assets[`${dir}/${rel}`] = path.join(bundleDir, dir, rel);
+    for (const rel of filesUnder(path.join(bundleDir, dir))) {
+      if (!codeCache && rel.endsWith('.v8cache')) continue;
+      assets[`${dir}/${rel}`] = path.join(bundleDir, dir, rel);
+    }
   }
   for (const rel of PACKAGE_ASSETS) assets[rel] = path.join(ROOT, rel);
   return assets;

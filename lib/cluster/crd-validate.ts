@@ -1,6 +1,6 @@
 import { validateCustomResources } from '../render/crd-schema.js';
 import type { KubeObject } from '../render/documents.js';
-import { crdValidators } from './crd-validators.js';
+import { crdKinds, crdValidator } from './crd-validators.js';
 
 /**
  * Validates rendered Cluster API / CAPO objects against the openAPIV3Schema of their CRDs
@@ -10,7 +10,7 @@ import { crdValidators } from './crd-validators.js';
 
 /** The apiVersion/kind pairs kaas has CRD schemas for, e.g. "infrastructure.cluster.x-k8s.io/v1beta1/OpenStackCluster". */
 export function knownCrdKinds(): string[] {
-  return [...crdValidators().keys()].sort();
+  return crdKinds();
 }
 
 /**
@@ -18,6 +18,5 @@ export function knownCrdKinds(): string[] {
  * throws one RenderError listing every violation as `Kind/ns/name: /spec/path message`.
  */
 export function validateAgainstCrds(objects: KubeObject[]): { validated: string[]; skipped: string[] } {
-  const v = crdValidators();
-  return validateCustomResources(objects, (k) => v.get(k), 'rendered Cluster API objects');
+  return validateCustomResources(objects, crdValidator, 'rendered Cluster API objects');
 }

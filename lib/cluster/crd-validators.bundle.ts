@@ -1,11 +1,17 @@
 import type { ValidateFunction } from 'ajv';
-import { VALIDATORS } from 'kaas-gen:crd-validators';
+import { CRD_VALIDATORS } from 'kaas-gen:crd-validators';
+import { loadValidatorFile } from '../render/validator-files.js';
 
-/** Twin of crd-validators.ts in the bundled CLI: the CRD validators, compiled by the build. */
+/**
+ * Twin of crd-validators.ts in the bundled CLI: the CRD validators, compiled by the build into a file
+ * per kind (dist/bundle/validators/crd-*.cjs), loaded when that kind is first checked
+ * (lib/render/validator-files.ts).
+ */
 
-let validators: Map<string, ValidateFunction> | undefined;
+export function crdKinds(): string[] {
+  return Object.keys(CRD_VALIDATORS).sort();
+}
 
-export function crdValidators(): Map<string, ValidateFunction> {
-  validators ??= new Map(Object.entries(VALIDATORS));
-  return validators;
+export function crdValidator(key: string): ValidateFunction | undefined {
+  return Object.hasOwn(CRD_VALIDATORS, key) ? loadValidatorFile(CRD_VALIDATORS[key]) : undefined;
 }

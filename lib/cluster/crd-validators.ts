@@ -6,9 +6,9 @@ import type { Schema } from '../render/crd-schema.js';
 
 /**
  * The validators of the Cluster API / CAPO CRD schemas under templates/crds/ (extracted from CAPI
- * v1.12.11 and CAPO v0.14.7 by scripts/extract-crd-schemas.mjs), compiled by ajv when first needed.
- * The bundled CLI replaces this module by crd-validators.bundle.ts: the same validators, compiled by
- * the build.
+ * v1.12.11 and CAPO v0.14.7 by scripts/extract-crd-schemas.mjs), each compiled by ajv when first
+ * needed. The bundled CLI replaces this module by crd-validators.bundle.ts: the same validators,
+ * compiled by the build, a file per kind.
  */
 
 /** "<group>_<Kind>.<version>.json" → "<group>/<version>/<Kind>", or undefined for other files. */
@@ -28,10 +28,20 @@ export function crdFileSchemas(): [string, Schema][] {
   return out;
 }
 
-let validators: Map<string, ValidateFunction> | undefined;
+let schemas: Map<string, Schema> | undefined;
+const compiled = new Map<string, ValidateFunction>();
+const fileSchemas = () => (schemas ??= new Map(crdFileSchemas()));
 
-/** "<group>/<version>/<Kind>" → validator. */
-export function crdValidators(): Map<string, ValidateFunction> {
-  validators ??= new Map(crdFileSchemas().map(([key, schema]) => [key, compileCrdSchema(schema)]));
-  return validators;
+/** The "<group>/<version>/<Kind>" keys of every CRD schema, sorted. */
+export function crdKinds(): string[] {
+  return [...fileSchemas().keys()].sort();
+}
+
+/** The validator of one CRD schema, compiled when first asked for; undefined for a kind without one. */
+export function crdValidator(key: string): ValidateFunction | undefined {
+  const schema = fileSchemas().get(key);
+  if (!schema) return undefined;
+  let fn = compiled.get(key);
+  if (!fn) compiled.set(key, (fn = compileCrdSchema(schema)));
+  return fn;
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { validatorCacheSuffix } from '../../lib/render/validator-files.js';
 import { componentVersions } from '../../lib/version/components.js';
 import { KAAS, ROOT, tempDir, type CliRun } from '../support/cli.js';
 
@@ -38,6 +39,19 @@ describe('the single-file executable', () => {
     if (r.error || r.signal) throw new Error(`kaas ${args.join(' ')}: ${r.error?.message ?? r.signal}\n${r.stderr}`);
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+
+  it("carries the validators' V8 code caches (made on this CPU) in this CPU's executable only; the other CPU's gets none", () => {
+    // The SEA blob holds each asset under its name (lib/assets.ts): look for the names in the files.
+    const has = (file: string, name: string) => readFileSync(path.join(RELEASE, file)).includes(name);
+    const validators = readdirSync(path.join(ROOT, 'dist', 'bundle', 'validators')).filter((f) => f.endsWith('.cjs'));
+    const probe = validators.find((f) => f.startsWith('crd-cluster.x-k8s.io_'))!;
+    for (const [file, caches] of Object.entries(ARCH).map(([arch, name]) => [`kaas-linux-${name}`, arch === process.arch] as const)) {
+      expect([file, has(file, `validators/${probe}`)]).toEqual([file, true]);
+      expect([file, has(file, `validators/${probe}${validatorCacheSuffix()}`)]).toEqual([file, caches]);
+      // No other validator's cache either (the script itself names only the suffix's pattern).
+      expect([file, has(file, `.cjs${validatorCacheSuffix()}`)]).toEqual([file, caches]);
+    }
+  });
 
   it('is a directory of its own: nothing else beside it', () => {
     expect(readdirSync(dir).sort()).toEqual(['bin', 'home', 'kaas']);
