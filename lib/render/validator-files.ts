@@ -1,4 +1,4 @@
-import vm from 'node:vm';
+import type vm from 'node:vm';
 import type { ValidateFunction } from 'ajv';
 import { bundleBytes, bundleText } from '../assets.js';
 
@@ -26,8 +26,15 @@ export function validatorCacheSuffix(arch: string = process.arch): string {
   return `.${arch}.v8cache`;
 }
 
+/**
+ * node:vm, taken when a validator is first compiled: this module sits in the bundle's core chunk,
+ * which every command loads, and most never check a CRD (a static import would be one more module at
+ * every start, as for node:sea in lib/assets.ts).
+ */
+const vmModule = () => process.getBuiltinModule('node:vm') as typeof vm;
+
 export function compileValidatorFile(code: string, filename: string, cachedData?: Buffer): vm.Script {
-  return new vm.Script(`(function (exports, module) {${code}\n})`, { filename, cachedData });
+  return new (vmModule().Script)(`(function (exports, module) {${code}\n})`, { filename, cachedData });
 }
 
 /** Runs a compiled validator file: its module's default export. */
