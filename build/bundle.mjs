@@ -16,9 +16,15 @@
 //   - axios: its fetch adapter and form-data (see AXIOS_TRIMS).
 //   - string-width (yargs' help layout): a fast path for text whose every character is one column
 //     wide, see build/shims/string-width.ts.
+//
+// Vendor files: the libraries every command starts with (VENDOR) are not ES modules of the bundle but
+// CommonJS files of their own (dist/bundle/vendor/<package>.cjs), which the bundle's modules import
+// through a small module of the build and lib/code-files.ts loads with a V8 code cache: Node 20
+// caches no ES module, and compiling these libraries was the largest part of a command's start.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -98,10 +104,11 @@ function checkAxiosUse(metafile) {
 
 const BANNER = "import { createRequire as __kaasCreateRequire } from 'node:module'; const require = __kaasCreateRequire(import.meta.url);";
 
-export const kaasPlugin = (trimmed, core) => ({
+export const kaasPlugin = (trimmed, core, vendor) => ({
   name: 'kaas',
   setup(build) {
     if (core) coreChunk(build, core);
+    if (vendor) vendorModules(build, vendor);
     // Twins: X.bundle.ts stands in for X.ts (except inside the twin itself, which may re-export X).
     build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
       if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
@@ -145,6 +152,95 @@ export const kaasPlugin = (trimmed, core) => ({
     build.onResolve({ filter: /^string-width$/ }, (args) => (args.importer === shim ? undefined : { path: shim }));
   },
 });
+
+/**
+ * The packages the bundle loads from vendor files (see the header): each becomes one self-contained
+ * CommonJS file with the library trims (bundleVendorFiles), and every import of the package in the
+ * bundle, kaas's and its dependencies' alike, gets a module that loads that file
+ * (lib/code-files.ts loadVendorFile) and exports its names. axios stays an ES module of the bundle: only
+ * the commands that ask the cloud load it.
+ */
+export const VENDOR = ['yaml', 'yargs'];
+
+/** Where the ES modules bundled into a vendor file read `import.meta.url` (lib/code-files.ts compileCodeFile). */
+const VENDOR_IMPORT_META_URL = '__kaasImportMetaUrl';
+
+/** The module that stands for package `name` in the bundle: the vendor file's exports (`names`: all but default). */
+function vendorModule(name, names) {
+  const loader = JSON.stringify(path.join(ROOT, 'lib', 'code-files.ts'));
+  const named = names.length ? `export const { ${names.join(', ')} } = m;\n` : '';
+  return `import { loadVendorFile } from ${loader};\nconst m = loadVendorFile(${JSON.stringify(name)});\nexport default m.default;\n${named}`;
+}
+
+function vendorModules(build, vendor) {
+  const filter = new RegExp(`^(${Object.keys(vendor).join('|')})$`);
+  build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'kaas-vendor' }));
+  build.onLoad({ filter: /.*/, namespace: 'kaas-vendor' }, (args) => ({ contents: vendorModule(args.path, vendor[args.path]), loader: 'js', resolveDir: ROOT }));
+}
+
+/**
+ * The vendor files (dist/bundle/vendor/<package>.cjs), bundled with the library trims of kaasPlugin,
+ * and the names each exports, read by running it as lib/code-files.ts will: package → names.
+ */
+async function bundleVendorFiles(trimmed) {
+  const dir = path.join(OUT, 'vendor');
+  await esbuild.build({
+    ...CJS_OPTIONS,
+    entryPoints: VENDOR.map((name) => ({ in: `kaas-vendor-entry:${name}`, out: name })),
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    define: { 'import.meta.url': VENDOR_IMPORT_META_URL },
+    plugins: [{
+      name: 'kaas-vendor-entries',
+      setup(build) {
+        build.onResolve({ filter: /^kaas-vendor-entry:/ }, (args) => ({ path: args.path.slice('kaas-vendor-entry:'.length), namespace: 'kaas-vendor-entry' }));
+        build.onLoad({ filter: /.*/, namespace: 'kaas-vendor-entry' }, (args) => ({
+          contents: `export * from ${JSON.stringify(args.path)};\nexport { default } from ${JSON.stringify(args.path)};\n`, loader: 'js', resolveDir: ROOT,
+        }));
+      },
+    }, kaasPlugin(trimmed)],
+  });
+  const { compileCodeFile, runCodeFile } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
+  const names = {};
+  for (const name of VENDOR) {
+    const file = path.join(dir, `${name}.cjs`);
+    const exports = runCodeFile(compileCodeFile(readFileSync(file, 'utf8'), file), pathToFileURL(file).href);
+    if (typeof exports.default !== 'function' && typeof exports.default !== 'object') throw new Error(`${file} has no default export`);
+    // Names that are no identifiers (yargs's ES module also exports its default as 'module.exports', for require()) are left out.
+    names[name] = Object.keys(exports).filter((n) => n !== 'default' && /^[A-Za-z_$][\w$]*$/.test(n)).sort();
+  }
+  return names;
+}
+
+/**
+ * The vendor files' code caches: the build runs the bundled CLI with KAAS_BUILD_CODE_CACHES=1, and
+ * each run writes the cache of every vendor file it loaded when it exits (lib/code-files.ts),
+ * starting from the cache the run before it wrote, so that the cache holds what each of these
+ * commands compiles: the quick start's dry runs (none asks the cloud).
+ */
+const CACHE_RUNS = [
+  ['apply-ingress', 'demo', '--env', 'example', '--dry-run'],
+  ['create-cluster', 'demo', '--env', 'example', '--dry-run'],
+];
+
+async function cacheVendorFiles() {
+  // Runs that see none of the builder's own setup: no KAAS_* or OS_* variables, an empty HOME (no
+  // clouds.yaml, so no cloud is asked), an empty working directory (no ./clouds.yaml), the example
+  // settings of this checkout.
+  const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-build-cache-'));
+  try {
+    const env = { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir(), NO_COLOR: '1', KAAS_BUILD_CODE_CACHES: '1' };
+    for (const args of CACHE_RUNS) {
+      const r = spawnSync(process.execPath, [path.join(OUT, 'kaas.js'), ...args, '--settings-dir', path.join(ROOT, 'settings')], { cwd: home, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+      if (r.status !== 0) throw new Error(`kaas ${args.join(' ')} (making the vendor files' code caches) failed (exit ${r.status}): ${r.stderr}`);
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  const { codeCacheSuffix } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
+  const missing = VENDOR.filter((name) => !existsSync(path.join(OUT, 'vendor', `${name}.cjs${codeCacheSuffix()}`)));
+  if (missing.length) throw new Error(`no code cache was written for the vendor files of ${missing.join(', ')}`);
+}
 
 /**
  * The core chunks. esbuild puts a module shared by several entry points (the CLI and every dynamic
@@ -218,6 +314,7 @@ export async function bundle() {
   const clash = [...usedModelFormats()].filter((f) => trimmed.has(f));
   if (clash.length) throw new Error(`kubernetes-models schemas use formats the bundle trims away: ${clash.join(', ')}`);
   rmSync(OUT, { recursive: true, force: true });
+  const vendor = await bundleVendorFiles(trimmed);
   const options = {
     absWorkingDir: ROOT,
     entryPoints: { kaas: 'cli/main.ts' },
@@ -240,10 +337,10 @@ export async function bundle() {
     banner: { js: BANNER },
   };
   // A first pass finds the core modules (see coreChunk), the second writes the bundle.
-  const first = await esbuild.build({ ...options, write: false, plugins: [kaasPlugin(trimmed)] });
+  const first = await esbuild.build({ ...options, write: false, plugins: [kaasPlugin(trimmed, undefined, vendor)] });
   checkAxiosUse(first.metafile);
   const core = coreModules(first.metafile);
-  const result = await esbuild.build({ ...options, plugins: [kaasPlugin(trimmed, core)] });
+  const result = await esbuild.build({ ...options, plugins: [kaasPlugin(trimmed, core, vendor)] });
   dropUnusedBanners(result.metafile);
   // Node looks up the package scope of every module it loads (package.json in each folder up to the
   // root): one right beside the modules ends that walk at once, with the same answer (ES modules).
@@ -252,9 +349,10 @@ export async function bundle() {
   const validators = await bundleValidatorFiles();
   await cacheValidatorFiles();
   checkBundle(result.metafile, validators);
-  checkInChunks(result.metafile, ['lib/render/bundled.bundle.ts', 'lib/render/validator-files.ts']);
+  checkInChunks(result.metafile, ['lib/render/bundled.bundle.ts', 'lib/code-files.ts']);
   chmodSync(path.join(OUT, 'kaas.js'), 0o755);
   recordHelp();
+  await cacheVendorFiles();
   return result.metafile;
 }
 
@@ -309,7 +407,7 @@ export const CJS_OPTIONS = {
 
 /**
  * The validator files (see validatorFileSources): one self-contained CommonJS file each in
- * dist/bundle/validators/, loaded by lib/render/validator-files.ts when its kind is checked.
+ * dist/bundle/validators/, loaded by lib/code-files.ts when its kind is checked.
  */
 async function bundleValidatorFiles() {
   const { gateway, crds } = await validatorFileSources();
@@ -332,19 +430,19 @@ async function bundleValidatorFiles() {
 }
 
 /**
- * A V8 code cache beside each validator file (<file>.cjs.<cpu>.v8cache, lib/render/validator-files.ts),
+ * A V8 code cache beside each validator file (<file>.cjs.<cpu>.v8cache, lib/code-files.ts),
  * made after one validation: V8 compiles a function on its first call, and a validator is one big
  * function (the EnvoyProxy one 3.3 MB), so the cache holds it compiled. The validation is of an empty
  * object: whichever branches it takes, the first call compiles the whole function.
  */
 async function cacheValidatorFiles() {
-  const { compileValidatorFile, validatorOf, validatorCacheSuffix } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'render', 'validator-files.js')).href);
+  const { compileCodeFile, validatorOf, codeCacheSuffix } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
   const dir = path.join(OUT, 'validators');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.cjs'))) {
     const filename = `kaas:validators/${file}`;
-    const script = compileValidatorFile(readFileSync(path.join(dir, file), 'utf8'), filename);
+    const script = compileCodeFile(readFileSync(path.join(dir, file), 'utf8'), filename);
     validatorOf(script, filename)({});
-    writeFileSync(path.join(dir, `${file}${validatorCacheSuffix()}`), script.createCachedData());
+    writeFileSync(path.join(dir, `${file}${codeCacheSuffix()}`), script.createCachedData());
   }
 }
 
@@ -372,6 +470,7 @@ function checkBundle(...metafiles) {
     ['node_modules/ajv-i18n/localize/index.js', 'every ajv-i18n language'],
     ['node_modules/form-data/', 'form-data (trimmed from axios)'],
     ['node_modules/mime-db/', 'mime-db (form-data\'s)'],
+    ...VENDOR.map((name) => [`node_modules/${name}/`, `${name} (a vendor file, dist/bundle/vendor/${name}.cjs)`]),
   ];
   for (const input of Object.keys(inputs)) {
     for (const [prefix, why] of forbidden) if (input.startsWith(prefix)) problems.push(`${why} is bundled (${input})`);

@@ -91,7 +91,7 @@ async function answerValidators() {
 }
 
 /**
- * The validator files (dist/bundle/validators/<file>, see lib/render/validator-files.ts): a
+ * The validator files (dist/bundle/validators/<file>, see lib/code-files.ts): a
  * self-contained CommonJS module per CRD kind, some megabytes, loaded when that kind is checked. The
  * kinds of every bundled Gateway API / Envoy Gateway release (`gateway`: "<release>/<key>", with the
  * schema the run-time lookup finds for that kind, crdSchemaFor) and of the Cluster API / CAPO CRD

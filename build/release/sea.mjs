@@ -70,7 +70,7 @@ function filesUnder(dir) {
 
 /**
  * The executable's assets: asset name → file, from the built bundle (`bundleDir`) and the package.
- * The validators' V8 code caches (lib/render/validator-files.ts) are for the building CPU: only its
+ * The validators' V8 code caches (lib/code-files.ts) are for the building CPU: only its
  * executable gets them (`codeCache`); another CPU's would never read them.
  */
 export function assetFiles({ codeCache }, bundleDir = path.join(ROOT, 'dist', 'bundle')) {

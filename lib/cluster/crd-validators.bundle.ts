@@ -1,11 +1,11 @@
 import type { ValidateFunction } from 'ajv';
 import { CRD_VALIDATORS } from 'kaas-gen:crd-validators';
-import { loadValidatorFile } from '../render/validator-files.js';
+import { loadValidatorFile } from '../code-files.js';
 
 /**
  * Twin of crd-validators.ts in the bundled CLI: the CRD validators, compiled by the build into a file
  * per kind (dist/bundle/validators/crd-*.cjs), loaded when that kind is first checked
- * (lib/render/validator-files.ts).
+ * (lib/code-files.ts).
  */
 
 export function crdKinds(): string[] {

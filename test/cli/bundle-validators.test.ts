@@ -6,7 +6,7 @@ import { ROOT } from '../support/cli.js';
 
 /**
  * The bundled CLI checks Gateway API, Envoy Gateway, Cluster API and CAPO objects with validators the
- * build compiled into dist/bundle/validators/*.cjs, read as `module.default` (lib/render/validator-files.ts,
+ * build compiled into dist/bundle/validators/*.cjs, read as `module.default` (lib/code-files.ts,
  * each with a V8 code cache the build made). Until
  * 2026-11-27 the build exported each validator as key "0" (ajv's standaloneCode was given the string 'v'
  * where it takes a map of export names), so `.default` was undefined and every object was skipped
@@ -33,10 +33,10 @@ describe('the bundle\'s CRD validators', () => {
     expect(readdirSync(DIR).filter((f) => f.endsWith('.v8cache')).sort()).toEqual(files.map((f) => `${f}.${process.arch}.v8cache`).sort());
     const script = `
       const { readFileSync } = await import('node:fs');
-      const { compileValidatorFile, validatorOf } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'lib', 'render', 'validator-files.js'))});
+      const { compileCodeFile, validatorOf } = await import(${JSON.stringify(path.join(ROOT, 'dist', 'lib', 'code-files.js'))});
       const out = {};
       for (const f of ${JSON.stringify(files)}) {
-        const s = compileValidatorFile(readFileSync(${JSON.stringify(DIR)} + '/' + f, 'utf8'), f, readFileSync(${JSON.stringify(DIR)} + '/' + f + '.${process.arch}.v8cache'));
+        const s = compileCodeFile(readFileSync(${JSON.stringify(DIR)} + '/' + f, 'utf8'), f, readFileSync(${JSON.stringify(DIR)} + '/' + f + '.${process.arch}.v8cache'));
         out[f] = { rejected: s.cachedDataRejected, validates: typeof validatorOf(s, f)({}) === 'boolean' };
       }
       console.log(JSON.stringify(out));`;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { validatorCacheSuffix } from '../../lib/render/validator-files.js';
+import { codeCacheSuffix } from '../../lib/code-files.js';
 import { componentVersions } from '../../lib/version/components.js';
 import { KAAS, ROOT, tempDir, type CliRun } from '../support/cli.js';
 
@@ -47,9 +47,9 @@ describe('the single-file executable', () => {
     for (const [file, caches] of Object.entries(ARCH).map(([arch, name]) => [`kaas-linux-${name}`, arch === process.arch] as const)) {
       const bytes = readFileSync(path.join(RELEASE, file)); // ~130 MB: read once per executable
       expect([file, bytes.includes(`validators/${probe}`)]).toEqual([file, true]);
-      expect([file, bytes.includes(`validators/${probe}${validatorCacheSuffix()}`)]).toEqual([file, caches]);
+      expect([file, bytes.includes(`validators/${probe}${codeCacheSuffix()}`)]).toEqual([file, caches]);
       // No other validator's cache either (the script itself names only the suffix's pattern).
-      expect([file, bytes.includes(`.cjs${validatorCacheSuffix()}`)]).toEqual([file, caches]);
+      expect([file, bytes.includes(`.cjs${codeCacheSuffix()}`)]).toEqual([file, caches]);
     }
   });
 
