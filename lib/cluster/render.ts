@@ -6,9 +6,14 @@ import { templateVariables, type ClusterDecisions } from '../plan/cluster-model.
 
 /**
  * Renders the Cluster API objects of one cluster: every template under templates/cluster/ in file
- * order (which is dependency order: credentials, infrastructure, templates, control plane,
- * workers, Cluster), parsed, named by content where the spec is immutable, validated against the
- * CRD schemas.
+ * order, which is the apply order: credentials, infrastructure, templates, control plane, the Cluster,
+ * then the workers' MachineDeployment. Nothing acts on the objects before the Cluster (CAPO waits for
+ * the owner reference Cluster API sets once it reconciles the Cluster), so an apply broken off before
+ * the Cluster creates nothing in the cloud. The MachineDeployment comes after it: Cluster API (≥ v1.14,
+ * ReconcilerRateLimiting) reconciles an object at most once a second, and a MachineDeployment makes it
+ * reconcile its Cluster by name, so one applied before the Cluster exists used that second and held the
+ * new Cluster's first reconcile back by 1 s (measured on the testbed: the OpenStackCluster's owner set
+ * 3.0 s after the Cluster was created, 2.0 s with this order).
  */
 
 /** Kinds whose spec must not change in place: a changed spec gets a new name (and a rollout). */

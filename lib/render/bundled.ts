@@ -10,7 +10,7 @@ import { loadTemplate, type Template } from './engine.js';
  * twin bundled.bundle.ts, which serves the same data compiled and parsed at build time.
  */
 
-/** The template templates/<rel> (e.g. "cluster/70-cluster.yaml.hbs"), compiled; errors name `rel`. */
+/** The template templates/<rel> (e.g. "cluster/60-cluster.yaml.hbs"), compiled; errors name `rel`. */
 export function bundledTemplate(rel: string): Template {
   return loadTemplate(templatePath(rel), rel);
 }

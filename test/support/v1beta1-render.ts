@@ -63,5 +63,6 @@ export function previousRender(objects: KubeObject[]): KubeObject[] {
       return c as KubeObject;
     });
   }
-  return out;
+  // The previous kaas applied the Cluster last, after the MachineDeployment (today's order is in lib/cluster/render.ts).
+  return [...out.filter((o) => o.kind !== 'Cluster'), ...out.filter((o) => o.kind === 'Cluster')];
 }
