@@ -162,9 +162,6 @@ export const kaasPlugin = (trimmed, core, vendor) => ({
  */
 export const VENDOR = ['yaml', 'yargs'];
 
-/** Where the ES modules bundled into a vendor file read `import.meta.url` (lib/code-files.ts compileCodeFile). */
-const VENDOR_IMPORT_META_URL = '__kaasImportMetaUrl';
-
 /** The module that stands for package `name` in the bundle: the vendor file's exports (`names`: all but default). */
 function vendorModule(name, names) {
   const loader = JSON.stringify(path.join(ROOT, 'lib', 'code-files.ts'));
@@ -183,13 +180,15 @@ function vendorModules(build, vendor) {
  * and the names each exports, read by running it as lib/code-files.ts will: package → names.
  */
 async function bundleVendorFiles(trimmed) {
+  const { compileCodeFile, runCodeFile, IMPORT_META_URL } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
   const dir = path.join(OUT, 'vendor');
   await esbuild.build({
     ...CJS_OPTIONS,
     entryPoints: VENDOR.map((name) => ({ in: `kaas-vendor-entry:${name}`, out: name })),
     outdir: dir,
     outExtension: { '.js': '.cjs' },
-    define: { 'import.meta.url': VENDOR_IMPORT_META_URL },
+    // Where lib/code-files.ts's wrapper passes the URL yargs's platform shim reads.
+    define: { 'import.meta.url': IMPORT_META_URL },
     plugins: [{
       name: 'kaas-vendor-entries',
       setup(build) {
@@ -200,7 +199,6 @@ async function bundleVendorFiles(trimmed) {
       },
     }, kaasPlugin(trimmed)],
   });
-  const { compileCodeFile, runCodeFile } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
   const names = {};
   for (const name of VENDOR) {
     const file = path.join(dir, `${name}.cjs`);

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import type fs from 'node:fs';
+import type url from 'node:url';
 import type vm from 'node:vm';
 import type { ValidateFunction } from 'ajv';
 import { bundleBytes, bundleText } from './assets.js';
@@ -42,13 +42,15 @@ export function codeCacheSuffix(arch: string = process.arch): string {
  */
 const vmModule = () => process.getBuiltinModule('node:vm') as typeof vm;
 
+/** What the ES modules bundled into a code file read for `import.meta.url` (the build's esbuild `define`, build/bundle.mjs). */
+export const IMPORT_META_URL = '__kaasImportMetaUrl';
+
 /**
  * Compiles a code file. Its top level sees CommonJS's `exports` and `module`, a `require` of Node's
- * built-in modules only, and `__kaasImportMetaUrl`, which the build puts where the ES modules bundled
- * into it read `import.meta.url`.
+ * built-in modules only, and IMPORT_META_URL.
  */
 export function compileCodeFile(code: string, filename: string, cachedData?: Buffer): vm.Script {
-  return new (vmModule().Script)(`(function (exports, module, require, __kaasImportMetaUrl) {${code}\n})`, { filename, cachedData });
+  return new (vmModule().Script)(`(function (exports, module, require, ${IMPORT_META_URL}) {${code}\n})`, { filename, cachedData });
 }
 
 /** The files are bundled with everything they need except Node's own modules. */
@@ -102,6 +104,9 @@ export function loadVendorFile(name: string): Record<string, unknown> {
   const rel = `vendor/${name}.cjs`;
   const script = compileBundled(rel);
   if (process.env.KAAS_BUILD_CODE_CACHES === '1') {
+    // node:fs and node:url taken here, for the build's runs only (as node:vm above).
+    const { writeFileSync } = process.getBuiltinModule('node:fs') as typeof fs;
+    const { fileURLToPath } = process.getBuiltinModule('node:url') as typeof url;
     process.once('exit', () => writeFileSync(fileURLToPath(new URL(`${rel}${codeCacheSuffix()}`, bundleRoot())), script.createCachedData()));
   }
   return runCodeFile(script, import.meta.url);
