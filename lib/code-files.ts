@@ -36,9 +36,8 @@ export function codeCacheSuffix(arch: string = process.arch): string {
 }
 
 /**
- * node:vm, taken when a code file is first compiled: this module sits in the bundle's core chunk,
- * which every command loads (a static import would be one more module at every start, as for node:sea
- * in lib/assets.ts).
+ * node:vm, taken when a code file is first compiled: nearly every command loads this module (for yaml),
+ * and a static import would be one more module at its start (as for node:sea in lib/assets.ts).
  */
 const vmModule = () => process.getBuiltinModule('node:vm') as typeof vm;
 

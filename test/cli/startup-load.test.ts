@@ -7,9 +7,10 @@ import { cleanEnv, KAAS, ROOT, tempDir } from '../support/cli.js';
 /**
  * What the bundled CLI loads for a command: every module file, recorded by a module hook
  * (node --import), and every code file it compiles itself (the vendor files yaml and yargs,
- * lib/code-files.ts), recorded by a preload (node --require) that sees the bundle read them. The speed goals are benchmarks (npm run bench, ratios against named baselines);
- * this holds their cause still: a static import that drags a heavy module into a command that does
- * not use it (the 1.8 MB CAPI/CAPO CRD validators, axios) shows here as bytes, on any machine and load.
+ * lib/code-files.ts), recorded by a preload (node --require) that sees the bundle read them. The
+ * speed goals are benchmarks (npm run bench, ratios against named baselines); this holds their
+ * cause still: a static import that drags a heavy module into a command that does not use it (the
+ * 1.8 MB CAPI/CAPO CRD validators, axios) shows here as bytes, on any machine and load.
  */
 describe('modules the bundled CLI loads', () => {
   let dir: string;
