@@ -17,12 +17,14 @@
 //   - string-width (yargs' help layout): a fast path for text whose every character is one column
 //     wide, see build/shims/string-width.ts.
 //
-// Vendor files: the libraries every command starts with (VENDOR) are not ES modules of the bundle but
-// CommonJS files of their own (dist/bundle/vendor/<package>.cjs), which the bundle's modules import
-// through a small module of the build and lib/code-files.ts loads with a V8 code cache: Node 20
-// caches no ES module, and compiling these libraries was the largest part of a command's start.
-import { spawnSync } from 'node:child_process';
+// Vendor files: the libraries every command starts with, and axios for the commands that ask the cloud
+// (VENDOR), are not ES modules of the bundle but CommonJS files of their own
+// (dist/bundle/vendor/<package>.cjs), which the bundle's modules import through a small module of the
+// build and lib/code-files.ts loads with a V8 code cache: Node 20 caches no ES module, and compiling
+// these libraries was the largest part of a command's start.
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -157,10 +159,11 @@ export const kaasPlugin = (trimmed, core, vendor) => ({
  * The packages the bundle loads from vendor files (see the header): each becomes one self-contained
  * CommonJS file with the library trims (bundleVendorFiles), and every import of the package in the
  * bundle, kaas's and its dependencies' alike, gets a module that loads that file
- * (lib/code-files.ts loadVendorFile) and exports its names. axios stays an ES module of the bundle: only
- * the commands that ask the cloud load it.
+ * (lib/code-files.ts loadVendorFile) and exports its names. axios is one too: only the commands that ask
+ * the cloud load it (its module is imported by lib/openstack/http.ts alone), and its first request is on
+ * their way to the cloud's first answer.
  */
-export const VENDOR = ['yaml', 'yargs'];
+export const VENDOR = ['yaml', 'yargs', 'axios'];
 
 /** The module that stands for package `name` in the bundle: the vendor file's exports (`names`: all but default). */
 function vendorModule(name, names) {
@@ -214,25 +217,74 @@ async function bundleVendorFiles(trimmed) {
  * The vendor files' code caches: the build runs the bundled CLI with KAAS_BUILD_CODE_CACHES=1, and
  * each run writes the cache of every vendor file it loaded when it exits (lib/code-files.ts),
  * starting from the cache the run before it wrote, so that the cache holds what each of these
- * commands compiles: the quick start's dry runs (none asks the cloud).
+ * commands compiles: the quick start's dry runs (neither asks the cloud), then `kaas detect` against
+ * the loopback stand-in below (axios's requests, clouds.yaml read with yaml).
  */
 const CACHE_RUNS = [
   ['apply-ingress', 'demo', '--env', 'example', '--dry-run'],
   ['create-cluster', 'demo', '--env', 'example', '--dry-run'],
+  ['detect', '--cloud', 'build-cache', '-o', 'json'],
 ];
+
+/**
+ * What `kaas detect` asks a cloud, answered on 127.0.0.1 for the detect cache run only (nothing is
+ * tested against it; the tests use the real peer): a Keystone token whose catalog points back here,
+ * Octavia's versions and providers, Neutron's external networks.
+ */
+function cacheRunCloud() {
+  const server = http.createServer((req, res) => {
+    const base = `http://127.0.0.1:${server.address().port}`;
+    const json = (status, body, headers = {}) => {
+      res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    req.resume().on('end', () => {
+      const url = new URL(req.url, base);
+      if (req.method === 'POST' && url.pathname === '/v3/auth/tokens') {
+        const endpoint = (type, path) => ({ type, endpoints: [{ interface: 'public', region_id: 'RegionOne', url: `${base}${path}` }] });
+        return json(201, {
+          token: {
+            expires_at: new Date(Date.now() + 3_600_000).toISOString(), project: { id: 'p', name: 'build' }, user: { id: 'u', name: 'build' },
+            catalog: [endpoint('load-balancer', '/octavia'), endpoint('network', '/neutron')],
+          },
+        }, { 'X-Subject-Token': 'build-cache-token' });
+      }
+      if (url.pathname === '/octavia/') return json(200, { versions: [{ id: 'v2.0', status: 'CURRENT', links: [{ href: `${base}/octavia/v2`, rel: 'self' }] }] });
+      if (url.pathname === '/octavia/v2/lbaas/providers') return json(200, { providers: [{ name: 'amphora', description: 'amphora' }, { name: 'ovn', description: 'ovn' }] });
+      if (url.pathname === '/neutron/v2.0/networks') return json(200, { networks: [{ id: 'n', name: 'public' }] });
+      return json(404, { error: { code: 404, message: `${req.method} ${url.pathname}: not answered here` } });
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
 
 async function cacheVendorFiles() {
   // Runs that see none of the builder's own setup: no KAAS_* or OS_* variables, an empty HOME (no
-  // clouds.yaml, so no cloud is asked), an empty working directory (no ./clouds.yaml), the example
-  // settings of this checkout.
+  // clouds.yaml), an empty working directory (no ./clouds.yaml until the detect run writes one for
+  // the stand-in cloud), the example settings of this checkout.
   const home = mkdtempSync(path.join(os.tmpdir(), 'kaas-build-cache-'));
+  const cloud = await cacheRunCloud();
   try {
     const env = { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir(), NO_COLOR: '1', KAAS_BUILD_CODE_CACHES: '1' };
     for (const args of CACHE_RUNS) {
-      const r = spawnSync(process.execPath, [path.join(OUT, 'kaas.js'), ...args, '--settings-dir', path.join(ROOT, 'settings')], { cwd: home, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+      if (args[0] === 'detect') {
+        writeFileSync(path.join(home, 'clouds.yaml'), `clouds:\n  build-cache:\n    region_name: RegionOne\n    auth:\n      auth_url: http://127.0.0.1:${cloud.address().port}/v3\n      username: build\n      password: build\n      project_name: build\n      user_domain_name: Default\n      project_domain_name: Default\n`, { mode: 0o600 });
+      }
+      // Not spawnSync: the stand-in cloud answers from this process.
+      const r = await new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [path.join(OUT, 'kaas.js'), ...args, '--settings-dir', path.join(ROOT, 'settings')], { cwd: home, env, stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d) => { stderr += d; });
+        child.once('error', reject);
+        child.once('close', (status) => resolve({ status, stderr }));
+      });
       if (r.status !== 0) throw new Error(`kaas ${args.join(' ')} (making the vendor files' code caches) failed (exit ${r.status}): ${r.stderr}`);
     }
   } finally {
+    cloud.close();
     rmSync(home, { recursive: true, force: true });
   }
   const { codeCacheSuffix } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);

@@ -13,10 +13,11 @@ import { bundleBytes, bundleText } from './assets.js';
  *   Gateway kinds (lib/gateway/crd-validators.bundle.ts) and the Cluster API / CAPO kinds
  *   (lib/cluster/crd-validators.bundle.ts), compiled by build/generate.mjs and loaded when their kind is
  *   first checked. The cache is made after one validation (build/bundle.mjs cacheValidatorFiles).
- * - the libraries every command starts with (dist/bundle/vendor/<package>.cjs: yaml, yargs), which
- *   the bundle's ES modules import through a module of the build (build/bundle.mjs VENDOR). Their
- *   cache is written by the build's own runs of the bundled CLI (KAAS_BUILD_CODE_CACHES), so that it
- *   holds the functions a command runs, not only the top level.
+ * - the libraries every command starts with and axios, on every cloud command's way to its first
+ *   request (dist/bundle/vendor/<package>.cjs: yaml, yargs, axios), which the bundle's ES modules
+ *   import through a module of the build (build/bundle.mjs VENDOR). Their cache is written by the
+ *   build's own runs of the bundled CLI (KAAS_BUILD_CODE_CACHES), so that it holds the functions a
+ *   command runs, not only the top level.
  *
  * The build and this loader compile through the same functions, so a cache is made from the very
  * source it is used with. Why a cache: V8 compiles a function when it is first called. The EnvoyProxy
