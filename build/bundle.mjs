@@ -156,6 +156,12 @@ export const kaasPlugin = (trimmed, core, vendor) => ({
 });
 
 /**
+ * lib/code-files.ts as tsc built it (dist/lib/): the build compiles and caches the code files through the
+ * very functions the bundle loads them with.
+ */
+const codeFiles = () => import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
+
+/**
  * The packages the bundle loads from vendor files (see the header): each becomes one self-contained
  * CommonJS file with the library trims (bundleVendorFiles), and every import of the package in the
  * bundle, kaas's and its dependencies' alike, gets a module that loads that file
@@ -183,7 +189,7 @@ function vendorModules(build, vendor) {
  * and the names each exports, read by running it as lib/code-files.ts will: package → names.
  */
 async function bundleVendorFiles(trimmed) {
-  const { compileCodeFile, runCodeFile, IMPORT_META_URL } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
+  const { compileCodeFile, runCodeFile, IMPORT_META_URL } = await codeFiles();
   const dir = path.join(OUT, 'vendor');
   await esbuild.build({
     ...CJS_OPTIONS,
@@ -287,7 +293,7 @@ async function cacheVendorFiles() {
     cloud.close();
     rmSync(home, { recursive: true, force: true });
   }
-  const { codeCacheSuffix } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
+  const { codeCacheSuffix } = await codeFiles();
   const missing = VENDOR.filter((name) => !existsSync(path.join(OUT, 'vendor', `${name}.cjs${codeCacheSuffix()}`)));
   if (missing.length) throw new Error(`no code cache was written for the vendor files of ${missing.join(', ')}`);
 }
@@ -486,7 +492,7 @@ async function bundleValidatorFiles() {
  * object: whichever branches it takes, the first call compiles the whole function.
  */
 async function cacheValidatorFiles() {
-  const { compileCodeFile, validatorOf, codeCacheSuffix } = await import(pathToFileURL(path.join(ROOT, 'dist', 'lib', 'code-files.js')).href);
+  const { compileCodeFile, validatorOf, codeCacheSuffix } = await codeFiles();
   const dir = path.join(OUT, 'validators');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.cjs'))) {
     const filename = `kaas:validators/${file}`;
