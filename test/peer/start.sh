@@ -364,15 +364,6 @@ if Engine is not None:
     else:
         event.listen(Engine, "begin", _begin_immediate)
 
-# octavia-worker (OS_PEER_STACKS=1, set by octavia_worker below): SIGUSR2 writes every thread's Python
-# stack to the process's stderr (LOG/<name>.out); stop.sh sends it before stopping the worker, so a flow
-# that never finished (a load balancer left PENDING_*) shows where its thread waits. Only there: other
-# services (nova's guru meditation report) have SIGUSR2 handlers of their own.
-if os.environ.get("OS_PEER_STACKS") == "1":
-    import faulthandler
-    import signal
-    faulthandler.register(signal.SIGUSR2, all_threads=True)
-
 # The octavia processes: octavia-lib's DriverLibrary (which the ovn provider creates without
 # arguments) defaults its agent sockets to /run/octavia; point them at this peer's directory.
 _sockets = os.environ.get("OS_PEER_AGENT_SOCKET_DIR")
@@ -1171,7 +1162,7 @@ fi
 
 octavia_worker() { # name full-graph(0|1) [more --config-file args]: its log is LOG/<name>.log
   local name=$1 full=$2; shift 2
-  launch "$name" "$LOG/$name.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" OS_PEER_STACKS=1 \
+  launch "$name" "$LOG/$name.out" env PYTHONPATH="$DIR/octavia/plugin:$DIR/lib" \
     OS_PEER_AGENT_SOCKET_DIR="$AGENT_SOCKET_DIR" OS_PEER_OCTAVIA_FULL_GRAPH="$full" \
     octavia-worker --config-file "$DIR/octavia/octavia.conf" \
     --config-file "$DIR/octavia/octavia-worker.conf" "$@" --log-file "$LOG/$name.log"

@@ -37,11 +37,12 @@ tac "$PIDS" | while read -r name pgid; do
     echo "  $name ($pgid): not running"
     continue
   fi
-  # octavia-worker*: every process of the group first writes its threads' stacks to LOG/<name>.out
-  # (start.sh, OS_PEER_STACKS), the trace of a flow that hung.
-  if [[ "$name" == octavia-worker* ]]; then
-    kill -USR2 -- "-$pgid" 2>/dev/null && sleep 0.5
-    echo "  $name ($pgid): thread stacks written to its .out log"
+  # octavia-worker*: every process of the group first writes its Guru Meditation Report (oslo.reports,
+  # on SIGUSR2: each thread's stack, the configuration) to its stderr, LOG/<name>.out: where a flow that
+  # never finished (a load balancer left PENDING_*) waits.
+  if [[ "$name" == octavia-worker* ]] && kill -USR2 -- "-$pgid" 2>/dev/null; then
+    sleep 1
+    echo "  $name ($pgid): thread stacks (Guru Meditation Report) written to its .out log"
   fi
   # The group leader shuts its own workers down cleanly; the rest of the group is signalled only
   # if that has not happened within 10 s.

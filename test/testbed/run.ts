@@ -191,13 +191,14 @@ if (smoke) {
   process.stderr.write('[testbed] the workload-side edge scenarios (test/testbed/edge-*.test.ts) are not run: KAAS_TESTBED_WORKLOAD=1 runs them\n');
 }
 // A failed run shows where the peer's Octavia workers' threads were when they were stopped (test/peer/stop.sh
-// has them write their stacks to their .out logs): a load balancer left PENDING_* is a flow that never finished.
+// has each process write its Guru Meditation Report to its .out log): a load balancer left PENDING_* is a flow
+// that never finished. Only the reports' stack lines and the headers of their threads and processes are shown.
 const workerLogs = status === 0 ? [] : (fs.existsSync(path.join(dir, 'peer', 'log')) ? fs.readdirSync(path.join(dir, 'peer', 'log')) : [])
   .filter((f) => /^octavia-worker.*\.out$/.test(f)).map((f) => path.join(dir, 'peer', 'log', f));
 const sizes = new Map(workerLogs.map((f) => [f, fs.statSync(f).size]));
 stop();
 for (const f of workerLogs) {
-  const added = fs.readFileSync(f).subarray(sizes.get(f)).toString('utf8').split('\n').filter((l) => /^(Thread 0x|Current thread 0x|  File ")/.test(l));
-  if (added.length) process.stderr.write(`[testbed] ${f}: the worker's threads when stopped\n${added.slice(0, 600).join('\n')}\n`);
+  const added = fs.readFileSync(f).subarray(sizes.get(f)).toString('utf8').split('\n').filter((l) => /^(\/\S+\.py:\d+ in |    `|-{6} .*Thread|Process \d+ \(under)/.test(l));
+  if (added.length) process.stderr.write(`[testbed] ${f}: the worker's threads when stopped\n${added.slice(0, 1500).join('\n')}\n`);
 }
 process.exit(status);
