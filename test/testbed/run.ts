@@ -193,8 +193,8 @@ if (smoke) {
 // A failed run shows where the peer's Octavia workers' threads were when they were stopped (test/peer/stop.sh
 // has each process write its Guru Meditation Report to its .out log): a load balancer left PENDING_* is a flow
 // that never finished. Only the reports' stack lines and the headers of their threads and processes are shown.
-const workerLogs = status === 0 ? [] : (fs.existsSync(path.join(dir, 'peer', 'log')) ? fs.readdirSync(path.join(dir, 'peer', 'log')) : [])
-  .filter((f) => /^octavia-worker.*\.out$/.test(f)).map((f) => path.join(dir, 'peer', 'log', f));
+const peerLog = path.join(dir, 'peer', 'log');
+const workerLogs = status === 0 || !fs.existsSync(peerLog) ? [] : fs.readdirSync(peerLog).filter((f) => /^octavia-worker.*\.out$/.test(f)).map((f) => path.join(peerLog, f));
 const sizes = new Map(workerLogs.map((f) => [f, fs.statSync(f).size]));
 stop();
 for (const f of workerLogs) {
