@@ -1,46 +1,14 @@
 /**
  * The floor of `kaas detect` with the libraries the brief prescribes for it: the same four requests as
  * detect-floor.ts, but the cloud is read from clouds.yaml with `yaml` and the requests go through an
- * `axios` instance set up as kaas's (lib/openstack/http.ts). detect.bench.ts bundles it with the
+ * `axios` instance set up as kaas's (detect-floor-requests.ts). detect.bench.ts bundles it with the
  * trims of kaas's own bundle (build/bundle.mjs), so the difference to detect-floor.ts is what loading
- * and using these two libraries costs, and the difference to kaas is kaas's own work. Reads
- * FLOOR_CLOUDS (a clouds.yaml) and FLOOR_CLOUD (a cloud in it with password auth and Default domains).
+ * (and compiling, as ES modules) and using these two libraries costs, and the difference to kaas is
+ * kaas's own work. Reads FLOOR_CLOUDS (a clouds.yaml) and FLOOR_CLOUD (a cloud in it with password auth
+ * and Default domains).
  */
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import axios from 'axios';
 import { parse } from 'yaml';
+import { detectRequests } from './detect-floor-requests.js';
 
-interface CatalogEntry {
-  type: string;
-  endpoints: { interface: string; region_id?: string; url: string }[];
-}
-
-interface Cloud {
-  auth: { auth_url: string; username: string; password: string; project_name: string; user_domain_name: string; project_domain_name: string };
-  region_name: string;
-  interface?: string;
-}
-
-const clouds = parse(readFileSync(process.env.FLOOR_CLOUDS ?? '', 'utf8')) as { clouds: Record<string, Cloud> };
-const cloud = clouds.clouds[process.env.FLOOR_CLOUD ?? ''];
-const ax = axios.create({ timeout: 30_000, maxRedirects: 0, proxy: false, httpAgent: new http.Agent(), headers: { Accept: 'application/json' } });
-const a = cloud.auth;
-const token = await ax.post(`${a.auth_url.replace(/\/$/, '')}/auth/tokens`, {
-  auth: {
-    identity: { methods: ['password'], password: { user: { name: a.username, domain: { name: a.user_domain_name }, password: a.password } } },
-    scope: { project: { name: a.project_name, domain: { name: a.project_domain_name } } },
-  },
-});
-const catalog = (token.data as { token: { catalog: CatalogEntry[] } }).token.catalog;
-const iface = cloud.interface ?? 'public';
-const endpoint = (type: string) => catalog.find((s) => s.type === type)!.endpoints.find((e) => e.interface === iface && e.region_id === cloud.region_name)!.url;
-const headers = { 'X-Auth-Token': String(token.headers['x-subject-token']) };
-const octavia = new URL(endpoint('load-balancer')).origin;
-const neutron = new URL(endpoint('network')).origin;
-const [versions, providers, networks] = await Promise.all([
-  ax.get(`${octavia}/`, { headers }),
-  ax.get(`${octavia}/v2/lbaas/providers`, { headers }),
-  ax.get(`${neutron}/v2.0/networks?router%3Aexternal=true`, { headers }),
-]);
-process.stdout.write(`${JSON.stringify({ versions: versions.data, providers: providers.data, networks: networks.data })}\n`);
+await detectRequests(axios, parse, process.env.FLOOR_CLOUDS ?? '', process.env.FLOOR_CLOUD ?? '');
